@@ -1,0 +1,82 @@
+"""Scandinavian Yatzy and Yahtzee: exact rules, an exact optimal solver, games.
+
+>>> import yatzy
+>>> r = yatzy.ruleset("yatzy")
+>>> r.score("two_pairs", [3, 3, 3, 5, 5])
+16
+>>> g = yatzy.new_game(r, ["Ann", "Bo"], seed=1)
+>>> g.current_player, g.rolls_left, g.round
+('Ann', 3, 1)
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+
+from yatzy.core import (
+    RULESET_NAMES,
+    Action,
+    Dice,
+    Game,
+    IllegalMove,
+    InvalidDice,
+    RecordError,
+    Reroll,
+    Roll,
+    RulesError,
+    Ruleset,
+    Score,
+    Scorecard,
+    UnknownBox,
+    YatzyError,
+    ruleset,
+)
+from yatzy.core.seeded import MAX_SEED
+
+__version__ = "0.1.0"
+
+
+def new_game(
+    ruleset: Ruleset,
+    players: Iterable[str],
+    *,
+    seed: int | None = None,
+    first_player: str = "seat",
+    roll_off_dice: Sequence[Sequence[int]] | None = None,
+) -> Game:
+    """A new game of ``ruleset`` for ``players`` (names, in seat order).
+
+    Dice not given to :meth:`Game.roll` / :meth:`Game.reroll` come from the game's seeded
+    source: the same seed and actions replay exactly. Without ``seed`` a random one is
+    chosen (and kept in the record). ``first_player="roll"`` starts with the roll-off of
+    the rules: the highest sum starts, ties roll again (``roll_off_dice`` gives physical
+    dice for it).
+    """
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    return Game.start(
+        ruleset, players, seed=seed, first_player=first_player, roll_off_dice=roll_off_dice
+    )
+
+
+__all__ = [
+    "RULESET_NAMES",
+    "Action",
+    "Dice",
+    "Game",
+    "IllegalMove",
+    "InvalidDice",
+    "RecordError",
+    "Reroll",
+    "Roll",
+    "RulesError",
+    "Ruleset",
+    "Score",
+    "Scorecard",
+    "UnknownBox",
+    "YatzyError",
+    "__version__",
+    "new_game",
+    "ruleset",
+]

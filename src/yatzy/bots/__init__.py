@@ -1,0 +1,89 @@
+"""Computer players behind one protocol.
+
+A bot looks at a :class:`~yatzy.core.game.Game` where it is the current player and
+returns the next action: ``Roll()`` at a turn's start, then ``Reroll(hold)`` or
+``Score(box)``. Bots never roll dice themselves; the game (or the app) does.
+
+>>> import random, yatzy
+>>> bot = make_bot("greedy", rng=random.Random(1))
+>>> g = yatzy.new_game(yatzy.ruleset("yatzy"), ["cpu"], seed=3)
+>>> g = play_turn(g, bot)
+>>> g.turns_played
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from yatzy.core.actions import Action
+from yatzy.core.game import Game
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player."""
+
+    #: The level's name, as in ``make_bot(name)``.
+    name: str
+
+    def choose(self, game: Game) -> Action:
+        """The next action for the current player of ``game`` (which is not over)."""
+        ...
+
+
+BotFactory = Callable[[random.Random], Bot]
+
+_REGISTRY: dict[str, BotFactory] = {}
+
+
+def register(name: str, factory: BotFactory) -> None:
+    """Make ``make_bot(name)`` build a bot with ``factory(rng)``."""
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names :func:`make_bot` knows, weakest first."""
+    _load_plugins()
+    return tuple(_REGISTRY)
+
+
+def make_bot(name: str, rng: random.Random | None = None) -> Bot:
+    """A bot by level name (``random``, ``greedy``, and the solver's levels)."""
+    _load_plugins()
+    if name not in _REGISTRY:
+        raise ValueError(f"Unknown computer player {name!r}; choose from {', '.join(_REGISTRY)}")
+    return _REGISTRY[name](rng or random.Random())
+
+
+def play_turn(game: Game, bot: Bot) -> Game:
+    """Let ``bot`` play the current player's whole turn; returns the game after it."""
+    player = game.current_player
+    start = game.turns_played
+    while not game.is_over and game.turns_played == start:
+        game = game.apply(bot.choose(game), player=player)
+    return game
+
+
+#: Modules that register more bots when first needed (they may load heavy code).
+PLUGIN_MODULES: tuple[str, ...] = ()
+_loaded = False
+
+
+def _load_plugins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+
+    from yatzy.bots import simple
+
+    simple.register_all()
+    for module in PLUGIN_MODULES:
+        importlib.import_module(module).register_all()
+
+
+__all__ = ["Bot", "BotFactory", "bot_names", "make_bot", "play_turn", "register"]

@@ -1,0 +1,49 @@
+"""The ``yatzy`` command. Each sub-command lives in its own module with a
+``register(subparsers)`` function; :data:`COMMAND_MODULES` lists them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from yatzy import __version__
+from yatzy.core.errors import YatzyError
+
+#: Modules that each add one or more sub-commands, in the order of ``yatzy --help``.
+COMMAND_MODULES = (
+    "yatzy.cli.score",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="yatzy",
+        description="Scandinavian Yatzy and Yahtzee: play, score and solve.",
+    )
+    parser.add_argument("--version", action="version", version=f"yatzy {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``yatzy`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        if "yatzy.cli.play" in COMMAND_MODULES:
+            args = parser.parse_args(["play", *(argv or [])])
+        else:
+            parser.print_help()
+            return 0
+    try:
+        return int(args.handler(args) or 0)
+    except YatzyError as exc:
+        print(f"yatzy: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,5 @@
+import sys
+
+from yatzy.cli import main
+
+sys.exit(main())

@@ -1,0 +1,121 @@
+"""The actions of a turn, as value objects with a text form.
+
+>>> parse_action("roll 3 3 5 6 6")
+Roll(dice=Dice([3, 3, 5, 6, 6]))
+>>> str(parse_action("reroll 0 1 : 4 2 6"))
+'reroll 0 1 : 4 2 6'
+>>> parse_action("score full_house")
+Score(box='full_house')
+>>> str(Reroll((0, 1)))
+'reroll 0 1'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from yatzy.core.dice import Dice
+from yatzy.core.errors import IllegalMove
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The first roll of a turn: all dice. ``dice`` given = physical dice."""
+
+    dice: Dice | None = None
+
+    def __str__(self) -> str:
+        return "roll" if self.dice is None else f"roll {self.dice}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "roll"}
+        if self.dice is not None:
+            d["dice"] = list(self.dice)
+        return d
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Keep the dice at positions ``hold`` (0-based) and reroll the others.
+
+    ``dice`` given = the new values of the rerolled positions, in position order.
+    """
+
+    hold: tuple[int, ...]
+    dice: Dice | None = None
+
+    def __str__(self) -> str:
+        text = " ".join(["reroll", *map(str, self.hold)])
+        return text if self.dice is None else f"{text} : {self.dice}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "reroll", "hold": list(self.hold)}
+        if self.dice is not None:
+            d["dice"] = list(self.dice)
+        return d
+
+
+@dataclass(frozen=True)
+class Score:
+    """Fill ``box`` with the current dice, ending the turn."""
+
+    box: str
+
+    def __str__(self) -> str:
+        return f"score {self.box}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "score", "box": self.box}
+
+
+Action = Roll | Reroll | Score
+
+
+def _ints(parts: list[str], what: str) -> list[int]:
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise IllegalMove(f"{what} must be whole numbers, not {' '.join(parts)!r}") from None
+
+
+def parse_action(text: str) -> Action:
+    """Parse ``roll [dice]``, ``reroll HOLD… [: dice]`` or ``score BOX``."""
+    words = text.split()
+    if not words:
+        raise IllegalMove("Empty action: expected roll, reroll or score")
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "roll":
+        return Roll(Dice(_ints(rest, "Dice")) if rest else None)
+    if verb == "reroll":
+        joined = " ".join(rest)
+        hold_text, sep, dice_text = joined.partition(":")
+        hold = tuple(_ints(hold_text.split(), "Held positions"))
+        dice = Dice(_ints(dice_text.split(), "Dice")) if sep else None
+        return Reroll(hold, dice)
+    if verb == "score" and len(rest) == 1:
+        return Score(rest[0])
+    raise IllegalMove(f"Unknown action {text!r}: expected roll, reroll or score")
+
+
+def action_from_dict(data: Any) -> Action:
+    """The inverse of ``to_dict`` on an action."""
+    if not isinstance(data, dict):
+        raise IllegalMove(f"An action must be an object, not {data!r}")
+    kind = data.get("type")
+    dice = data.get("dice")
+    if dice is not None and not isinstance(dice, list):
+        raise IllegalMove(f"Dice must be a list, not {dice!r}")
+    if kind == "roll":
+        return Roll(Dice(dice) if dice is not None else None)
+    if kind == "reroll":
+        hold = data.get("hold")
+        if not isinstance(hold, list):
+            raise IllegalMove(f"A reroll needs a list of held positions, not {hold!r}")
+        return Reroll(tuple(hold), Dice(dice) if dice is not None else None)
+    if kind == "score":
+        box = data.get("box")
+        if not isinstance(box, str):
+            raise IllegalMove(f"A score action needs a box name, not {box!r}")
+        return Score(box)
+    raise IllegalMove(f"Unknown action type {kind!r}: expected roll, reroll or score")

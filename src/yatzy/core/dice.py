@@ -1,0 +1,100 @@
+"""Dice: an immutable sequence of faces from 1 to 6."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from yatzy.core.errors import InvalidDice
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+
+class Dice(tuple[int, ...]):
+    """The faces of the dice on the table, in their positions.
+
+    A ``Dice`` is a tuple, so it compares equal to a plain tuple of the same values.
+    Its text form is the faces separated by spaces and parses back:
+
+    >>> d = Dice([3, 3, 3, 5, 5])
+    >>> str(d)
+    '3 3 3 5 5'
+    >>> Dice.parse("3 3 3 5 5") == d
+    True
+    >>> Dice.parse("33355") == d
+    True
+    >>> d
+    Dice([3, 3, 3, 5, 5])
+    >>> d.counts
+    (0, 0, 3, 0, 2, 0)
+    >>> Dice([7, 1])
+    Traceback (most recent call last):
+    ...
+    yatzy.core.errors.InvalidDice: Dice must be values from 1 to 6, not 7
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, values: Iterable[object] = ()) -> Dice:
+        faces = []
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise InvalidDice(
+                    f"Dice must be values from 1 to 6, not {value!r}", values=repr(value)
+                )
+            faces.append(value)
+        return super().__new__(cls, faces)
+
+    @classmethod
+    def parse(cls, text: str) -> Dice:
+        """Parse faces written as ``"3 3 5 6 6"``, ``"3,3,5,6,6"`` or ``"33566"``."""
+        cleaned = text.replace(",", " ").replace("-", " ").split()
+        if len(cleaned) == 1 and len(cleaned[0]) > 1:
+            cleaned = list(cleaned[0])
+        try:
+            return cls(int(part) for part in cleaned)
+        except ValueError:
+            raise InvalidDice(
+                f"Dice must be values from 1 to 6, not {text!r}", values=text
+            ) from None
+
+    @property
+    def counts(self) -> tuple[int, int, int, int, int, int]:
+        """How many dice show each face, ones first."""
+        c = Counter(self)
+        return (c[1], c[2], c[3], c[4], c[5], c[6])
+
+    @property
+    def is_n_of_a_kind(self) -> bool:
+        """True when there is at least one die and all show the same face."""
+        return len(self) > 0 and len(set(self)) == 1
+
+    def sorted(self) -> Dice:
+        """The same faces in ascending order."""
+        return Dice(sorted(self))
+
+    def __str__(self) -> str:
+        return " ".join(str(v) for v in self)
+
+    def __repr__(self) -> str:
+        return f"Dice({list(self)!r})"
+
+
+def check_dice(values: Iterable[object], count: int) -> Dice:
+    """Return ``values`` as :class:`Dice`, checking there are exactly ``count`` of them.
+
+    >>> check_dice([1, 2, 3], 5)
+    Traceback (most recent call last):
+    ...
+    yatzy.core.errors.InvalidDice: Dice must be 5 values from 1 to 6
+    """
+    try:
+        raw = list(values)
+    except TypeError:
+        raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count) from None
+    if len(raw) != count:
+        raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)
+    try:
+        return Dice(raw)
+    except InvalidDice:
+        raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count) from None

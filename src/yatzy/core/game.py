@@ -1,0 +1,460 @@
+"""The game: players, scorecards, whose turn it is, and the transitions of a turn.
+
+A :class:`Game` is an immutable value. Every action returns a new game and an illegal
+action raises :class:`~yatzy.core.errors.IllegalMove` leaving the game as it was.
+
+>>> from yatzy.core.rulesets import ruleset
+>>> g = Game.start(ruleset("yatzy"), ["Ann", "Bo"], seed=7)
+>>> g = g.roll(dice=[3, 3, 3, 5, 5])
+>>> g.choices()["full_house"]
+19
+>>> g = g.reroll(hold=[0, 1, 2], dice=[3, 3])
+>>> g.dice, g.rolls_left
+(Dice([3, 3, 3, 3, 3]), 1)
+>>> g = g.score("yatzy")
+>>> g.current_player, g.scorecard("Ann")["yatzy"]
+('Bo', 50)
+>>> g.score("chance")
+Traceback (most recent call last):
+...
+yatzy.core.errors.IllegalMove: Roll the dice first
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from yatzy.core import rules
+from yatzy.core.actions import Action, Reroll, Roll, Score
+from yatzy.core.dice import Dice
+from yatzy.core.errors import IllegalMove, InvalidDice
+from yatzy.core.rulesets import Ruleset
+from yatzy.core.scorecard import Scorecard
+from yatzy.core.seeded import MAX_SEED, seeded_dice
+
+FIRST_PLAYER_MODES = ("seat", "roll")
+MAX_PLAYERS = 99
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action in a game's history, with the dice it really used."""
+
+    player: str
+    action: Action
+    #: Points put in the box (score actions only).
+    points: int | None = None
+    #: True when the score earned an extra-Yahtzee bonus.
+    bonus: bool = False
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """One roll of the roll-off that decides who starts."""
+
+    player: str
+    dice: Dice
+
+
+def _check_players(players: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(players, str):
+        raise IllegalMove("Players must be a list of names, not one string")
+    names = tuple(players)
+    if not names:
+        raise IllegalMove("A game needs at least one player")
+    if len(names) > MAX_PLAYERS:
+        raise IllegalMove(f"A game has at most {MAX_PLAYERS} players")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalMove(f"A player's name must be a non-empty text, not {name!r}")
+        if name != name.strip():
+            raise IllegalMove(f"A player's name must not start or end with spaces: {name!r}")
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise IllegalMove(f"Two players are called {dup}: names must differ", name=dup)
+    return names
+
+
+def _check_seed(seed: object) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise IllegalMove(f"A seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+    return seed
+
+
+def roll_off(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    *,
+    seed: int | None,
+    dice: Sequence[Sequence[int]] | None = None,
+) -> tuple[int, tuple[RollOff, ...]]:
+    """Who starts: each player rolls all dice; the highest sum starts; those tied for the
+    highest roll again. Returns the starter's seat and the rolls in order.
+
+    ``dice`` gives physical dice for the rolls in order; without it they come from the
+    seed. Raises :class:`IllegalMove` when given dice run out before the tie is broken.
+    """
+    contenders = list(range(len(players)))
+    rolls: list[RollOff] = []
+    given = list(dice) if dice is not None else None
+    while len(contenders) > 1:
+        sums: dict[int, int] = {}
+        for seat in contenders:
+            k = len(rolls)
+            if given is not None:
+                if k >= len(given):
+                    raise IllegalMove(
+                        "The roll-off needs more dice: "
+                        f"{', '.join(players[s] for s in contenders)} roll again",
+                        code="roll_off_incomplete",
+                    )
+                d = ruleset.check_dice(given[k])
+            elif seed is None:
+                raise IllegalMove("A roll-off needs a seed or the dice")
+            else:
+                d = seeded_dice(seed, "roll-off", k, ruleset.dice_count)
+            rolls.append(RollOff(players[seat], d))
+            sums[seat] = sum(d)
+        best = max(sums.values())
+        contenders = [s for s in contenders if sums[s] == best]
+    if given is not None and len(rolls) != len(given):
+        raise IllegalMove(
+            f"The roll-off was decided after {len(rolls)} rolls, but {len(given)} were given"
+        )
+    return contenders[0], tuple(rolls)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game of Yatzy or Yahtzee for one or more players, as an immutable value.
+
+    Start one with :func:`yatzy.new_game` (or :meth:`Game.start`).
+    """
+
+    ruleset: Ruleset
+    #: Names in seat order.
+    players: tuple[str, ...]
+    seed: int | None
+    first_player: str
+    roll_offs: tuple[RollOff, ...]
+    #: Seat of the player who starts.
+    starter: int
+    cards: tuple[Scorecard, ...]
+    #: The dice on the table, ``None`` before the turn's first roll.
+    dice: Dice | None
+    #: Rolls made this turn (0 before the first roll).
+    rolls_used: int
+    history: tuple[Step, ...]
+
+    # --- Starting -------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        ruleset: Ruleset,
+        players: Iterable[str],
+        *,
+        seed: int | None = None,
+        first_player: str = "seat",
+        roll_off_dice: Sequence[Sequence[int]] | None = None,
+    ) -> Game:
+        """A new game. With ``seed=None`` every roll needs its dice given (physical dice)."""
+        if not isinstance(ruleset, Ruleset):
+            raise IllegalMove(f"Expected a Ruleset, not {ruleset!r}; use yatzy.ruleset(name)")
+        names = _check_players(players)
+        checked_seed = _check_seed(seed)
+        if first_player not in FIRST_PLAYER_MODES:
+            raise IllegalMove(
+                f"first_player must be 'seat' or 'roll', not {first_player!r}"
+            )
+        starter, offs = 0, tuple[RollOff, ...]()
+        if first_player == "roll" and len(names) > 1:
+            starter, offs = roll_off(ruleset, names, seed=checked_seed, dice=roll_off_dice)
+        elif roll_off_dice:
+            raise IllegalMove("Roll-off dice are only for first_player='roll' with 2+ players")
+        return cls(
+            ruleset=ruleset,
+            players=names,
+            seed=checked_seed,
+            first_player=first_player,
+            roll_offs=offs,
+            starter=starter,
+            cards=tuple(Scorecard.empty(ruleset) for _ in names),
+            dice=None,
+            rolls_used=0,
+            history=(),
+        )
+
+    # --- Reading the state ----------------------------------------------------------
+
+    @property
+    def turns_played(self) -> int:
+        """Turns finished so far, all players together."""
+        return sum(len(card.filled_boxes) for card in self.cards)
+
+    @property
+    def is_over(self) -> bool:
+        """True when every player has filled every box."""
+        return all(card.is_complete for card in self.cards)
+
+    @property
+    def current_seat(self) -> int:
+        """Seat index of the player whose turn it is (after the game: the starter)."""
+        return (self.starter + self.turns_played) % len(self.players)
+
+    @property
+    def current_player(self) -> str:
+        """Name of the player whose turn it is."""
+        return self.players[self.current_seat]
+
+    @property
+    def round(self) -> int:
+        """The round, from 1 to the number of boxes."""
+        return min(self.turns_played // len(self.players) + 1, len(self.ruleset.boxes))
+
+    @property
+    def rolls_left(self) -> int:
+        """Rolls left this turn (the first roll counts: 3 before it)."""
+        return 0 if self.is_over else self.ruleset.rolls - self.rolls_used
+
+    @property
+    def seat_order(self) -> tuple[str, ...]:
+        """The players in playing order, starter first."""
+        n = len(self.players)
+        return tuple(self.players[(self.starter + i) % n] for i in range(n))
+
+    def scorecard(self, player: str) -> Scorecard:
+        """The scorecard of the player called ``player``."""
+        return self.cards[self._seat(player)]
+
+    @property
+    def card(self) -> Scorecard:
+        """The scorecard of the current player."""
+        return self.cards[self.current_seat]
+
+    def _seat(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise IllegalMove(
+                f"No player called {player!r}; the players are {', '.join(self.players)}",
+                code="unknown_player",
+            ) from None
+
+    def choices(self) -> dict[str, int]:
+        """Every box the current player may fill now, with the points it gets.
+
+        Play order and Joker mode are applied; empty before the turn's first roll and
+        after the game. An extra-Yahtzee bonus comes on top: see :attr:`bonus_pending`.
+        """
+        if self.dice is None or self.is_over:
+            return {}
+        return rules.choices(self.ruleset, self.card, self.dice)
+
+    @property
+    def bonus_pending(self) -> bool:
+        """True when scoring the current dice earns an extra-Yahtzee bonus (+100)."""
+        return self.dice is not None and rules.earns_yahtzee_bonus(
+            self.ruleset, self.card, self.dice
+        )
+
+    @property
+    def joker(self) -> bool:
+        """True when the current dice are a Joker (Yahtzee's five of a kind wild card)."""
+        return self.dice is not None and rules.is_joker(self.ruleset, self.card, self.dice)
+
+    def standings(self) -> list[tuple[str, int]]:
+        """``(name, total)`` for every player, highest total first (seat order on ties)."""
+        return sorted(
+            ((p, c.total) for p, c in zip(self.players, self.cards, strict=True)),
+            key=lambda pc: -pc[1],
+        )
+
+    def winners(self) -> list[str]:
+        """The players with the highest total (all of them when tied), in seat order."""
+        best = max(c.total for c in self.cards)
+        return [p for p, c in zip(self.players, self.cards, strict=True) if c.total == best]
+
+    # --- Transitions ----------------------------------------------------------------
+
+    def _check_turn(self, player: str | None) -> None:
+        if self.is_over:
+            raise IllegalMove("The game is over", code="game_over")
+        if player is not None and player != self.current_player:
+            self._seat(player)
+            raise IllegalMove(
+                f"It is {self.current_player}'s turn", code="not_your_turn",
+                player=self.current_player,
+            )
+
+    def _draw(self, given: Sequence[int] | None, count: int) -> Dice:
+        if given is not None:
+            if isinstance(given, str | bytes):
+                given = Dice.parse(given if isinstance(given, str) else given.decode())
+            try:
+                values = list(given)
+            except TypeError:
+                raise InvalidDice(f"Dice must be {count} values from 1 to 6") from None
+            if len(values) != count:
+                raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)
+            try:
+                return Dice(values)
+            except InvalidDice:
+                raise InvalidDice(
+                    f"Dice must be {count} values from 1 to 6", count=count
+                ) from None
+        if self.seed is None:
+            raise IllegalMove(
+                "This game has no seed: give the dice that were rolled", code="dice_needed"
+            )
+        return seeded_dice(self.seed, "turn", len(self.history), count)
+
+    def roll(self, dice: Sequence[int] | None = None, *, player: str | None = None) -> Game:
+        """The turn's first roll of all dice (``dice`` = physical dice)."""
+        self._check_turn(player)
+        if self.rolls_used:
+            raise IllegalMove(
+                "You have rolled already: reroll some dice or choose a box",
+                code="already_rolled",
+            )
+        d = self._draw(dice, self.ruleset.dice_count)
+        return replace(
+            self,
+            dice=d,
+            rolls_used=1,
+            history=(*self.history, Step(self.current_player, Roll(d))),
+        )
+
+    def reroll(
+        self,
+        hold: Iterable[int],
+        dice: Sequence[int] | None = None,
+        *,
+        player: str | None = None,
+    ) -> Game:
+        """Keep the dice at positions ``hold`` (0-based) and reroll the rest.
+
+        Kept dice keep their positions; ``dice`` = the new values of the rerolled
+        positions in position order (physical dice).
+        """
+        self._check_turn(player)
+        if self.dice is None:
+            raise IllegalMove("Roll the dice first", code="no_roll")
+        if self.rolls_left <= 0:
+            raise IllegalMove("No rolls left this turn", code="no_rolls_left")
+        n = self.ruleset.dice_count
+        try:
+            held = tuple(hold)
+        except TypeError:
+            raise IllegalMove("Hold must be a list of dice positions") from None
+        for pos in held:
+            if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < n:
+                raise IllegalMove(
+                    f"Dice positions are 0 to {n - 1}, not {pos!r}", code="bad_position"
+                )
+        if len(set(held)) != len(held):
+            raise IllegalMove("Each die can be held only once", code="bad_position")
+        if len(held) == n:
+            raise IllegalMove(
+                "Reroll at least one die: you are holding all of them", code="hold_all"
+            )
+        rerolled = [i for i in range(n) if i not in held]
+        new = self._draw(dice, len(rerolled))
+        faces = list(self.dice)
+        for pos, value in zip(rerolled, new, strict=True):
+            faces[pos] = value
+        step = Step(self.current_player, Reroll(tuple(sorted(held)), new))
+        return replace(
+            self,
+            dice=Dice(faces),
+            rolls_used=self.rolls_used + 1,
+            history=(*self.history, step),
+        )
+
+    def score(self, box: str, *, player: str | None = None) -> Game:
+        """Fill ``box`` with the current dice and pass the turn on."""
+        self._check_turn(player)
+        self.ruleset.check_box(box)
+        if self.dice is None:
+            if not self.card.is_open(box):
+                raise IllegalMove(f"{self.ruleset.label(box)} is already filled",
+                                  code="box_filled", box=box)
+            raise IllegalMove("Roll the dice first", code="no_roll")
+        points = rules.check_choice(self.ruleset, self.card, self.dice, box)
+        bonus = rules.earns_yahtzee_bonus(self.ruleset, self.card, self.dice)
+        seat = self.current_seat
+        cards = list(self.cards)
+        cards[seat] = self.card.fill(box, points, extra_yahtzee=bonus)
+        step = Step(self.current_player, Score(box), points, bonus)
+        return replace(
+            self,
+            cards=tuple(cards),
+            dice=None,
+            rolls_used=0,
+            history=(*self.history, step),
+        )
+
+    def apply(self, action: Action, *, player: str | None = None) -> Game:
+        """Apply a :class:`Roll`, :class:`Reroll` or :class:`Score` action."""
+        if isinstance(action, Roll):
+            return self.roll(action.dice, player=player)
+        if isinstance(action, Reroll):
+            return self.reroll(action.hold, action.dice, player=player)
+        if isinstance(action, Score):
+            return self.score(action.box, player=player)
+        raise IllegalMove(f"Unknown action {action!r}")
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, with rerolls given by their held positions (the
+        dice left to chance): ``[Roll()]`` at a turn's start, else every reroll (when
+        rolls are left) followed by every allowed box."""
+        if self.is_over:
+            return []
+        if self.dice is None:
+            return [Roll()]
+        actions: list[Action] = []
+        n = self.ruleset.dice_count
+        if self.rolls_left > 0:
+            for mask in range((1 << n) - 1):
+                actions.append(Reroll(tuple(i for i in range(n) if mask >> i & 1)))
+        actions.extend(Score(box) for box in self.choices())
+        return actions
+
+    # --- Records --------------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """This game as a JSON-serialisable record; see :mod:`yatzy.core.record`."""
+        from yatzy.core.record import to_record
+
+        return to_record(self)
+
+    @classmethod
+    def from_record(cls, record: Any) -> Game:
+        """Replay a record made by :meth:`to_record`, validating every step."""
+        from yatzy.core.record import from_record
+
+        return from_record(record)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The record as JSON text."""
+        from yatzy.core.record import to_json
+
+        return to_json(self, **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Replay a record given as JSON text."""
+        from yatzy.core.record import from_json
+
+        return from_json(text)
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"round {self.round}, {self.current_player} to play"
+        return (
+            f"<Game {self.ruleset!r} players={list(self.players)!r} seed={self.seed!r} "
+            f"{state}>"
+        )

@@ -1,0 +1,306 @@
+"""Rulesets: the boxes, their table scores and the options of each game.
+
+>>> r = ruleset("yatzy")
+>>> r.boxes[:7]
+('ones', 'twos', 'threes', 'fours', 'fives', 'sixes', 'one_pair')
+>>> r.score("full_house", [3, 3, 3, 5, 5])
+19
+>>> ruleset("yahtzee", joker="gated")
+ruleset('yahtzee', joker='gated')
+>>> ruleset("yahtzee", joker="wild")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+yatzy.core.errors.RulesError: Unknown value 'wild' for option joker of yahtzee; valid values: ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from yatzy.core import scoring
+from yatzy.core.dice import Dice, check_dice
+from yatzy.core.errors import RulesError, UnknownBox
+
+UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+#: English names of the boxes, as printed on a scorecard.
+LABELS: dict[str, str] = {
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "one_pair": "One pair",
+    "two_pairs": "Two pairs",
+    "three_of_a_kind": "Three of a kind",
+    "four_of_a_kind": "Four of a kind",
+    "small_straight": "Small straight",
+    "large_straight": "Large straight",
+    "full_house": "Full house",
+    "chance": "Chance",
+    "yatzy": "Yatzy",
+    "yahtzee": "Yahtzee",
+}
+
+_UPPER_SCORERS = {box: scoring.upper(face) for face, box in enumerate(UPPER_BOXES, start=1)}
+
+_YATZY_SCORERS: dict[str, scoring.Scorer] = {
+    **_UPPER_SCORERS,
+    "one_pair": scoring.one_pair,
+    "two_pairs": scoring.two_pairs,
+    "three_of_a_kind": scoring.kind_of(3),
+    "four_of_a_kind": scoring.kind_of(4),
+    "small_straight": scoring.exact_straight((1, 2, 3, 4, 5), 15),
+    "large_straight": scoring.exact_straight((2, 3, 4, 5, 6), 20),
+    "full_house": scoring.full_house_sum,
+    "chance": scoring.chance,
+    "yatzy": scoring.yatzy,
+}
+
+_YAHTZEE_SCORERS: dict[str, scoring.Scorer] = {
+    **_UPPER_SCORERS,
+    "three_of_a_kind": scoring.kind_sum(3),
+    "four_of_a_kind": scoring.kind_sum(4),
+    "full_house": scoring.full_house_25,
+    "small_straight": scoring.small_straight_30,
+    "large_straight": scoring.large_straight_40,
+    "yahtzee": scoring.yatzy,
+    "chance": scoring.chance,
+}
+
+#: What a lower box gives a Joker (five of a kind used as a wild card) in Yahtzee.
+JOKER_POINTS: dict[str, Callable[[Dice], int]] = {
+    "three_of_a_kind": scoring.chance,
+    "four_of_a_kind": scoring.chance,
+    "chance": scoring.chance,
+    "full_house": lambda dice: 25,
+    "small_straight": lambda dice: 30,
+    "large_straight": lambda dice: 40,
+}
+
+ORDERS = ("free", "upper_first", "in_order")
+JOKERS = ("forced", "gated", "free", "none")
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True)
+class _Option:
+    default: Any
+    choices: tuple[Any, ...] | None = None  # for enumerated options
+    kind: type = str
+
+
+_OPTIONS: dict[str, dict[str, _Option]] = {
+    "yatzy": {
+        "order": _Option("free", ORDERS),
+        "rolls": _Option(3, kind=int),
+    },
+    "yahtzee": {
+        "joker": _Option("forced", JOKERS),
+        "yahtzee_bonus": _Option(True, kind=bool),
+        "upper_first": _Option(False, kind=bool),
+        "rolls": _Option(3, kind=int),
+    },
+}
+
+#: The names of the rulesets, for :func:`ruleset`.
+RULESET_NAMES = tuple(_OPTIONS)
+
+MAX_ROLLS = 10
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game's rules: its boxes, table scores, bonuses, play order and Joker mode.
+
+    Get one with :func:`ruleset`; a ``Ruleset`` is immutable and hashable, and two
+    rulesets with the same name and options are equal.
+    """
+
+    name: str
+    option_items: tuple[tuple[str, Any], ...]
+    boxes: tuple[str, ...]
+    dice_count: int
+    rolls: int
+    upper_bonus_threshold: int
+    upper_bonus_points: int
+    #: ``"free"``, ``"upper_first"`` or ``"in_order"``.
+    order: str
+    #: ``"forced"``, ``"gated"``, ``"free"`` or ``"none"`` (always ``"none"`` in Yatzy).
+    joker: str
+    #: Points for each extra five of a kind while the five-of-a-kind box holds 50.
+    extra_yahtzee_points: int
+    #: The five-of-a-kind box ("yatzy" or "yahtzee").
+    yahtzee_box: str
+    _scorers: Mapping[str, scoring.Scorer] = field(compare=False, repr=False, hash=False)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its value (defaults included), as a new dict."""
+        return dict(self.option_items)
+
+    @property
+    def upper_boxes(self) -> tuple[str, ...]:
+        """The upper section: ones … sixes."""
+        return self.boxes[:6]
+
+    @property
+    def lower_boxes(self) -> tuple[str, ...]:
+        """The lower section: every box after sixes."""
+        return self.boxes[6:]
+
+    def label(self, box: str) -> str:
+        """The English name of ``box`` ("Full house")."""
+        self.check_box(box)
+        return LABELS[box]
+
+    def check_box(self, box: object) -> str:
+        """Return ``box`` if this ruleset has it, else raise :class:`UnknownBox`."""
+        if not isinstance(box, str) or box not in self._scorers:
+            raise UnknownBox(
+                f"Unknown box {box!r}; the boxes are: {', '.join(self.boxes)}",
+                box=repr(box),
+            )
+        return box
+
+    def check_dice(self, dice: Sequence[object]) -> Dice:
+        """Return ``dice`` as :class:`Dice`, raising :class:`InvalidDice` unless it is
+        :attr:`dice_count` values from 1 to 6."""
+        return check_dice(dice, self.dice_count)
+
+    def score(self, box: str, dice: Sequence[int]) -> int:
+        """The table value of ``box`` for ``dice``: no play order, Joker or bonus.
+
+        >>> ruleset("yahtzee").score("small_straight", [1, 2, 3, 3, 4])
+        30
+        """
+        return self._scorers[self.check_box(box)](self.check_dice(dice))
+
+    def scores(self, dice: Sequence[int]) -> dict[str, int]:
+        """The table value of every box for ``dice``, in scorecard order."""
+        d = self.check_dice(dice)
+        return {box: self._scorers[box](d) for box in self.boxes}
+
+    def joker_score(self, box: str, dice: Dice) -> int:
+        """What ``box`` gives five of a kind ``dice`` used as a Joker."""
+        scorer = JOKER_POINTS.get(box)
+        return scorer(dice) if scorer is not None else self._scorers[box](dice)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name": ..., "options": {...}}``, the form kept in game records."""
+        return {"name": self.name, "options": self.options}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        """The inverse of :meth:`to_dict`."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
+            raise RulesError("A ruleset must be an object with a name and options")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RulesError("A ruleset's options must be an object")
+        return ruleset(data["name"], **dict(options))
+
+    def __str__(self) -> str:
+        changed = ", ".join(f"{k}={v}" for k, v in self._changed_options())
+        return f"{self.name} ({changed})" if changed else self.name
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self._changed_options())
+        return f"ruleset({self.name!r}{args})"
+
+    def _changed_options(self) -> list[tuple[str, Any]]:
+        spec = _OPTIONS[self.name]
+        return [(k, v) for k, v in self.option_items if v != spec[k].default]
+
+
+def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:
+    where = f"option {key} of {ruleset_name}"
+    if option.kind is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
+            return value.lower() in _TRUE
+        raise RulesError(f"Option {key} of {ruleset_name} must be true or false, not {value!r}")
+    if option.kind is int:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROLLS:
+            raise RulesError(
+                f"Option {key} of {ruleset_name} must be a whole number from 1 to {MAX_ROLLS},"
+                f" not {value!r}"
+            )
+        return value
+    assert option.choices is not None
+    if value not in option.choices:
+        valid = ", ".join(repr(c) for c in option.choices)
+        raise RulesError(f"Unknown value {value!r} for {where}; valid values: {valid}")
+    return value
+
+
+def ruleset(name: str, **options: Any) -> Ruleset:
+    """The ruleset called ``name`` with ``options``; see ``rules.md``.
+
+    - ``"yatzy"`` (Scandinavian, 15 boxes): ``order="free" | "upper_first" | "in_order"``.
+    - ``"yahtzee"`` (13 boxes): ``joker="forced" | "gated" | "free" | "none"``,
+      ``yahtzee_bonus=True | False``, ``upper_first=True | False``.
+    - both: ``rolls=3`` (rolls in a turn, first roll included).
+
+    Raises :class:`RulesError` for an unknown name, option or value, listing the valid ones.
+
+    >>> ruleset("yatzy", order="in_order").options
+    {'order': 'in_order', 'rolls': 3}
+    >>> ruleset("poker")
+    Traceback (most recent call last):
+    ...
+    yatzy.core.errors.RulesError: Unknown ruleset 'poker'; valid rulesets: 'yatzy', 'yahtzee'
+    """
+    if not isinstance(name, str) or name.lower() not in _OPTIONS:
+        valid = ", ".join(repr(n) for n in RULESET_NAMES)
+        raise RulesError(f"Unknown ruleset {name!r}; valid rulesets: {valid}", name=repr(name))
+    name = name.lower()
+    spec = _OPTIONS[name]
+    unknown = sorted(set(options) - set(spec))
+    if unknown:
+        raise RulesError(
+            f"Unknown option {unknown[0]!r} for {name}; valid options: {', '.join(spec)}",
+            option=unknown[0],
+        )
+    values = {
+        key: _coerce(name, key, options[key], opt) if key in options else opt.default
+        for key, opt in spec.items()
+    }
+    items = tuple(values.items())
+    if name == "yatzy":
+        return Ruleset(
+            name=name,
+            option_items=items,
+            boxes=tuple(_YATZY_SCORERS),
+            dice_count=5,
+            rolls=values["rolls"],
+            upper_bonus_threshold=63,
+            upper_bonus_points=50,
+            order=values["order"],
+            joker="none",
+            extra_yahtzee_points=0,
+            yahtzee_box="yatzy",
+            _scorers=_YATZY_SCORERS,
+        )
+    return Ruleset(
+        name=name,
+        option_items=items,
+        boxes=tuple(_YAHTZEE_SCORERS),
+        dice_count=5,
+        rolls=values["rolls"],
+        upper_bonus_threshold=63,
+        upper_bonus_points=35,
+        order="upper_first" if values["upper_first"] else "free",
+        joker=values["joker"],
+        extra_yahtzee_points=100 if values["yahtzee_bonus"] else 0,
+        yahtzee_box="yahtzee",
+        _scorers=_YAHTZEE_SCORERS,
+    )
