@@ -50,12 +50,6 @@ def two_pairs(dice: Dice) -> int:
     return 2 * (faces[0] + faces[1]) if len(faces) >= 2 else 0
 
 
-def three_pairs(dice: Dice) -> int:
-    """Three pairs of different faces (Maxi Yatzy)."""
-    faces = n_of_a_kind_faces(dice, 2)
-    return 2 * sum(faces[:3]) if len(faces) >= 3 else 0
-
-
 def kind_of(n: int) -> Scorer:
     """Scandinavian n of a kind: n dice of the highest face shown at least n times."""
 

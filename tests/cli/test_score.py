@@ -1,0 +1,38 @@
+"""`yatzy score`: every box's points for some dice."""
+
+import json
+
+import pytest
+
+from yatzy.cli import main
+
+
+def test_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "3", "3", "3", "5", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "dice 3 3 3 5 5" in out
+    lines = {line.rsplit(None, 1)[0].strip(): int(line.rsplit(None, 1)[1])
+             for line in out.splitlines()[1:]}
+    assert lines["Two pairs"] == 16 and lines["Full house"] == 19 and lines["Yatzy"] == 0
+
+
+def test_json_yahtzee(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--rules", "yahtzee", "--json", "12334"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dice"] == [1, 2, 3, 3, 4]
+    assert data["scores"]["small_straight"] == 30
+    assert data["ruleset"]["name"] == "yahtzee"
+
+
+@pytest.mark.parametrize("dice", [["3", "3", "7"], ["1", "2", "3"], ["x"]])
+def test_bad_dice_is_a_clear_error(dice: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", *dice]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("yatzy: Dice must be")
+    assert "Traceback" not in err
+
+
+def test_unknown_ruleset_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["score", "--rules", "poker", "1", "2", "3", "4", "5"])
+    assert "invalid choice" in capsys.readouterr().err

@@ -1,0 +1,131 @@
+"""Property-based tests: random legal games, replay, illegal actions, choices."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import yatzy
+from yatzy import IllegalMove, Reroll, Roll, Score
+from yatzy.core.game import Game
+from yatzy.core.rules import check_choice
+
+RULESETS = st.one_of(
+    st.builds(lambda o: yatzy.ruleset("yatzy", order=o),
+              st.sampled_from(["free", "upper_first", "in_order"])),
+    st.builds(lambda j, b, u: yatzy.ruleset("yahtzee", joker=j, yahtzee_bonus=b, upper_first=u),
+              st.sampled_from(["forced", "gated", "free", "none"]), st.booleans(), st.booleans()),
+)
+DICE = st.lists(st.integers(1, 6), min_size=5, max_size=5)
+# Five of a kind often, so that Jokers and bonuses come up.
+ROLL = st.one_of(DICE, st.integers(1, 6).map(lambda f: [f] * 5))
+
+
+@st.composite
+def games(draw: st.DrawFn, finish: bool = True) -> Game:
+    rules = draw(RULESETS)
+    players = draw(st.sampled_from([["Ann"], ["Ann", "Bo"], ["Ann", "Bo", "Cy"]]))
+    mode = draw(st.sampled_from(["seat", "roll"]))
+    g = yatzy.new_game(rules, players, seed=draw(st.integers(0, 2**53 - 1)),
+                       first_player=mode)
+    limit = None if finish else draw(st.integers(0, 60))
+    steps = 0
+    while not g.is_over and (limit is None or steps < limit):
+        steps += 1
+        if g.dice is None:
+            g = g.roll(draw(st.one_of(st.none(), ROLL)))
+            continue
+        options = g.choices()
+        assert options, "a rolled turn always has a box to fill"
+        if g.rolls_left and draw(st.booleans()):
+            hold = draw(st.lists(st.integers(0, 4), unique=True, max_size=4))
+            dice = draw(st.one_of(st.none(), st.lists(st.integers(1, 6), min_size=5 - len(hold),
+                                                      max_size=5 - len(hold))))
+            g = g.reroll(hold, dice)
+        else:
+            g = g.score(draw(st.sampled_from(sorted(options))))
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_random_legal_games_finish_with_valid_totals(g: Game) -> None:
+    assert g.is_over
+    for player in g.players:
+        card = g.scorecard(player)
+        assert card.is_complete
+        assert card.total == card.upper_sum + card.upper_bonus + card.yahtzee_bonus + \
+            card.lower_sum
+        assert card.upper_bonus in (0, g.ruleset.upper_bonus_points)
+        assert (card.upper_bonus > 0) == (card.upper_sum >= 63)
+        if card[g.ruleset.yahtzee_box] != 50 or not g.ruleset.extra_yahtzee_points:
+            assert card.yahtzee_bonus == 0
+        assert all(v is not None and v >= 0 for v in card.values())
+    assert set(g.winners()) <= set(g.players)
+    best = max(g.scorecard(p).total for p in g.players)
+    assert all(g.scorecard(p).total == best for p in g.winners())
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(finish=False))
+def test_record_replays_to_an_identical_game(g: Game) -> None:
+    record = g.to_record()
+    assert json.loads(json.dumps(record)) == record
+    again = Game.from_record(json.loads(json.dumps(record)))
+    assert again == g
+    assert again.to_record() == record
+
+
+@settings(max_examples=80, deadline=None)
+@given(games(finish=False), st.data())
+def test_illegal_actions_change_nothing(g: Game, data: st.DataObject) -> None:
+    before = g.to_record()
+    attempts = [
+        lambda: g.score(data.draw(st.sampled_from([*g.ruleset.boxes, "nope"]))),
+        lambda: g.roll(data.draw(st.one_of(st.none(), st.lists(st.integers(0, 7))))),
+        lambda: g.reroll(data.draw(st.lists(st.integers(-1, 6), max_size=6))),
+        lambda: g.roll(player=data.draw(st.sampled_from(["Ann", "Bo", "Cy", "Zed"]))),
+    ]
+    for attempt in attempts:
+        try:
+            after = attempt()
+        except IllegalMove:
+            assert g.to_record() == before
+        else:
+            assert after is not g
+            assert g.to_record() == before
+
+
+@settings(max_examples=80, deadline=None)
+@given(games(finish=False), ROLL)
+def test_choices_never_offer_an_illegal_box(g: Game, dice: list[int]) -> None:
+    if g.is_over:
+        assert g.choices() == {}
+        return
+    if g.dice is None:
+        g = g.roll(dice)
+    options = g.choices()
+    assert options
+    card = g.card
+    for box, points in options.items():
+        assert card.is_open(box)
+        assert points >= 0
+        assert check_choice(g.ruleset, card, g.dice, box) == points  # type: ignore[arg-type]
+        assert g.score(box).scorecard(g.current_player)[box] == points
+    for box in set(g.ruleset.boxes) - set(options):
+        try:
+            g.score(box)
+        except IllegalMove:
+            pass
+        else:
+            raise AssertionError(f"{box} was refused by choices() but accepted by score()")
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(finish=False))
+def test_legal_actions_are_all_legal(g: Game) -> None:
+    for action in g.legal_actions():
+        assert isinstance(action, Roll | Reroll | Score)
+        g.apply(action)

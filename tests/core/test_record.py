@@ -1,0 +1,92 @@
+"""Game records: round trips, validation that names the bad step."""
+
+import copy
+import json
+
+import pytest
+
+import yatzy
+from yatzy import RecordError, ruleset
+from yatzy.core.game import Game
+
+
+def sample() -> Game:
+    g = yatzy.new_game(ruleset("yahtzee", joker="gated"), ["Ann", "Bo"], seed=11,
+                       first_player="roll")
+    g = g.roll().reroll([0, 2]).score("chance")
+    return g.roll([5, 5, 5, 5, 5]).score("yahtzee").roll()
+
+
+def test_round_trip() -> None:
+    g = sample()
+    record = g.to_record()
+    assert json.loads(json.dumps(record)) == record
+    assert Game.from_record(record) == g
+    assert Game.from_json(g.to_json()) == g
+    assert record["ruleset"] == {"name": "yahtzee", "options": {
+        "joker": "gated", "yahtzee_bonus": True, "upper_first": False, "rolls": 3}}
+    assert record["first_player"] == "roll" and len(record["roll_off"]) >= 2
+    kinds = [a["type"] for a in record["actions"]]
+    assert kinds == ["roll", "reroll", "score", "roll", "score", "roll"]
+    assert all("dice" in a for a in record["actions"] if a["type"] != "score")
+
+
+def test_physical_dice_record_replays_without_seed() -> None:
+    g = Game.start(ruleset("yatzy"), ["Ann"], seed=None).roll([1, 1, 2, 3, 4])
+    g = g.reroll([0, 1], [1, 1, 1]).score("ones")
+    assert Game.from_record(g.to_record()) == g
+
+
+def test_finished_record_has_totals() -> None:
+    g = yatzy.new_game(ruleset("yatzy"), ["Solo"], seed=3)
+    for box in g.ruleset.boxes:
+        g = g.roll().score(box)
+    record = g.to_record()
+    assert record["totals"] == {"Solo": g.scorecard("Solo").total}
+    record["totals"] = {"Solo": 999}
+    with pytest.raises(RecordError, match="totals"):
+        Game.from_record(record)
+
+
+def mutated(change: object) -> dict:
+    record = copy.deepcopy(sample().to_record())
+    change(record)  # type: ignore[operator]
+    return record
+
+
+@pytest.mark.parametrize(
+    ("change", "message", "step"),
+    [
+        (lambda r: r.update(format="chess"), "Not a yatzy game record", None),
+        (lambda r: r.update(version=2), "Unsupported record version 2", None),
+        (lambda r: r.pop("players"), "no 'players'", None),
+        (lambda r: r["ruleset"].update(name="poker"), "Unknown ruleset 'poker'", None),
+        (lambda r: r["ruleset"]["options"].update(joker="x"), "Unknown value 'x'", None),
+        (lambda r: r.update(actions={}), "actions must be a list", None),
+        (lambda r: r["roll_off"].pop(), "roll-off", None),
+        (lambda r: r["actions"][1].update(hold=[0, 1, 2, 3, 4]),
+         r"Step 2 \(.*\): Reroll at least one die", 1),
+        (lambda r: r["actions"][0].update(dice=[1, 2, 3]), "Step 1 .*Dice must be 5", 0),
+        (lambda r: r["actions"][0].pop("dice"), "Step 1: the record must give the dice", 0),
+        (lambda r: r["actions"][2].update(box="nope"), "Step 3 .*Unknown box 'nope'", 2),
+        (lambda r: r["actions"][2].update(points=99),
+         "Step 3 .*the record says 99 points, the rules give", 2),
+        (lambda r: r["actions"][3].update(player="Zed"), "Step 4 .*No player called", 3),
+        (lambda r: r["actions"].insert(1, {"type": "roll", "dice": [1, 1, 1, 1, 1]}),
+         "Step 2 .*rolled already", 1),
+        (lambda r: r["actions"][0].update(type="jump"), "Step 1 .*Unknown action type", 0),
+        (lambda r: r["actions"].__setitem__(0, "roll"), "Step 1 .*must be an object", 0),
+    ],
+)
+def test_malformed_records_name_the_bad_step(change: object, message: str,
+                                             step: int | None) -> None:
+    with pytest.raises(RecordError, match=message) as info:
+        Game.from_record(mutated(change))
+    assert info.value.step == step
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", b"\xff\xfe"])
+def test_malformed_json(text: str | bytes) -> None:
+    with pytest.raises(RecordError):
+        Game.from_json(text)
