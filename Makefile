@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/yatzy play
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests $(wildcard bench)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest --cov --cov-branch --cov-report=term:skip-covered
