@@ -14,6 +14,7 @@ from yatzy.core.errors import YatzyError
 #: Modules that each add one or more sub-commands, in the order of ``yatzy --help``.
 COMMAND_MODULES = (
     "yatzy.cli.score",
+    "yatzy.cli.stats",
 )
 
 

@@ -1,0 +1,48 @@
+"""The application layer: the game service, its dice roller, events and ports.
+
+Interfaces (terminal, web) talk to :class:`GameService`; storage implements
+:class:`GameRepository`. Get a ready service from :func:`yatzy.bootstrap.open_service`.
+"""
+
+from yatzy.app.dice import DICE_MODES
+from yatzy.app.errors import (
+    AppError,
+    BadDiceMode,
+    BadSeats,
+    DiceNeeded,
+    DiceNotAllowed,
+    GameChanged,
+    GameNotFound,
+    StorageError,
+    UnknownBot,
+)
+from yatzy.app.events import ActionApplied, Event, GameCreated, GameDeleted, GameFinished
+from yatzy.app.ports import GameRepository, RulesFilter
+from yatzy.app.saved import PlayerResult, SavedGame, Seat, StatsRow, player_results
+from yatzy.app.service import GameService
+
+__all__ = [
+    "DICE_MODES",
+    "ActionApplied",
+    "AppError",
+    "BadDiceMode",
+    "BadSeats",
+    "DiceNeeded",
+    "DiceNotAllowed",
+    "Event",
+    "GameChanged",
+    "GameCreated",
+    "GameDeleted",
+    "GameFinished",
+    "GameNotFound",
+    "GameRepository",
+    "GameService",
+    "PlayerResult",
+    "RulesFilter",
+    "SavedGame",
+    "Seat",
+    "StatsRow",
+    "StorageError",
+    "UnknownBot",
+    "player_results",
+]

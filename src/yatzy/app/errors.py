@@ -1,0 +1,88 @@
+"""Typed errors of the game service and its storage port.
+
+Each is a :class:`~yatzy.core.errors.YatzyError` (so a :class:`ValueError`) with a
+message a player understands, a machine-readable ``code`` and the data behind the
+message in ``params``. Errors about dice in an action are also
+:class:`~yatzy.core.errors.IllegalMove`, so an interface that shows illegal moves shows
+these too.
+"""
+
+from __future__ import annotations
+
+from yatzy.core.errors import IllegalMove, YatzyError
+
+
+class AppError(YatzyError):
+    """Base class of the errors raised by :mod:`yatzy.app`."""
+
+    code = "app"
+
+
+class GameNotFound(AppError):
+    """No saved game has this id (never saved, or deleted)."""
+
+    code = "game_not_found"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"No saved game with id {game_id!r}", game_id=game_id)
+        self.game_id = game_id
+
+
+class GameChanged(AppError):
+    """The game moved on elsewhere (another window or process) since it was read.
+
+    Nothing was stored; load the game again to see where it stands.
+    """
+
+    code = "game_changed"
+
+    def __init__(self, game_id: str, *, expected: int, actual: int) -> None:
+        super().__init__(
+            f"Game {game_id} was changed elsewhere ({actual} actions played, not {expected});"
+            " load it again",
+            game_id=game_id, expected=expected, actual=actual,
+        )
+        self.game_id = game_id
+
+
+class UnknownBot(AppError):
+    """A seat names a computer player level that does not exist."""
+
+    code = "unknown_bot"
+
+    def __init__(self, bot: str, known: tuple[str, ...]) -> None:
+        super().__init__(
+            f"Unknown computer player {bot!r}; choose from {', '.join(known)}",
+            bot=bot, known=", ".join(known),
+        )
+
+
+class BadSeats(AppError):
+    """Seats that cannot make a game (none, or not text names)."""
+
+    code = "bad_seats"
+
+
+class BadDiceMode(AppError):
+    """A dice mode other than ``"auto"`` and ``"manual"``, or a seed for manual dice."""
+
+    code = "bad_dice_mode"
+
+
+class DiceNeeded(IllegalMove):
+    """A roll without dice in a game whose dice are real ones typed in (manual mode)."""
+
+    code = "dice_needed"
+
+
+class DiceNotAllowed(IllegalMove):
+    """A roll with dice given in a game whose dice the program rolls (auto mode)."""
+
+    code = "dice_not_allowed"
+
+
+class StorageError(AppError):
+    """The game database cannot be opened, read or written (disk full, locked too
+    long, unreadable file, unreachable server, a newer schema than this program)."""
+
+    code = "storage"

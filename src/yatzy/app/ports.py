@@ -1,0 +1,68 @@
+"""The ports of the game service: what it needs from a store, as a protocol.
+
+:mod:`yatzy.storage` implements :class:`GameRepository` with SQLAlchemy; the service
+never imports it (the composition root :mod:`yatzy.bootstrap` plugs them together).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from yatzy.app.saved import SavedGame, StatsRow
+from yatzy.core.rulesets import Ruleset
+
+#: A ruleset filter: a :class:`Ruleset` (that name with exactly those options), a
+#: ruleset name (every variant of it) or ``None`` (every ruleset).
+RulesFilter = Ruleset | str | None
+
+
+class GameRepository(Protocol):
+    """Where saved games and the history of finished games live.
+
+    Every method that writes commits before it returns, so a crash loses nothing that a
+    method call has returned from. Methods raise :class:`~yatzy.app.errors.StorageError`
+    when the store fails.
+    """
+
+    def add(self, saved: SavedGame) -> None:
+        """Store a new game."""
+        ...
+
+    def save(self, saved: SavedGame, *, expected_steps: int) -> None:
+        """Replace the stored game ``saved.id``, which must still have
+        ``expected_steps`` actions (else :class:`~yatzy.app.errors.GameChanged`); a
+        finished game's results go into the history in the same transaction."""
+        ...
+
+    def get(self, game_id: str) -> SavedGame:
+        """The game ``game_id``, or :class:`~yatzy.app.errors.GameNotFound`."""
+        ...
+
+    def unfinished(self) -> list[SavedGame]:
+        """The games not over yet, most recently played first."""
+        ...
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game and its results, or :class:`~yatzy.app.errors.GameNotFound`."""
+        ...
+
+    def best(self, rules: Ruleset, player: str, *, excluding: str | None = None) -> int | None:
+        """The best finished total of ``player`` under exactly ``rules``, leaving out
+        game ``excluding``; ``None`` when there is none."""
+        ...
+
+    def stats(self, rules: RulesFilter = None, player: str | None = None) -> list[StatsRow]:
+        """Statistics per ruleset variant and player over finished games."""
+        ...
+
+    def scores(self, rules: RulesFilter = None, player: str | None = None) -> list[int]:
+        """Finished totals (every player's, or ``player``'s), oldest game first."""
+        ...
+
+    def rulesets(self, rules: RulesFilter = None) -> list[Ruleset]:
+        """The ruleset variants that have finished games, in display order."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
+        ...

@@ -1,0 +1,156 @@
+"""The value types of the game service: seats, saved games, results and statistics.
+
+>>> from datetime import datetime, timezone
+>>> import yatzy
+>>> game = yatzy.new_game(yatzy.ruleset("yatzy"), ["Ann", "cpu"], seed=5)
+>>> when = datetime(2026, 1, 1, tzinfo=timezone.utc)
+>>> saved = SavedGame("g1", game, (Seat("Ann"), Seat("cpu", bot="greedy")), "auto", when, when)
+>>> saved.finished, saved.seat("cpu").is_bot
+(False, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from yatzy.core.errors import IllegalMove
+from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table: the player's name and, for a computer player, its level
+    (``"greedy"``); ``bot=None`` is a person."""
+
+    name: str
+    bot: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a computer player."""
+        return self.bot is not None
+
+    def __str__(self) -> str:
+        return self.name if self.bot is None else f"{self.name} ({self.bot})"
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game as the service keeps it: the core game plus who sits where and when."""
+
+    #: The game's id in the store.
+    id: str
+    #: The game itself (immutable); its record is what is stored.
+    game: Game
+    #: The seats in seat order, one per player of ``game``.
+    seats: tuple[Seat, ...]
+    #: ``"auto"`` (the program rolls, from the game's seed) or ``"manual"`` (real dice).
+    dice_mode: str
+    #: When the game was created (aware, UTC).
+    created_at: datetime
+    #: When the last action was played (aware, UTC).
+    updated_at: datetime
+
+    @property
+    def finished(self) -> bool:
+        """True once every player has filled every box."""
+        return self.game.is_over
+
+    @property
+    def rules(self) -> Ruleset:
+        """The game's ruleset."""
+        return self.game.ruleset
+
+    @property
+    def steps(self) -> int:
+        """Actions played so far (the game's version: each action adds one)."""
+        return len(self.game.history)
+
+    def seat(self, name: str) -> Seat:
+        """The seat of the player called ``name``."""
+        for seat in self.seats:
+            if seat.name == name:
+                return seat
+        raise IllegalMove(f"No player called {name!r}", code="unknown_player")
+
+    @property
+    def current_seat(self) -> Seat:
+        """The seat whose turn it is."""
+        return self.seats[self.game.current_seat]
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's result in a finished game (one row of the history)."""
+
+    seat: int
+    player: str
+    bot: str | None
+    total: int
+    #: The upper bonus awarded (0 when the upper section stayed under 63).
+    upper_bonus: int
+    #: Points in the five-of-a-kind box (Yatzy or Yahtzee): 50 or 0.
+    yahtzee_points: int
+    #: Extra Yahtzees that earned the Yahtzee bonus.
+    yahtzee_bonuses: int
+    #: 1 for the winner(s); players with equal totals share a place.
+    place: int
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a computer player."""
+        return self.bot is not None
+
+
+def player_results(saved: SavedGame) -> tuple[PlayerResult, ...]:
+    """The result of every player of a finished game, in seat order.
+
+    >>> from datetime import datetime, timezone
+    >>> import yatzy
+    >>> g = yatzy.new_game(yatzy.ruleset("yatzy", rolls=1), ["Ann"], seed=1)
+    >>> while not g.is_over:
+    ...     g = g.roll([6, 6, 6, 6, 6])
+    ...     g = g.score(next(iter(g.choices())))  # the first open box
+    >>> t = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    >>> r = player_results(SavedGame("x", g, (Seat("Ann"),), "auto", t, t))[0]
+    >>> r.total, r.upper_bonus, r.yahtzee_points, r.place
+    (164, 0, 50, 1)
+    """
+    game = saved.game
+    if not game.is_over:
+        raise IllegalMove("The game is not over yet", code="game_not_over")
+    totals = [card.total for card in game.cards]
+    return tuple(
+        PlayerResult(
+            seat=i,
+            player=seat.name,
+            bot=seat.bot,
+            total=card.total,
+            upper_bonus=card.upper_bonus,
+            yahtzee_points=card[game.ruleset.yahtzee_box] or 0,
+            yahtzee_bonuses=card.yahtzee_bonus_count,
+            place=1 + sum(t > card.total for t in totals),
+        )
+        for i, (seat, card) in enumerate(zip(saved.seats, game.cards, strict=True))
+    )
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    """Statistics of one player under one ruleset (with its options), over finished
+    games."""
+
+    #: The ruleset in display form, e.g. ``"yatzy"`` or ``"yahtzee (joker=free)"``.
+    ruleset: str
+    player: str
+    games: int
+    best: int
+    mean: float
+    #: Share of games in which the upper bonus was reached, 0..1.
+    bonus_rate: float
+    #: Share of games with the five-of-a-kind box scored 50, 0..1.
+    yahtzee_rate: float
+    #: Games won (shared wins count).
+    wins: int = 0

@@ -1,0 +1,274 @@
+"""The game service: create, play, save, resume and look back on games.
+
+Every change goes validate -> apply -> persist -> publish: the core checks the action
+and computes the new game, the repository commits it, and only then do subscribers
+hear of it. An illegal action raises and stores nothing.
+
+>>> import yatzy
+>>> from yatzy.bootstrap import open_service
+>>> service = open_service("sqlite://")          # an in-memory database
+>>> saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+>>> saved = service.apply(saved.id, yatzy.Roll())
+>>> service.load(saved.id).game.dice == saved.game.dice
+True
+>>> service.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from yatzy.app.dice import (
+    check_action_dice,
+    check_dice_mode,
+    program_roll_off,
+    starting_seed,
+)
+from yatzy.app.errors import BadSeats, GameChanged, GameNotFound, UnknownBot
+from yatzy.app.events import ActionApplied, Event, GameCreated, GameDeleted, GameFinished
+from yatzy.app.ports import GameRepository, RulesFilter
+from yatzy.app.saved import SavedGame, Seat, StatsRow
+from yatzy.bots import bot_names
+from yatzy.core.actions import Action
+from yatzy.core.errors import IllegalMove
+from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
+
+log = logging.getLogger(__name__)
+
+#: Games in play the service keeps in memory (the least recently used go first).
+CACHE_SIZE = 64
+
+Clock = Callable[[], datetime]
+Subscriber = Callable[[Event], object]
+
+
+def utc_now() -> datetime:
+    """The current time, aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def _seats(seats: Iterable[Seat | str]) -> tuple[Seat, ...]:
+    if isinstance(seats, str):
+        raise BadSeats("Seats must be a list of seats, not one string")
+    result = tuple(Seat(s) if isinstance(s, str) else s for s in seats)
+    for seat in result:
+        if not isinstance(seat, Seat):
+            raise BadSeats(f"A seat must be a Seat or a name, not {seat!r}")
+        if seat.bot is not None and seat.bot not in bot_names():
+            raise UnknownBot(seat.bot, bot_names())
+    return result
+
+
+class GameService:
+    """Plays and keeps games through a :class:`~yatzy.app.ports.GameRepository`.
+
+    All state is in the instance and its repository: two services on one database see
+    the same games. Get one with :func:`yatzy.bootstrap.open_service`.
+    """
+
+    def __init__(self, repository: GameRepository, *, clock: Clock = utc_now) -> None:
+        self._repo = repository
+        self._clock = clock
+        self._subscribers: list[Subscriber] = []
+        self._cache: OrderedDict[str, SavedGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- Playing --------------------------------------------------------------------
+
+    def create(
+        self,
+        rules: Ruleset,
+        seats: Sequence[Seat | str],
+        *,
+        seed: int | None = None,
+        first_player: str = "seat",
+        roll_off_dice: Sequence[Sequence[int]] | None = None,
+        dice_mode: str = "auto",
+    ) -> SavedGame:
+        """Start and store a new game of ``rules`` with ``seats`` (in seat order; a plain
+        name is a person).
+
+        ``dice_mode="auto"`` rolls from ``seed`` (random when ``None``);
+        ``"manual"`` takes every roll's dice from the actions (no seed). With
+        ``first_player="roll"`` a roll-off picks the starter (``roll_off_dice`` are its
+        real dice in manual mode; without them the program rolls it).
+        """
+        mode = check_dice_mode(dice_mode)
+        table = _seats(seats)
+        names = [seat.name for seat in table]
+        game_seed = starting_seed(mode, seed)
+        if roll_off_dice is None and game_seed is None and first_player == "roll":
+            roll_off_dice = program_roll_off(rules, names)
+        game = Game.start(
+            rules, names, seed=game_seed, first_player=first_player,
+            roll_off_dice=roll_off_dice,
+        )
+        now = self._clock()
+        saved = SavedGame(uuid.uuid4().hex, game, table, mode, now, now)
+        self._repo.add(saved)
+        self._remember(saved)
+        self._publish(GameCreated(saved.id, game.players))
+        return saved
+
+    def apply(
+        self,
+        game_id: str,
+        action: Action,
+        *,
+        player: str | None = None,
+        expected_steps: int | None = None,
+    ) -> SavedGame:
+        """Apply ``action`` to game ``game_id`` and store it before returning.
+
+        ``player`` (optional) must be the player whose turn it is. ``expected_steps``
+        (optional) is the number of actions the caller has seen: when the game has moved
+        on since, :class:`~yatzy.app.errors.GameChanged` is raised. An illegal action
+        raises :class:`~yatzy.core.errors.IllegalMove` and stores nothing.
+        """
+        cached = self._cached(game_id)
+        if cached is not None:
+            try:
+                return self._apply_to(cached, action, player, expected_steps)
+            except (IllegalMove, GameChanged, GameNotFound):
+                # The copy may be stale (another writer moved the game on): decide on
+                # the game as stored.
+                self._forget(game_id)
+        return self._apply_to(self._repo.get(game_id), action, player, expected_steps)
+
+    def _apply_to(
+        self, saved: SavedGame, action: Action, player: str | None, expected_steps: int | None
+    ) -> SavedGame:
+        if expected_steps is not None and expected_steps != saved.steps:
+            raise GameChanged(saved.id, expected=expected_steps, actual=saved.steps)
+        check_action_dice(saved.dice_mode, action)
+        game = saved.game.apply(action, player=player)
+        new = replace(saved, game=game, updated_at=self._clock())
+        self._repo.save(new, expected_steps=saved.steps)
+        self._remember(new)
+        step = game.history[-1]
+        self._publish(
+            ActionApplied(
+                saved.id, len(game.history) - 1, step.player, step.action.to_dict(),
+                step.points, step.bonus, game.is_over,
+            )
+        )
+        if game.is_over:
+            self._publish(GameFinished(saved.id, tuple(game.standings())))
+        return new
+
+    # --- The cache of games in play -------------------------------------------------
+    #
+    # Replaying a record checks every step; doing that for each action of a long game
+    # costs more than the rest of the action together. So the service keeps the games
+    # it last wrote or read. The store stays the judge: a save names the steps the game
+    # had, so a game moved on by another writer is never overwritten from a stale copy.
+
+    def _cached(self, game_id: str) -> SavedGame | None:
+        with self._lock:
+            saved = self._cache.get(game_id)
+            if saved is not None:
+                self._cache.move_to_end(game_id)
+            return saved
+
+    def _remember(self, saved: SavedGame) -> None:
+        with self._lock:
+            if saved.finished:
+                self._cache.pop(saved.id, None)
+                return
+            self._cache[saved.id] = saved
+            self._cache.move_to_end(saved.id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._lock:
+            self._cache.pop(game_id, None)
+
+    # --- Saved games ----------------------------------------------------------------
+
+    def load(self, game_id: str) -> SavedGame:
+        """The saved game ``game_id`` (replayed from its record), or
+        :class:`~yatzy.app.errors.GameNotFound`."""
+        saved = self._repo.get(game_id)
+        self._remember(saved)
+        return saved
+
+    def unfinished(self) -> list[SavedGame]:
+        """Games not over yet, most recently played first (for "resume")."""
+        games = self._repo.unfinished()
+        for saved in games:
+            self._remember(saved)
+        return games
+
+    def delete(self, game_id: str) -> None:
+        """Delete a game (finished or not) and its results."""
+        self._forget(game_id)
+        self._repo.delete(game_id)
+        self._publish(GameDeleted(game_id))
+
+    # --- History --------------------------------------------------------------------
+
+    def best(self, rules: Ruleset, player: str, *, excluding: str | None = None) -> int | None:
+        """``player``'s best finished total under ``rules`` with the same options;
+        ``excluding`` leaves one game out (say, the one just finished, to tell whether
+        it beat the old best). ``None`` when there is no such game."""
+        return self._repo.best(rules, player, excluding=excluding)
+
+    def stats(self, rules_name: RulesFilter = None, player: str | None = None) -> list[StatsRow]:
+        """Statistics per ruleset (with options) and player over finished games,
+        ordered by ruleset then player. ``rules_name`` is a ruleset name (every variant)
+        or a :class:`Ruleset` (that variant only)."""
+        return self._repo.stats(rules_name, player)
+
+    def scores(self, rules: RulesFilter = None, player: str | None = None) -> list[int]:
+        """Finished totals under ``rules`` (every player's, or ``player``'s), oldest
+        first: the data of a score histogram."""
+        return self._repo.scores(rules, player)
+
+    def rulesets(self, rules_name: RulesFilter = None) -> list[Ruleset]:
+        """The ruleset variants with finished games, in display order."""
+        return self._repo.rulesets(rules_name)
+
+    # --- Events ---------------------------------------------------------------------
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(event)`` after each stored change; returns a function that
+        unsubscribes. A callback that raises is logged and does not undo the change or
+        stop the other callbacks."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _publish(self, event: Event) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            try:
+                callback(event)
+            except Exception:
+                log.exception("A subscriber failed on %s", event.type)
+
+    # --- Lifetime -------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        self._repo.close()
+
+    def __enter__(self) -> GameService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,237 @@
+"""The game repository on SQLAlchemy: implements :class:`yatzy.app.ports.GameRepository`.
+
+Each write is one transaction, committed before the method returns. Loading a game
+replays its record with :meth:`Game.from_record`, so a stored game is checked against
+the rules every time it is read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+
+from yatzy.app.errors import GameChanged, GameNotFound, StorageError
+from yatzy.app.ports import RulesFilter
+from yatzy.app.saved import SavedGame, Seat, StatsRow, player_results
+from yatzy.core.errors import RecordError
+from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
+from yatzy.storage.tables import games, results
+
+T = TypeVar("T")
+
+PLAYING, FINISHED = "playing", "finished"
+
+
+def options_key(rules: Ruleset) -> str:
+    """The canonical text of a ruleset's options (sorted keys, defaults included).
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> options_key(ruleset("yahtzee", joker="free"))
+    '{"joker":"free","rolls":3,"upper_first":false,"yahtzee_bonus":true}'
+    """
+    return json.dumps(rules.options, sort_keys=True, separators=(",", ":"))
+
+
+def _rules_of(name: str, key: str) -> Ruleset:
+    return Ruleset.from_dict({"name": name, "options": json.loads(key)})
+
+
+def _rules_where(rules: RulesFilter) -> list[sa.ColumnElement[bool]]:
+    if rules is None:
+        return []
+    if isinstance(rules, Ruleset):
+        return [games.c.ruleset == rules.name, games.c.options_key == options_key(rules)]
+    return [games.c.ruleset == rules.lower()]
+
+
+class SqlGameRepository:
+    """Saved games and results in a SQL database (SQLite or PostgreSQL)."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    # --- Plumbing -------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sa.Connection]:
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except sa.exc.DBAPIError as exc:
+            raise StorageError(f"The game database failed: {exc.orig}") from exc
+
+    def _read(self, query: Callable[[sa.Connection], T]) -> T:
+        try:
+            with self.engine.connect() as connection:
+                return query(connection)
+        except sa.exc.DBAPIError as exc:
+            raise StorageError(f"The game database failed: {exc.orig}") from exc
+
+    # --- Games ----------------------------------------------------------------------
+
+    @staticmethod
+    def _row(saved: SavedGame) -> dict[str, Any]:
+        game = saved.game
+        return {
+            "ruleset": game.ruleset.name,
+            "options_key": options_key(game.ruleset),
+            "seed": game.seed,
+            "dice_mode": saved.dice_mode,
+            "status": FINISHED if game.is_over else PLAYING,
+            "steps": saved.steps,
+            "seats": [{"name": s.name, "bot": s.bot} for s in saved.seats],
+            "record": game.to_record(),
+            "created_at": saved.created_at,
+            "updated_at": saved.updated_at,
+            "finished_at": saved.updated_at if game.is_over else None,
+        }
+
+    @staticmethod
+    def _results(connection: sa.Connection, saved: SavedGame) -> None:
+        if saved.finished:
+            connection.execute(
+                results.insert(),
+                [
+                    {
+                        "game_id": saved.id, "seat": r.seat, "player": r.player,
+                        "is_bot": r.is_bot, "bot": r.bot, "total": r.total,
+                        "upper_bonus": r.upper_bonus, "yahtzee_points": r.yahtzee_points,
+                        "yahtzee_bonuses": r.yahtzee_bonuses, "place": r.place,
+                    }
+                    for r in player_results(saved)
+                ],
+            )
+
+    def add(self, saved: SavedGame) -> None:
+        with self._transaction() as connection:
+            connection.execute(games.insert().values(id=saved.id, **self._row(saved)))
+            self._results(connection, saved)
+
+    def save(self, saved: SavedGame, *, expected_steps: int) -> None:
+        row = self._row(saved)
+        del row["created_at"]
+        with self._transaction() as connection:
+            done = connection.execute(
+                games.update()
+                .where(games.c.id == saved.id, games.c.steps == expected_steps)
+                .values(**row)
+            )
+            if done.rowcount != 1:
+                actual = connection.scalar(sa.select(games.c.steps).where(games.c.id == saved.id))
+                if actual is None:
+                    raise GameNotFound(saved.id)
+                raise GameChanged(saved.id, expected=expected_steps, actual=actual)
+            self._results(connection, saved)
+
+    @staticmethod
+    def _saved(row: sa.Row[Any]) -> SavedGame:
+        try:
+            game = Game.from_record(row.record)
+        except RecordError as exc:
+            raise RecordError(f"Saved game {row.id} does not replay: {exc}",
+                              step=exc.step) from exc
+        seats = tuple(Seat(s["name"], s.get("bot")) for s in row.seats)
+        return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at)
+
+    def get(self, game_id: str) -> SavedGame:
+        row = self._read(
+            lambda c: c.execute(sa.select(games).where(games.c.id == game_id)).first()
+        )
+        if row is None:
+            raise GameNotFound(game_id)
+        return self._saved(row)
+
+    def unfinished(self) -> list[SavedGame]:
+        query = (
+            sa.select(games)
+            .where(games.c.status == PLAYING)
+            .order_by(games.c.updated_at.desc(), games.c.created_at.desc(), games.c.id)
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        return [self._saved(row) for row in rows]
+
+    def delete(self, game_id: str) -> None:
+        with self._transaction() as connection:
+            connection.execute(results.delete().where(results.c.game_id == game_id))
+            done = connection.execute(games.delete().where(games.c.id == game_id))
+            if done.rowcount != 1:
+                raise GameNotFound(game_id)
+
+    # --- History --------------------------------------------------------------------
+
+    def best(self, rules: Ruleset, player: str, *, excluding: str | None = None) -> int | None:
+        query = (
+            sa.select(sa.func.max(results.c.total))
+            .join(games, games.c.id == results.c.game_id)
+            .where(results.c.player == player, *_rules_where(rules))
+        )
+        if excluding is not None:
+            query = query.where(results.c.game_id != excluding)
+        best = self._read(lambda c: c.scalar(query))
+        return None if best is None else int(best)
+
+    def stats(self, rules: RulesFilter = None, player: str | None = None) -> list[StatsRow]:
+        def rate(column: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+            return sa.func.avg(sa.case((column, 1.0), else_=0.0))
+
+        query = (
+            sa.select(
+                games.c.ruleset,
+                games.c.options_key,
+                results.c.player,
+                sa.func.count().label("games"),
+                sa.func.max(results.c.total).label("best"),
+                sa.func.avg(results.c.total).label("mean"),
+                rate(results.c.upper_bonus > 0).label("bonus_rate"),
+                rate(results.c.yahtzee_points == 50).label("yahtzee_rate"),
+                sa.func.sum(sa.case((results.c.place == 1, 1), else_=0)).label("wins"),
+            )
+            .join(games, games.c.id == results.c.game_id)
+            .where(*_rules_where(rules))
+            .group_by(games.c.ruleset, games.c.options_key, results.c.player)
+        )
+        if player is not None:
+            query = query.where(results.c.player == player)
+        rows = self._read(lambda c: c.execute(query).all())
+        stats = [
+            StatsRow(
+                ruleset=str(_rules_of(row.ruleset, row.options_key)),
+                player=row.player,
+                games=row.games,
+                best=row.best,
+                mean=float(row.mean),
+                bonus_rate=float(row.bonus_rate),
+                yahtzee_rate=float(row.yahtzee_rate),
+                wins=int(row.wins),
+            )
+            for row in rows
+        ]
+        return sorted(stats, key=lambda s: (s.ruleset, s.player.casefold(), s.player))
+
+    def scores(self, rules: RulesFilter = None, player: str | None = None) -> list[int]:
+        query = (
+            sa.select(results.c.total)
+            .join(games, games.c.id == results.c.game_id)
+            .where(*_rules_where(rules))
+            .order_by(games.c.finished_at, games.c.id, results.c.seat)
+        )
+        if player is not None:
+            query = query.where(results.c.player == player)
+        return list(self._read(lambda c: c.scalars(query).all()))
+
+    def rulesets(self, rules: RulesFilter = None) -> list[Ruleset]:
+        query = (
+            sa.select(games.c.ruleset, games.c.options_key)
+            .where(games.c.status == FINISHED, *_rules_where(rules))
+            .distinct()
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        return sorted((_rules_of(r.ruleset, r.options_key) for r in rows), key=str)
+
+    def close(self) -> None:
+        self.engine.dispose()

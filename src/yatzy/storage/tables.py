@@ -1,0 +1,98 @@
+"""The database schema, as SQLAlchemy Core tables.
+
+``games`` holds one row per game: its record (JSON, the source of truth) plus columns
+for queries. ``results`` holds one row per player of each finished game, for history
+and statistics. The schema is created and changed only by the Alembic migrations in
+``migrations/``; a test checks that they produce exactly these tables.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+
+#: Deterministic constraint names, so that migrations can refer to them on every database.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class UTCDateTime(sa.types.TypeDecorator[datetime]):
+    """A timestamp stored in UTC and read back as an aware datetime on every database
+    (SQLite keeps no time zone)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"Timestamps must be aware, not {value!r}")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    #: Ruleset name ("yatzy", "yahtzee").
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    #: Every option of the ruleset as canonical JSON (sorted keys, defaults included).
+    sa.Column("options_key", sa.String(255), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("dice_mode", sa.String(16), nullable=False),
+    #: "playing" or "finished".
+    sa.Column("status", sa.String(16), nullable=False),
+    #: Actions played: the row's version for optimistic concurrency.
+    sa.Column("steps", sa.Integer, nullable=False),
+    #: [{"name": ..., "bot": ... or null}] in seat order.
+    sa.Column("seats", sa.JSON, nullable=False),
+    #: The game record (``Game.to_record()``): the source of truth.
+    sa.Column("record", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Index("ix_games_status_updated_at", "status", "updated_at"),
+    sa.Index("ix_games_ruleset_options_key", "ruleset", "options_key"),
+)
+
+results = sa.Table(
+    "results",
+    metadata,
+    sa.Column(
+        "game_id",
+        sa.String(32),
+        sa.ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player", sa.Text, nullable=False),
+    sa.Column("is_bot", sa.Boolean, nullable=False),
+    #: The computer player's level, NULL for a person.
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("upper_bonus", sa.Integer, nullable=False),
+    #: Points in the five-of-a-kind box (50 or 0).
+    sa.Column("yahtzee_points", sa.Integer, nullable=False),
+    sa.Column("yahtzee_bonuses", sa.Integer, nullable=False),
+    #: 1 = won (shared wins too).
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Index("ix_results_player", "player"),
+)

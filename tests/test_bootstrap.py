@@ -1,0 +1,67 @@
+"""The composition root: which database a service opens, and clear errors when it
+cannot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import yatzy
+from yatzy.app import GameService, StorageError
+from yatzy.bootstrap import DB_ENV, default_db, default_db_path, describe_db, open_service
+
+
+def test_default_path_is_in_the_user_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(DB_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_db_path() == tmp_path / "data" / "yatzy" / "yatzy.sqlite3"
+    with open_service() as service:
+        assert isinstance(service, GameService)
+        service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=1)
+    assert default_db_path().is_file()
+
+
+def test_env_overrides_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "elsewhere.sqlite3"
+    monkeypatch.setenv(DB_ENV, str(target))
+    assert default_db_path() == target and default_db() == str(target)
+    with open_service() as service:
+        saved = service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=1)
+    with open_service(target) as service:
+        assert service.load(saved.id) == saved
+
+
+def test_env_may_be_a_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv(DB_ENV, f"sqlite:///{tmp_path / 'url.sqlite3'}")
+    assert default_db_path() == tmp_path / "data" / "yatzy" / "yatzy.sqlite3"
+    with open_service() as service:
+        service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=1)
+    assert (tmp_path / "url.sqlite3").is_file()
+
+
+def test_describe_hides_passwords() -> None:
+    assert describe_db("postgresql://me:secret@db.example/yatzy") == (
+        "postgresql+psycopg://me:***@db.example/yatzy")
+    assert describe_db("games.sqlite3") == "games.sqlite3"
+
+
+def test_a_folder_is_not_a_database(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="Cannot open the game database") as caught:
+        open_service(tmp_path)
+    assert caught.value.params["db"] == str(tmp_path)
+
+
+def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("shopping list\n" * 100)
+    with pytest.raises(StorageError, match="notes.txt"):
+        open_service(junk)
+
+
+def test_an_unreachable_server(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match=r"127\.0\.0\.1"):
+        open_service("postgresql://nobody:pw@127.0.0.1:1/none")
