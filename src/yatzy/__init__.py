@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from yatzy.core import (
     RULESET_NAMES,
@@ -33,6 +34,9 @@ from yatzy.core import (
     ruleset,
 )
 from yatzy.core.seeded import MAX_SEED
+
+if TYPE_CHECKING:
+    from yatzy.solver import Strategy
 
 __version__ = "0.1.0"
 
@@ -60,6 +64,18 @@ def new_game(
     )
 
 
+def strategy(ruleset: Ruleset) -> Strategy:
+    """The optimal strategy of ``ruleset``: ``expected_score`` and ``advise(game)``.
+
+    The value table is built once (a second or two) and cached on disk
+    (``YATZY_CACHE_DIR``, else the user cache directory). The solver is imported only
+    here, so ``import yatzy`` stays light. See :mod:`yatzy.solver`.
+    """
+    from yatzy.solver import strategy as solver_strategy
+
+    return solver_strategy(ruleset)
+
+
 __all__ = [
     "RULESET_NAMES",
     "Action",
@@ -79,4 +95,5 @@ __all__ = [
     "__version__",
     "new_game",
     "ruleset",
+    "strategy",
 ]

@@ -68,7 +68,7 @@ def play_turn(game: Game, bot: Bot) -> Game:
 
 
 #: Modules that register more bots when first needed (they may load heavy code).
-PLUGIN_MODULES: tuple[str, ...] = ()
+PLUGIN_MODULES: tuple[str, ...] = ("yatzy.bots.solver_bots",)
 _loaded = False
 
 

@@ -13,7 +13,9 @@ from yatzy.core.errors import YatzyError
 
 #: Modules that each add one or more sub-commands, in the order of ``yatzy --help``.
 COMMAND_MODULES = (
+    "yatzy.cli.play",
     "yatzy.cli.score",
+    "yatzy.cli.solve",
     "yatzy.cli.stats",
 )
 

@@ -1,0 +1,85 @@
+"""``yatzy play``: the full-screen terminal game (the default command)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from yatzy.bots import bot_names
+from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
+from yatzy.core.errors import YatzyError
+from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
+from yatzy.i18n.words import error_text
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play in the terminal (the default command)",
+        description=(
+            "Play Yatzy or Yahtzee in the terminal, alone or with up to 6 people and "
+            "computer players. Without --players a set-up screen asks. Every move is "
+            "saved at once: quit any time and continue with --resume."
+        ),
+    )
+    add_ruleset_arguments(parser)
+    parser.add_argument(
+        "--players", metavar="LIST",
+        help='players in seat order, e.g. "Ann,Bo,cpu:greedy" (cpu:LEVEL or NAME:LEVEL '
+             "is a computer player)",
+    )
+    parser.add_argument("--dice", choices=("auto", "manual"), default="auto",
+                        help="manual: type in the dice of real dice (scorepad mode)")
+    parser.add_argument("--first", choices=("seat", "roll"),
+                        help="who starts: the first seat, or a roll-off (default: roll-off"
+                             " for multi-player Yahtzee)")
+    parser.add_argument("--seed", type=int, help="seed of the dice, to replay a game")
+    parser.add_argument("--resume", action="store_true",
+                        help="list the unfinished games and continue one")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the game database (default: $YATZY_DB or the user data folder)")
+    parser.add_argument("--lang", choices=tuple(LANGUAGES),
+                        help="language (default: from LANG, else English)")
+    parser.add_argument("--fast", action="store_true",
+                        help="computer players move at once instead of at a readable pace")
+    parser.set_defaults(handler=run)
+
+
+def _fail(t: Translator, error: YatzyError) -> int:
+    print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the terminal game with the options in ``args``."""
+    from yatzy.bootstrap import open_service
+    from yatzy.tui.app import YatzyApp
+    from yatzy.tui.screens.setup import GameSetup
+    from yatzy.tui.seats import parse_seats
+
+    t = translator(args.lang or language_from_env(os.environ))
+    if args.dice == "manual" and args.seed is not None:
+        print("yatzy: " + t._("A game with real dice takes no seed"), file=sys.stderr)
+        return 2
+    try:
+        rules = ruleset_from_args(args)
+        setup = None
+        if args.players is not None:
+            seats = parse_seats(args.players, bot_names())
+            setup = GameSetup(rules, seats, args.dice, args.first, args.seed)
+        service = open_service(args.db)
+    except YatzyError as error:
+        return _fail(t, error)
+    app = YatzyApp(service, lang=t.lang, setup=setup, resume=args.resume, fast=args.fast,
+                   bot_seed=args.seed)
+    if setup is None and not args.resume:
+        name = os.environ.get("USER", "").capitalize()
+        app.last_setup = GameSetup(rules, parse_seats(name or "Player", ()), args.dice,
+                                   args.first)
+    try:
+        app.run()
+    finally:
+        service.close()
+    return app.return_code or 0

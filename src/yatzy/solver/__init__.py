@@ -1,0 +1,11 @@
+"""The exact solver: optimal play for every ruleset, advice, simulation and analysis.
+
+It sees the game only through :mod:`yatzy.core`. Tables are built by backward induction
+(:mod:`yatzy.solver.dp`) with compiled kernels (:mod:`yatzy.solver.kernels`) and kept on
+disk (:mod:`yatzy.solver.artifacts`).
+"""
+
+from yatzy.solver.model import UnreachableCard
+from yatzy.solver.policy import Option, Strategy, strategy
+
+__all__ = ["Option", "Strategy", "UnreachableCard", "strategy"]

@@ -1,0 +1,118 @@
+"""Saving and loading value tables: the solver's only I/O.
+
+A table lives in the cache directory (``YATZY_CACHE_DIR``, else the user cache
+directory) in one ``.npz`` file per ruleset and solver version. Its header holds the
+ruleset, the solver version and a SHA-256 of the arrays, checked on every load; a file
+that does not match is ignored (and rebuilt by the caller). Files are written to a
+temporary name and renamed, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import platformdirs
+
+from yatzy.core.rulesets import Ruleset
+from yatzy.solver.keeps import FloatArray, IntArray
+
+#: Bump when the table's meaning or layout changes: old files are then ignored.
+SOLVER_VERSION = 1
+
+ENV_VAR = "YATZY_CACHE_DIR"
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """What a table file holds."""
+
+    values: FloatArray
+    allowed: IntArray
+    five_points: IntArray
+    meta: dict[str, Any]
+
+
+def cache_dir() -> Path:
+    """Where tables are kept: ``$YATZY_CACHE_DIR``, else the user cache directory."""
+    env = os.environ.get(ENV_VAR)
+    return Path(env) if env else Path(platformdirs.user_cache_dir("yatzy"))
+
+
+def table_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
+    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v1.npz``."""
+    options = "-".join(f"{k}={str(v).lower()}" for k, v in sorted(ruleset.option_items))
+    return (directory or cache_dir()) / f"{ruleset.name}-{options}-v{SOLVER_VERSION}.npz"
+
+
+def _digest(values: FloatArray, allowed: IntArray, five_points: npt.NDArray[np.int16]) -> str:
+    h = hashlib.sha256()
+    for array in (values, allowed, five_points):
+        h.update(np.ascontiguousarray(array).tobytes())
+    return h.hexdigest()
+
+
+def save(
+    ruleset: Ruleset,
+    values: FloatArray,
+    allowed: IntArray,
+    five_points: IntArray,
+    meta: dict[str, Any],
+    directory: Path | None = None,
+) -> Path:
+    """Write a table atomically; returns its path."""
+    path = table_path(ruleset, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    small: npt.NDArray[np.int16] = five_points.astype(np.int16)
+    header = {
+        **meta,
+        "ruleset": ruleset.to_dict(),
+        "solver_version": SOLVER_VERSION,
+        "sha256": _digest(values, allowed, small),
+    }
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(
+                f,
+                values=values,
+                allowed=allowed,
+                five_points=small,
+                header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
+            )
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
+    """The stored table of ``ruleset``, or ``None`` when there is none or it does not
+    match (other ruleset or version, damaged content)."""
+    path = table_path(ruleset, directory)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            values = data["values"]
+            allowed = data["allowed"]
+            small = data["five_points"]
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError):
+        return None
+    if (
+        not isinstance(header, dict)
+        or header.get("ruleset") != ruleset.to_dict()
+        or header.get("solver_version") != SOLVER_VERSION
+        or header.get("sha256") != _digest(values, allowed, small)
+    ):
+        return None
+    return StoredTable(values, allowed, small.astype(np.int64), header)

@@ -1,0 +1,108 @@
+"""Backward induction over turn-start states: the value table of a ruleset.
+
+``V[mask, y, u]`` is the expected number of points still to come (bonuses included)
+for a player at the start of a turn in state ``(mask, y, u)`` (see
+:mod:`yatzy.solver.model`) who plays optimally. Masks are solved from full to empty, one
+size at a time; the masks of one size are independent and solved in parallel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from yatzy.solver import kernels
+from yatzy.solver.keeps import FloatArray, IntArray
+from yatzy.solver.model import Model
+
+#: ``progress(done, total)`` is called after each layer of the backward induction.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class KernelArgs:
+    """The model's arrays in the order the kernels take them."""
+
+    is_upper: IntArray
+    upper_slot: IntArray
+    #: ``score`` and ``upper_index`` transposed (box-major), for :mod:`yatzy.solver.turn`.
+    score_t: IntArray
+    upper_index_t: IntArray
+    upper_points: IntArray
+    upper_index: IntArray
+    five_rolls: IntArray
+    five_points: IntArray
+    extra: IntArray
+
+
+def kernel_args(model: Model) -> KernelArgs:
+    """The arrays every kernel call needs, from ``model``."""
+    upper_slot = np.full(model.boxes, -1, dtype=np.int64)
+    for i, b in enumerate(model.upper):
+        upper_slot[b] = i
+    return KernelArgs(
+        is_upper=model.is_upper,
+        upper_slot=upper_slot,
+        score_t=np.ascontiguousarray(model.score.T),
+        upper_index_t=np.ascontiguousarray(model.upper_index.T),
+        upper_points=model.upper_points,
+        upper_index=model.upper_index,
+        five_rolls=model.five_rolls,
+        five_points=model.five_points,
+        extra=model.extra,
+    )
+
+
+def upper_masks(model: Model, masks: IntArray) -> IntArray:
+    """The 6-bit upper-section mask of each of ``masks``."""
+    um = np.zeros_like(masks)
+    for i, b in enumerate(model.upper):
+        um |= ((masks >> b) & 1) << i
+    return um
+
+
+def state_count(model: Model) -> int:
+    """How many distinct turn-start states the table holds values for."""
+    um = upper_masks(model, model.masks)
+    full = (1 << model.boxes) - 1
+    ybit = 1 << model.yahtzee_box if model.yahtzee_box >= 0 else 0
+    per_mask = (model.lane_of[um] >= 0).sum(axis=1)
+    ys = np.where((model.masks & ybit) != 0, model.y_count, 1)
+    return int((per_mask * ys)[model.masks != full].sum())
+
+
+def solve(model: Model, progress: Progress | None = None) -> FloatArray:
+    """The value table ``V[mask, y, u]`` of ``model``; unreachable entries are NaN."""
+    nb = model.boxes
+    full = (1 << nb) - 1
+    V = np.full((1 << nb, model.y_count, model.threshold + 1), np.nan)
+    V[full] = 0.0
+    a = kernel_args(model)
+    kt = model.keeps
+    masks = model.masks[model.masks != full]
+    sizes = np.array([bin(int(m)).count("1") for m in masks])
+    ybit = 1 << model.yahtzee_box if model.yahtzee_box >= 0 else 0
+    for done, size in enumerate(range(nb - 1, -1, -1)):
+        layer = masks[sizes == size]
+        jm, jy = [layer], [np.zeros_like(layer)]
+        if model.y_count > 1:
+            with_y = layer[(layer & ybit) != 0]
+            jm.append(with_y)
+            jy.append(np.ones_like(with_y))
+        jobs_mask = np.concatenate(jm)
+        jobs_y = np.concatenate(jy)
+        # Large jobs first so that the threads finish together.
+        jobs_um = upper_masks(model, jobs_mask)
+        order = np.argsort(-model.lane_count[jobs_um], kind="stable")
+        kernels.solve_layer(
+            jobs_mask[order], jobs_y[order], jobs_um[order], model.lanes, model.lane_count,
+            model.lane_of, V, model.allowed, model.score, a.is_upper, a.upper_slot,
+            a.upper_points, a.upper_index, a.five_rolls, a.five_points, a.extra,
+            model.yahtzee_box, model.y_points, model.threshold, model.bonus, kt.child,
+            kt.parents, kt.first_roll, kt.roll_prob, model.rolls,
+        )
+        if progress is not None:
+            progress(done + 1, nb)
+    return V

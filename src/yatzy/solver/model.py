@@ -1,0 +1,293 @@
+"""The solver's view of a ruleset: integer tables built from the core's rules.
+
+Everything here is read off :mod:`yatzy.core`: table points from
+:meth:`Ruleset.scores`, the boxes a play order allows from
+:func:`~yatzy.core.rules.allowed_by_order`, Joker points from
+:func:`~yatzy.core.rules.choices` and the extra-Yahtzee bonus from
+:func:`~yatzy.core.rules.earns_yahtzee_bonus`, each called on a representative
+:class:`~yatzy.core.scorecard.Scorecard` per set of filled boxes; the upper bonus
+from the ruleset's threshold and points. No play order or Joker rule is restated here.
+
+A turn-start *state* is ``(mask, y, u)``: the filled boxes as a bit mask (bit ``i`` =
+``ruleset.boxes[i]``), ``y`` = 1 when scoring five of a kind now earns the extra-Yahtzee
+bonus (the Yahtzee box holds 50; always 0 without the bonus) and ``u`` the upper sum
+capped at the bonus threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from yatzy.core import rules
+from yatzy.core.dice import Dice
+from yatzy.core.errors import RulesError
+from yatzy.core.rulesets import Ruleset
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver.keeps import FACES, IntArray, KeepTables, keep_tables
+
+
+class UnreachableCard(RulesError):
+    """A scorecard no game can produce (e.g. ``twos=3``), so it has no value."""
+
+    code = "unreachable_card"
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """Integer tables of one ruleset for the solver's kernels."""
+
+    ruleset: Ruleset
+    keeps: KeepTables
+    #: Number of boxes; masks run over ``0 .. 2**boxes - 1``.
+    boxes: int
+    #: Index of each upper box (ones … sixes) among the boxes.
+    upper: tuple[int, ...]
+    #: 1 for an upper box, else 0, per box.
+    is_upper: IntArray
+    #: Index of the five-of-a-kind box.
+    yahtzee_box: int
+    #: The upper-sum threshold of the bonus (the cap of ``u``) and the bonus points.
+    threshold: int
+    bonus: int
+    #: 2 when the extra-Yahtzee bonus exists (``y`` matters), else 1.
+    y_count: int
+    #: Points in the Yahtzee box that make ``y`` = 1 (-1: never).
+    y_points: int
+    #: Rolls per turn.
+    rolls: int
+    #: Table points ``score[r, b]`` of box ``b`` for roll ``r``.
+    score: IntArray
+    #: The roll index of five of a kind of each face (ones first).
+    five_rolls: IntArray
+    #: Masks a game can reach (sorted), and the boxes the play order allows per mask as
+    #: bits (0 for unreachable masks).
+    masks: IntArray
+    allowed: IntArray
+    #: ``five_points[mask, f, b]``: points of box ``b`` for five of a kind of face
+    #: ``f + 1`` with ``mask`` filled (-1 = not allowed): Joker rules included.
+    five_points: IntArray
+    #: ``extra[y, f]``: extra-Yahtzee points earned by scoring five ``f + 1``s in ``y``.
+    extra: IntArray
+    #: ``upper_points[i, j]``: the j-th possible points of upper box ``upper[i]``
+    #: (ascending, -1 padded); ``upper_index[r, i]``: which of them roll ``r`` gives.
+    upper_points: IntArray
+    upper_index: IntArray
+    #: Per upper-section mask (6 bits, bit i = ``upper[i]`` filled): the capped upper sums
+    #: that need their own value (``lanes``, -1 padded, ``lane_count``) and, for every
+    #: reachable ``u``, the lane holding its value (``lane_of[um, u]``, -1 unreachable).
+    lanes: IntArray
+    lane_count: IntArray
+    lane_of: IntArray
+
+    def upper_mask(self, mask: int) -> int:
+        """The 6-bit upper-section part of ``mask``."""
+        return sum(1 << i for i, b in enumerate(self.upper) if mask >> b & 1)
+
+    def state_of(self, card: Scorecard) -> tuple[int, int, int]:
+        """The ``(mask, y, u)`` state of ``card``; :class:`UnreachableCard` for a
+        scorecard no game of this ruleset produces."""
+        r = self.ruleset
+        if card.ruleset != r:
+            raise RulesError(f"The scorecard is for {card.ruleset}, not {r}")
+        entries = card.entries
+        mask = 0
+        for i, v in enumerate(entries):
+            if v is not None:
+                mask |= 1 << i
+        if not self.allowed[mask] and mask != (1 << self.boxes) - 1:
+            raise UnreachableCard(
+                f"No game of {r} reaches this scorecard: the play order forbids {card}"
+            )
+        possible = _possible_points(self)
+        for b, points in possible.items():
+            value = entries[b]
+            if value is not None and value not in points:
+                label = r.label(r.boxes[b])
+                raise UnreachableCard(f"{label} cannot hold {value} points", box=r.boxes[b])
+        # y_points was read off rules.earns_yahtzee_bonus when the model was built.
+        y = int(self.y_count > 1 and entries[self.yahtzee_box] == self.y_points)
+        u = min(sum(entries[b] or 0 for b in self.upper), self.threshold)
+        return mask, y, u
+
+
+@lru_cache(maxsize=64)
+def _possible_points(model: Model) -> dict[int, frozenset[int]]:
+    """The points each upper box and the five-of-a-kind box can hold."""
+    boxes = [*model.upper, model.yahtzee_box] if model.yahtzee_box >= 0 else [*model.upper]
+    return {
+        b: frozenset(model.score[:, b].tolist())
+        | (frozenset(model.five_points[:, :, b].ravel().tolist()) - {-1})
+        for b in boxes
+    }
+
+
+#: ``(allowed, five_points)`` of :class:`Model`: what the play order and the Joker rules
+#: allow, per mask.
+OrderTables = tuple[IntArray, IntArray]
+
+
+def order_tables(ruleset: Ruleset) -> OrderTables:
+    """Which boxes the play order allows per reachable mask (as bits; 0 for masks no game
+    reaches, and for the full card), and the points of every allowed box for five of a
+    kind per mask and face (``-1``: not allowed), Joker rules included.
+
+    Read off :func:`~yatzy.core.rules.allowed_by_order`,
+    :func:`~yatzy.core.rules.is_joker` and :func:`~yatzy.core.rules.choices`, walking the
+    game forward from the empty card.
+    """
+    nb = len(ruleset.boxes)
+    five_dice = [Dice((f,) * ruleset.dice_count) for f in range(1, FACES + 1)]
+    full = (1 << nb) - 1
+    allowed = np.zeros(1 << nb, dtype=np.int64)
+    five_points = np.full((1 << nb, FACES, nb), -1, dtype=np.int64)
+    seen = np.zeros(1 << nb, dtype=bool)
+    seen[0] = True
+    index = {name: i for i, name in enumerate(ruleset.boxes)}
+    # Scorecard entries per mask from two precomputed halves (0 = filled, None = open).
+    low_bits = min(nb, 8)
+    low = [tuple(0 if m >> i & 1 else None for i in range(low_bits)) for m in range(1 << low_bits)]
+    high = [tuple(0 if m >> i & 1 else None for i in range(nb - low_bits))
+            for m in range(1 << (nb - low_bits))]
+    low_mask = (1 << low_bits) - 1
+    allowed_by_order, is_joker, choices = rules.allowed_by_order, rules.is_joker, rules.choices
+    frontier = np.zeros(1, dtype=np.int64)
+    while frontier.size:
+        for mask in frontier.tolist():
+            if mask == full:
+                continue
+            card = Scorecard(ruleset, low[mask & low_mask] + high[mask >> low_bits])
+            bits = 0
+            for name in allowed_by_order(ruleset, card):
+                bits |= 1 << index[name]
+            allowed[mask] = bits
+            for f, dice in enumerate(five_dice):
+                if is_joker(ruleset, card, dice):
+                    for name, p in choices(ruleset, card, dice).items():
+                        five_points[mask, f, index[name]] = p
+        # The next masks: every frontier mask with one more allowed box.
+        bit = 1 << np.arange(nb)
+        step = frontier[:, None] | bit[None, :]
+        step = step[(allowed[frontier][:, None] & bit[None, :]) != 0]
+        step = np.unique(step[~seen[step]])
+        seen[step] = True
+        frontier = step
+    # Five of a kind without Joker rules: the table points of the allowed boxes.
+    five_scores = [ruleset.scores(d) for d in five_dice]
+    plain: npt.NDArray[np.bool_] = np.all(five_points < 0, axis=2)
+    for f in range(FACES):
+        rows = plain[:, f] & (allowed != 0)
+        box_bits = (allowed[rows, None] >> np.arange(nb)) & 1
+        table = np.array(list(five_scores[f].values()), dtype=np.int64)
+        five_points[rows, f, :] = np.where(box_bits == 1, table[None, :], -1)
+    return allowed, five_points
+
+
+def _yahtzee_index(ruleset: Ruleset) -> int:
+    """The index of the five-of-a-kind box (-1 in a reduced ruleset without one)."""
+    boxes = ruleset.boxes
+    return boxes.index(ruleset.yahtzee_box) if ruleset.yahtzee_box in boxes else -1
+
+
+def _card(ruleset: Ruleset, mask: int, ybox: int, ypoints: int) -> Scorecard:
+    entries = tuple(
+        (ypoints if i == ybox else 0) if mask >> i & 1 else None
+        for i in range(len(ruleset.boxes))
+    )
+    return Scorecard(ruleset, entries)
+
+
+def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
+    """The solver tables of ``ruleset``; ``order`` = :func:`order_tables` of it when
+    known (they are the slow part, kept with the value table on disk)."""
+    kt = keep_tables(ruleset.dice_count)
+    nb = len(ruleset.boxes)
+    rolls = [kt.faces(r) for r in range(kt.roll_count)]
+    score = np.array([list(ruleset.scores(d).values()) for d in rolls], dtype=np.int64)
+    upper = tuple(ruleset.boxes.index(b) for b in ruleset.upper_boxes)
+    is_upper = np.zeros(nb, dtype=np.int64)
+    is_upper[list(upper)] = 1
+    ybox = _yahtzee_index(ruleset)
+    five_rolls = np.array([kt.roll_index((f,) * ruleset.dice_count) for f in range(1, 7)])
+    five_dice = [Dice((f,) * ruleset.dice_count) for f in range(1, 7)]
+
+    # y: does the Yahtzee box's content make five of a kind earn the extra bonus?
+    ybox_values = sorted(set(score[:, ybox].tolist())) if ybox >= 0 else []
+    y_points = -1
+    for p in ybox_values:
+        if rules.earns_yahtzee_bonus(ruleset, _card(ruleset, 1 << ybox, ybox, p), five_dice[0]):
+            y_points = p
+    y_count = 2 if y_points >= 0 else 1
+    extra = np.zeros((y_count, FACES), dtype=np.int64)
+    for y in range(y_count if ybox >= 0 else 0):
+        # y = 0: the Yahtzee box open (a 0 in it earns no bonus either).
+        card = _card(ruleset, 1 << ybox, ybox, y_points) if y else Scorecard.empty(ruleset)
+        for f in range(FACES):
+            if rules.earns_yahtzee_bonus(ruleset, card, five_dice[f]):
+                extra[y, f] = ruleset.extra_yahtzee_points
+
+    if order is None:
+        order = order_tables(ruleset)
+    allowed, five_points = order
+    masks = np.flatnonzero((allowed != 0) | (np.arange(1 << nb) == (1 << nb) - 1))
+
+    # Upper sums: the points each upper box can hold, and which sums need a value.
+    threshold = ruleset.upper_bonus_threshold
+    # (Joker points included: in a reduced test ruleset a lower-style box can be "upper".)
+    pts_sets = [
+        sorted(set(score[:, b].tolist()) | set(five_points[:, :, b].ravel().tolist()) - {-1})
+        for b in upper
+    ]
+    width = max(len(s) for s in pts_sets)
+    upper_points = np.full((len(upper), width), -1, dtype=np.int64)
+    upper_index = np.zeros((len(rolls), len(upper)), dtype=np.int64)
+    for i, s in enumerate(pts_sets):
+        upper_points[i, : len(s)] = s
+        upper_index[:, i] = [s.index(int(p)) for p in score[:, upper[i]]]
+    nu = len(upper)
+    lanes = np.full((1 << nu, threshold + 1), -1, dtype=np.int64)
+    lane_count = np.zeros(1 << nu, dtype=np.int64)
+    lane_of = np.full((1 << nu, threshold + 1), -1, dtype=np.int64)
+    for um in range(1 << nu):
+        sums = {0}
+        for i in range(nu):
+            if um >> i & 1:
+                sums = {min(threshold, s + p) for s in sums for p in pts_sets[i]}
+        room = sum(max(pts_sets[i]) for i in range(nu) if not um >> i & 1)
+        hopeless = [s for s in sums if s + room < threshold]
+        own = sorted(s for s in sums if s + room >= threshold)
+        chosen = ([min(hopeless)] if hopeless else []) + own
+        lanes[um, : len(chosen)] = chosen
+        lane_count[um] = len(chosen)
+        for total in hopeless:
+            lane_of[um, total] = 0
+        for j, total in enumerate(own):
+            lane_of[um, total] = j + (1 if hopeless else 0)
+
+    return Model(
+        ruleset=ruleset,
+        keeps=kt,
+        boxes=nb,
+        upper=upper,
+        is_upper=is_upper,
+        yahtzee_box=ybox,
+        threshold=threshold,
+        bonus=ruleset.upper_bonus_points,
+        y_count=y_count,
+        y_points=y_points,
+        rolls=ruleset.rolls,
+        score=score,
+        five_rolls=five_rolls,
+        masks=masks,
+        allowed=allowed,
+        five_points=five_points,
+        extra=extra,
+        upper_points=upper_points,
+        upper_index=upper_index,
+        lanes=lanes,
+        lane_count=lane_count,
+        lane_of=lane_of,
+    )

@@ -1,0 +1,227 @@
+"""The optimal strategy of a ruleset: its value table, and advice for any situation.
+
+>>> import yatzy
+>>> s = strategy(yatzy.ruleset("yatzy", order="in_order"), cache=False)  # no disk
+>>> round(s.expected_score, 7)
+122.5585274
+>>> g = yatzy.new_game(s.ruleset, ["Ann"], seed=1)
+>>> s.advise(g)
+[Option(action=Roll(dice=None), value=122.558527...)]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from yatzy.core.actions import Action, Reroll, Roll, Score
+from yatzy.core.dice import Dice
+from yatzy.core.errors import IllegalMove
+from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver import artifacts, dp, turn
+from yatzy.solver.keeps import FloatArray, IntArray
+from yatzy.solver.model import Model, build_model, order_tables
+
+
+class Option(NamedTuple):
+    """One legal choice and its value: the expected final score (points already on the
+    card, bonuses and what optimal play will add) after taking it."""
+
+    action: Action
+    value: float
+
+
+@dataclass(frozen=True)
+class TurnTables:
+    """In-turn values of one turn-start state: ``vals[i, r]`` for filling box
+    ``abox[i]`` with roll ``r`` (``turn.NEG`` where the Joker rules forbid it) and
+    ``keeps[s, k]`` for keeping ``k`` with ``s`` rerolls left after the reroll."""
+
+    abox: IntArray
+    vals: FloatArray
+    keeps: FloatArray
+
+
+class Strategy:
+    """Expected-final-score-maximising play for one ruleset.
+
+    Get one with :func:`yatzy.strategy` (which caches tables on disk). ``values[mask, y,
+    u]`` is the expected number of points still to come at the start of a turn.
+    """
+
+    def __init__(self, model: Model, values: FloatArray, *, build_seconds: float | None,
+                 source: str, path: Path | None = None) -> None:
+        self.model = model
+        self.ruleset: Ruleset = model.ruleset
+        self.values = values
+        #: Seconds the backward induction took (``None`` when loaded from disk).
+        self.build_seconds = build_seconds
+        #: ``"built"`` or ``"cache"``.
+        self.source = source
+        #: The table's file (``None`` when not on disk).
+        self.path = path
+        self._args = dp.kernel_args(model)
+        self._boxes = model.ruleset.boxes
+        n = model.ruleset.dice_count
+        #: The action of each option code of :func:`turn.rank_options`.
+        self._actions: tuple[Action, ...] = (
+            *(Score(b) for b in self._boxes),
+            *(Reroll(tuple(i for i in range(n) if m >> i & 1)) for m in range(1 << n)),
+        )
+        self._turns: dict[tuple[int, int, int], TurnTables] = {}
+        self._states: dict[
+            tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
+        ] = {}
+
+    def __repr__(self) -> str:
+        return f"<Strategy {self.ruleset!r} expected_score={self.expected_score:.7f}>"
+
+    @property
+    def expected_score(self) -> float:
+        """The expected final score of optimal play from the start of a game."""
+        return float(self.values[0, 0, 0])
+
+    @property
+    def state_count(self) -> int:
+        """How many turn-start states have a value."""
+        return dp.state_count(self.model)
+
+    # --- Values ---------------------------------------------------------------------
+
+    def state_of(self, card: Scorecard) -> tuple[int, int, int]:
+        """The ``(mask, y, u)`` state of ``card`` (see :mod:`yatzy.solver.model`);
+        :class:`~yatzy.solver.model.UnreachableCard` when no game reaches it."""
+        return self._lookup(card)[0]
+
+    def _lookup(self, card: Scorecard) -> tuple[tuple[int, int, int], int]:
+        """``card``'s state and total, remembered for the last few thousand cards."""
+        key = (card.entries, card.yahtzee_bonus_count)
+        found = self._states.get(key)
+        if found is None or (card.ruleset is not self.ruleset and card.ruleset != self.ruleset):
+            found = (self.model.state_of(card), card.total)
+            if len(self._states) >= 4096:
+                self._states.clear()
+            self._states[key] = found
+        return found
+
+    def value(self, card: Scorecard) -> float:
+        """The expected final score of ``card`` at the start of its next turn."""
+        (mask, y, u), total = self._lookup(card)
+        return total + float(self.values[mask, y, u])
+
+    def turn_tables(self, card: Scorecard) -> TurnTables:
+        """The in-turn values of ``card``'s state (kept for the last few states)."""
+        return self._tables(self.state_of(card))
+
+    def _tables(self, key: tuple[int, int, int]) -> TurnTables:
+        tables = self._turns.get(key)
+        if tables is None:
+            tables = self._compute_turn(*key)
+            if len(self._turns) >= 256:
+                self._turns.clear()
+            self._turns[key] = tables
+        return tables
+
+    def _compute_turn(self, mask: int, y: int, u: int) -> TurnTables:
+        m, a, kt = self.model, self._args, self.model.keeps
+        abox, vals, keeps = turn.turn_tables(
+            mask, y, u, self.values, int(m.allowed[mask]), a.score_t, a.is_upper,
+            a.upper_slot, a.upper_points, a.upper_index_t, a.five_rolls, a.five_points,
+            a.extra, m.yahtzee_box, m.y_points, m.threshold, m.bonus, m.rolls - 1,
+            kt.child, kt.parents, kt.first_roll,
+        )
+        return TurnTables(abox, vals, keeps)
+
+    # --- Advice ---------------------------------------------------------------------
+
+    def advise(self, game: Game) -> list[Option]:
+        """Every legal option of the current player of ``game``, best first.
+
+        At a turn's start the one option is ``Roll()``. After a roll: one ``Reroll``
+        per distinct set of kept faces (holding the first dice of each face) while
+        rolls are left, and a ``Score`` per allowed box. Empty when the game is over.
+        """
+        if game.is_over:
+            return []
+        return self.advise_card(game.card, game.dice, game.rolls_left)
+
+    def advise_card(
+        self, card: Scorecard, dice: Sequence[int] | None = None, rolls_left: int | None = None
+    ) -> list[Option]:
+        """Like :meth:`advise` for a scorecard, the dice on the table (``None`` before the
+        turn's first roll) and the rolls left this turn (default: all but the first)."""
+        if card.is_complete:
+            return []
+        state, total = self._lookup(card)
+        if dice is None:
+            mask, y, u = state
+            return [Option(Roll(), total + float(self.values[mask, y, u]))]
+        faces = dice if type(dice) is Dice else self.ruleset.check_dice(dice)
+        if len(faces) != self.ruleset.dice_count:
+            faces = self.ruleset.check_dice(faces)
+        rolls = self.ruleset.rolls
+        left = rolls - 1 if rolls_left is None else rolls_left
+        if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left < rolls:
+            raise IllegalMove(
+                f"Rolls left after a roll must be 0 to {rolls - 1}, not {rolls_left!r}",
+                code="bad_rolls_left",
+            )
+        tables = self._tables(state)
+        kt = self.model.keeps
+        keep_row = tables.keeps[left - 1] if left else tables.keeps[0:0].reshape(-1)
+        order, values = turn.rank_options(
+            tuple(faces), tables.abox, tables.vals, keep_row, left > 0, self.model.boxes,
+            kt.code_to_keep, kt.first_roll, kt.sub_keeps, kt.sub_count, kt.counts,
+        )
+        actions = self._actions
+        new = tuple.__new__
+        return [
+            new(Option, (actions[i], v + total))
+            for i, v in zip(order.tolist(), values.tolist(), strict=True)
+        ]
+
+    def best(self, game: Game) -> Option:
+        """The best option now (the game must not be over)."""
+        options = self.advise(game)
+        if not options:
+            raise IllegalMove("The game is over", code="game_over")
+        return options[0]
+
+
+_STRATEGIES: dict[Ruleset, Strategy] = {}
+
+
+def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
+             rebuild: bool = False, cache: bool = True) -> Strategy:
+    """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
+    built (and saved). ``progress(done, total)`` reports a build's layers;
+    ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
+    nor writes the disk."""
+    if not rebuild and ruleset in _STRATEGIES:
+        return _STRATEGIES[ruleset]
+    stored = None if rebuild or not cache else artifacts.load(ruleset)
+    if stored is not None:
+        model = build_model(ruleset, (stored.allowed, stored.five_points))
+        result = Strategy(model, stored.values, build_seconds=None, source="cache",
+                          path=artifacts.table_path(ruleset))
+    else:
+        start = time.perf_counter()
+        order = order_tables(ruleset)
+        model = build_model(ruleset, order)
+        values = dp.solve(model, progress)
+        seconds = time.perf_counter() - start
+        result = Strategy(model, values, build_seconds=seconds, source="built")
+        if cache:
+            result.path = artifacts.save(
+                ruleset, values, order[0], order[1],
+                {"build_seconds": seconds, "states": result.state_count},
+            )
+    _STRATEGIES[ruleset] = result
+    return result
+
+

@@ -1,0 +1,1 @@
+"""The terminal game (``yatzy play``), built with Textual."""

@@ -1,0 +1,389 @@
+"""The game screen: the dice, every scorecard, and the turn of a person or a computer.
+
+Keys: 1-5 hold a die, ``r`` (or space) rolls, a box's letter fills it, ``h`` hints, ``l``
+changes the language, ``q`` quits (the game is saved). The mouse works too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.message import Message as TextualMessage
+from textual.widgets import Button, Static
+
+from yatzy.core.actions import Action, Reroll, Roll, Score
+from yatzy.core.dice import Dice
+from yatzy.core.errors import YatzyError
+from yatzy.core.game import Game
+from yatzy.i18n import Translator
+from yatzy.i18n.words import (
+    bonus_explanation,
+    box_label,
+    error_text,
+    joker_explanation,
+    refusal,
+    ruleset_title,
+)
+from yatzy.tui.hints import Advice, hint_text
+from yatzy.tui.screens.base import TranslatedScreen
+from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, NoticeScreen
+from yatzy.tui.table import Table
+from yatzy.tui.widgets.dice import DiceTray, DieSlot
+from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys, signed
+
+#: Seconds between a computer player's steps, so that a person can follow them.
+PACE = 0.8
+
+Message = Callable[[Translator], str]
+
+
+class GameScreen(TranslatedScreen):
+    """One game in play."""
+
+    class BotChose(TextualMessage):
+        """A computer player chose ``action`` in ``game`` (posted from its thread)."""
+
+        def __init__(self, game: Game, action: Action | None) -> None:
+            super().__init__()
+            self.game = game
+            self.action = action
+
+    class Advised(TextualMessage):
+        """The strategy's options for ``game``, best first (posted from its thread)."""
+
+        def __init__(self, game: Game, options: Sequence[Advice], depth: int,
+                     error: YatzyError | None = None) -> None:
+            super().__init__()
+            self.game = game
+            self.options = options
+            self.depth = depth
+            self.error = error
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(i + 1), f"hold({i})", show=False) for i in range(6)),
+        Binding("r,space", "roll", show=False),
+        Binding("h", "hint", show=False),
+        Binding("q", "app.save_and_quit", show=False),
+    ]
+
+    def __init__(self, table: Table, *, fast: bool = False, notice: str | None = None) -> None:
+        super().__init__(id="game")
+        self.table = table
+        self.fast = fast
+        self.notice = notice
+        self.holds: set[int] = set()
+        self.message: Message = lambda t: ""
+        #: What the last turn scored (kept while the next player rolls).
+        self.last_score: Message = lambda t: ""
+        self.bot_busy = False
+        #: A computer's turn waits after its dice prompt was cancelled (scorepad mode).
+        self.paused = False
+        #: How many of the strategy's best options the hint shows (0: no hint shown).
+        self.hint_depth = 0
+        self.hint_for: Game | None = None
+        self.keys = box_keys(table.game.ruleset)
+
+    # --- Layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        game = self.table.game
+        yield Static("", id="title")
+        with Horizontal(id="body"):
+            yield ScorecardView(game.ruleset, game.players, id="scorecard")
+            with Vertical(id="side"):
+                yield Static("", id="turn")
+                yield DiceTray(game.ruleset.dice_count, id="dice")
+                yield Button("", id="roll", variant="primary")
+                yield Static("", id="message")
+        yield Static("", id="keys")
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+        if self.notice:
+            self.app.push_screen(NoticeScreen(self.notice), lambda _: self.after_action())
+        else:
+            self.after_action()
+
+    def retranslate(self) -> None:
+        self.refresh_view()
+
+    # --- Drawing ---------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        """Draw the game as it stands, in the player's language."""
+        t, game = self.t, self.table.game
+        bot = self.table.bot_to_play
+        rounds = len(game.ruleset.boxes)
+        self.query_one("#title", Static).update(
+            f"{ruleset_title(t, game.ruleset)}  ·  "
+            + t._("Round {round} of {rounds}", round=game.round, rounds=rounds)
+        )
+        self.query_one(ScorecardView).show(game, t)
+        turn = self.query_one("#turn", Static)
+        if game.is_over:
+            turn.update(t._("The game is over"))
+        else:
+            who = (t._("{player} (computer) plays", player=game.current_player) if bot
+                   else t._("{player}'s turn", player=game.current_player))
+            left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left,
+                              n=game.rolls_left)
+            par = t._("Bonus: {delta} over par",
+                      delta=signed(game.card.upper_par_delta))
+            turn.update(f"[b]{who}[/b]\n{left}\n[dim]{par}[/dim]")
+        self.query_one(DiceTray).show(game.dice, self.holds, t._("held"))
+        roll = self.query_one("#roll", Button)
+        roll.label = t._("Roll (r)") if game.dice is None else t._("Reroll (r)")
+        roll.disabled = game.is_over or bot is not None or game.rolls_left == 0
+        notes = [self.last_score(t), self.message(t)]
+        if game.joker:
+            notes.append(joker_explanation(t, game))
+        if game.bonus_pending:
+            notes.append(bonus_explanation(t, game))
+        self.query_one("#message", Static).update("\n".join(n for n in notes if n))
+        self.query_one("#keys", Static).update(t._(
+            "1-5 hold · r roll · {first}-{last} box · h hint · l language · q quit",
+            first=next(iter(self.keys)), last=list(self.keys)[-1]))
+
+    def say(self, message: Message) -> None:
+        """Show ``message`` (a function of the language, so it follows a switch)."""
+        self.message = message
+        self.refresh_view()
+
+    # --- A person's moves ------------------------------------------------------------
+
+    def _person_may_act(self) -> bool:
+        return not self.table.game.is_over and self.table.bot_to_play is None
+
+    def action_hold(self, index: int) -> None:
+        game = self.table.game
+        if not self._person_may_act() or index >= game.ruleset.dice_count:
+            return
+        if game.dice is None:
+            self.say(lambda t: t._("Roll the dice first"))
+            return
+        self.holds ^= {index}
+        self.refresh_view()
+
+    @on(DieSlot.Toggled)
+    def die_clicked(self, event: DieSlot.Toggled) -> None:
+        self.action_hold(event.index)
+
+    @on(Button.Pressed, "#roll")
+    def roll_pressed(self) -> None:
+        self.action_roll()
+
+    def action_roll(self) -> None:
+        if self.paused:
+            self.paused = False
+            self.after_action()
+            return
+        if not self._person_may_act():
+            return
+        game = self.table.game
+        action: Action = Roll() if game.dice is None else Reroll(tuple(sorted(self.holds)))
+        self.roll_with(action)
+
+    def roll_with(self, action: Action) -> None:
+        """Apply a roll or reroll; in scorepad mode ask for the dice first."""
+        game = self.table.game
+        if isinstance(action, Reroll):
+            try:  # let the core refuse an impossible reroll before asking for dice
+                game.reroll(action.hold, [1] * (game.ruleset.dice_count - len(action.hold)))
+            except YatzyError as refused:
+                self.say(self._error_message(refused, game))
+                return
+        if not self.table.manual:
+            self.apply(action)
+            return
+        t = self.t
+        if isinstance(action, Roll):
+            count = game.ruleset.dice_count
+            prompt = t._("{player}: type the {n} dice you rolled",
+                         player=game.current_player, n=count)
+        else:
+            assert isinstance(action, Reroll)
+            count = game.ruleset.dice_count - len(action.hold)
+            positions = ", ".join(str(i + 1) for i in range(game.ruleset.dice_count)
+                                  if i not in action.hold)
+            prompt = t.ngettext(
+                "{player}: type the die you rerolled (die {positions})",
+                "{player}: type the {n} dice you rerolled (dice {positions})",
+                count, player=game.current_player, n=count, positions=positions)
+
+        def typed(dice: Dice | None) -> None:
+            if dice is None:
+                if self.table.bot_to_play is not None:
+                    self.paused = True
+                    self.say(lambda t: t._("Press r when the dice are rolled."))
+                return
+            if isinstance(action, Roll):
+                self.apply(Roll(dice))
+            else:
+                assert isinstance(action, Reroll)
+                self.apply(Reroll(action.hold, dice))
+
+        self.app.push_screen(DiceEntryScreen(prompt, count), typed)
+
+    @on(ScoreRow.Chosen)
+    def row_clicked(self, event: ScoreRow.Chosen) -> None:
+        self.choose(event.box)
+
+    def on_key(self, event: Key) -> None:
+        box = self.keys.get(event.key)
+        if box is not None:
+            event.stop()
+            self.choose(box)
+
+    def choose(self, box: str) -> None:
+        """Fill ``box``: at once, or after a confirmation when it would get 0."""
+        if not self._person_may_act():
+            return
+        game = self.table.game
+        if game.dice is None:
+            self.say(lambda t: t._("Roll the dice first"))
+            return
+        options = game.choices()
+        if box not in options:
+            self.say(lambda t: refusal(t, game, box))
+            return
+        if options[box] == 0:
+            question = self.t._("Put 0 in {box}?", box=box_label(self.t, box))
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.apply(Score(box))
+                else:
+                    self.say(lambda t: "")
+
+            self.app.push_screen(ConfirmScreen(question), answered)
+            return
+        self.apply(Score(box))
+
+    # --- Hints ----------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        """Show the best move (again: the next best ones too), from the solver."""
+        if not self._person_may_act():
+            return
+        game = self.table.game
+        self.hint_depth = 1 if self.hint_for is not game else min(self.hint_depth + 2, 5)
+        self.hint_for = game
+        self.say(lambda t: t._("Thinking…"))
+        self.advise(game, self.hint_depth)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def advise(self, game: Game, depth: int) -> None:
+        """Ask the optimal strategy about ``game``, off the screen's thread (the first
+        time builds or loads its table)."""
+        import yatzy
+
+        try:
+            options = yatzy.strategy(game.ruleset).advise(game)
+        except YatzyError as error:
+            self.post_message(self.Advised(game, [], depth, error))
+            return
+        self.post_message(self.Advised(game, options, depth))
+
+    @on(Advised)
+    def advised(self, event: Advised) -> None:
+        """Show the hint, unless the game has moved on meanwhile."""
+        game = event.game
+        if game is not self.table.game:
+            return
+        if event.error is not None:
+            self.say(self._error_message(event.error, game))
+        else:
+            options, depth = event.options, event.depth
+            self.say(lambda t: hint_text(t, game, options, depth))
+
+    # --- Applying moves --------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` through the table (and so the service), then go on."""
+        before = self.table.game
+        try:
+            after = self.table.act(action)
+        except YatzyError as refused:
+            self.say(self._error_message(refused, before))
+            self.after_action()
+            return
+        if isinstance(action, Score):
+            self.holds = set()
+            self.last_score = self._scored_message(after)
+            self.message = lambda t: ""
+        else:
+            self.message = lambda t: ""
+        self.refresh_view()
+        self.after_action()
+
+    @staticmethod
+    def _error_message(error: YatzyError, game: Game) -> Message:
+        return lambda t: error_text(t, error, game)
+
+    @staticmethod
+    def _scored_message(game: Game) -> Message:
+        step = game.history[-1]
+        assert isinstance(step.action, Score)
+        box, points, bonus = step.action.box, step.points or 0, step.bonus
+        extra = game.ruleset.extra_yahtzee_points
+
+        def text(t: Translator) -> str:
+            said = t._("{player} put {points} in {box}.", player=step.player,
+                       points=points, box=box_label(t, box))
+            if bonus:
+                said += " " + t._("Yahtzee bonus +{points}!", points=extra)
+            return said
+
+        return text
+
+    def after_action(self) -> None:
+        """Go on after a move: the end of the game, or a computer's next step."""
+        game = self.table.game
+        if game.is_over:
+            self.app.call_later(self.app.show_end, self.table)
+            return
+        if self.table.bot_to_play is not None and not self.bot_busy and not self.paused:
+            self.bot_busy = True
+            if self.fast:
+                self.think()
+            else:
+                self.set_timer(PACE, self.think)
+
+    # --- A computer's moves ----------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="bot")
+    def think(self) -> None:
+        """Ask the computer player for its next step, off the screen's thread."""
+        game = self.table.game
+        bot = self.table.bot_to_play
+        self.post_message(self.BotChose(game, None if bot is None else bot.choose(game)))
+
+    @on(BotChose)
+    def bot_chose(self, event: BotChose) -> None:
+        """Show the computer's step, then apply it (after a pause unless ``fast``)."""
+        action = event.action
+        if action is None or event.game is not self.table.game:
+            self.bot_busy = False
+            self.after_action()
+            return
+        if isinstance(action, Reroll):
+            self.holds = set(action.hold)
+            self.refresh_view()
+
+        def go() -> None:
+            self.bot_busy = False
+            if isinstance(action, Roll | Reroll):
+                self.roll_with(action)
+            else:
+                self.apply(action)
+
+        if self.fast or not isinstance(action, Reroll):
+            go()
+        else:
+            self.set_timer(PACE / 2, go)

@@ -1,0 +1,148 @@
+"""The set-up screen: rules and options, players (people and computers), dice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Select, Static
+
+from yatzy.app import Seat
+from yatzy.bots import bot_names
+from yatzy.core.errors import YatzyError
+from yatzy.core.rulesets import JOKERS, ORDERS, Ruleset, ruleset
+from yatzy.i18n.words import JOKER_NAMES, ORDER_NAMES, RULESET_NAMES, error_text
+from yatzy.tui.screens.base import TranslatedScreen
+from yatzy.tui.seats import parse_seats
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything needed to start a game."""
+
+    rules: Ruleset
+    seats: tuple[Seat, ...]
+    dice_mode: str = "auto"
+    #: ``"seat"``, ``"roll"`` or ``None`` for the default (a roll-off for multi-player
+    #: Yahtzee, as its rule sheet says).
+    first_player: str | None = None
+    seed: int | None = None
+
+    @property
+    def first(self) -> str:
+        """How the first player is chosen."""
+        if self.first_player is not None:
+            return self.first_player
+        return "roll" if self.rules.name == "yahtzee" and len(self.seats) > 1 else "seat"
+
+
+class SetupScreen(TranslatedScreen):
+    """Choose the game; Enter or the Start button starts it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.quit", show=False),
+        Binding("ctrl+r", "app.show_resume", show=False),
+    ]
+
+    def __init__(self, previous: GameSetup | None = None, *, players: str = "") -> None:
+        super().__init__(id="setup")
+        self.previous = previous
+        #: How many saved games are not finished (shown with the key to continue one).
+        self.unfinished = 0
+        if previous is not None:
+            players = ", ".join(
+                s.name if s.bot is None else f"{s.name}:{s.bot}" for s in previous.seats)
+        self.players_text = players
+
+    def _options(self) -> dict[str, list[tuple[str, str]]]:
+        t = self.t
+        return {
+            "rules": [(t._(RULESET_NAMES[n]), n) for n in RULESET_NAMES],
+            "order": [(t._(ORDER_NAMES[o]), o) for o in ORDERS],
+            "joker": [(t._(JOKER_NAMES[j]), j) for j in JOKERS],
+            "dice": [(t._("rolled by the program"), "auto"),
+                     (t._("real dice, typed in (scorepad)"), "manual")],
+        }
+
+    def compose(self) -> ComposeResult:
+        rules = self.previous.rules if self.previous else ruleset("yatzy")
+        values = {
+            "rules": rules.name,
+            "order": rules.order if rules.name == "yatzy" else "free",
+            "joker": rules.joker if rules.name == "yahtzee" else "forced",
+            "dice": self.previous.dice_mode if self.previous else "auto",
+        }
+        yield Static("", id="title")
+        with Vertical(id="form"):
+            for key, options in self._options().items():
+                with Horizontal(classes="field", id=f"{key}-field"):
+                    yield Label("", id=f"{key}-label", classes="field-label")
+                    yield Select(options, id=key, allow_blank=False, value=values[key])
+            with Horizontal(classes="field"):
+                yield Label("", id="players-label", classes="field-label")
+                yield Input(self.players_text, id="players")
+            yield Static("", id="players-hint", classes="hint")
+            yield Static("", id="setup-error", classes="error")
+            yield Button("", id="start", variant="primary")
+            yield Static("", id="resume-hint", classes="hint")
+        yield Static("", id="keys")
+
+    def on_mount(self) -> None:
+        self.unfinished = len(self.app.service.unfinished())
+        self.retranslate()
+        self._show_options(self.query_one("#rules", Select).value)
+        self.query_one("#players", Input).focus()
+
+    def retranslate(self) -> None:
+        t = self.t
+        self.query_one("#title", Static).update(t._("New game"))
+        labels = {"rules": t._("Rules"), "order": t._("Play order"), "joker": t._("Joker"),
+                  "dice": t._("Dice"), "players": t._("Players")}
+        for key, text in labels.items():
+            self.query_one(f"#{key}-label", Label).update(text)
+        for key, options in self._options().items():
+            self._set_options(key, options)
+        self.query_one("#players-hint", Static).update(t._(
+            "Names separated by commas; cpu:LEVEL for a computer ({levels}).",
+            levels=", ".join(bot_names())))
+        self.query_one("#start", Button).label = t._("Start (Enter)")
+        self.query_one("#resume-hint", Static).update(t.ngettext(
+            "{n} unfinished game: ctrl+r to continue it",
+            "{n} unfinished games: ctrl+r to continue one",
+            self.unfinished, n=self.unfinished) if self.unfinished else "")
+        self.query_one("#keys", Static).update(t._(
+            "Enter start · Tab next field · ctrl+l language · Escape quit"))
+
+    def _set_options(self, key: str, options: list[tuple[str, str]]) -> None:
+        select: Select[str] = self.query_one(f"#{key}", Select)
+        value = select.value
+        select.set_options(options)
+        select.value = value
+
+    def _show_options(self, rules_name: object) -> None:
+        self.query_one("#order-field").display = rules_name == "yatzy"
+        self.query_one("#joker-field").display = rules_name == "yahtzee"
+
+    @on(Select.Changed, "#rules")
+    def rules_changed(self, event: Select.Changed) -> None:
+        self._show_options(event.value)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#start")
+    def start(self) -> None:
+        """Check the form and start the game it describes."""
+        name = str(self.query_one("#rules", Select).value)
+        options = {"order": self.query_one("#order", Select).value} if name == "yatzy" \
+            else {"joker": self.query_one("#joker", Select).value}
+        try:
+            rules = ruleset(name, **options)
+            seats = parse_seats(self.query_one("#players", Input).value, bot_names())
+        except YatzyError as error:
+            self.query_one("#setup-error", Static).update(error_text(self.t, error))
+            return
+        dice = str(self.query_one("#dice", Select).value)
+        self.app.start_game(GameSetup(rules, seats, dice))

@@ -1,0 +1,55 @@
+"""Who plays: seats from a list like ``"Ann, Bo, cpu:greedy"``.
+
+An entry is a person's name, or ``NAME:LEVEL`` for a computer player (``cpu:LEVEL``
+names it after its level).
+
+>>> parse_seats("Ann, Bo, cpu:greedy", ("random", "greedy"))
+(Seat(name='Ann', bot=None), Seat(name='Bo', bot=None), Seat(name='Greedy', bot='greedy'))
+>>> parse_seats("cpu:random, cpu:random", ("random",))[1]
+Seat(name='Random 2', bot='random')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from yatzy.app import Seat, UnknownBot
+from yatzy.core.errors import YatzyError
+
+#: The most players at one table.
+MAX_SEATS = 6
+
+
+class SeatsError(YatzyError):
+    """A list of players that cannot make a game."""
+
+    code = "bad_players"
+
+
+def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
+    """The seats that ``text`` lists, in order; raises :class:`SeatsError` or
+    :class:`~yatzy.app.UnknownBot`."""
+    entries = [part.strip() for part in text.split(",") if part.strip()]
+    if not entries:
+        raise SeatsError("Name at least one player", code="no_players")
+    if len(entries) > MAX_SEATS:
+        raise SeatsError(f"At most {MAX_SEATS} players", code="too_many_players",
+                         most=MAX_SEATS)
+    seats: list[Seat] = []
+    taken: set[str] = set()
+    for entry in entries:
+        name, sep, level = (p.strip() for p in entry.partition(":"))
+        if sep:
+            if level not in levels:
+                raise UnknownBot(level, tuple(levels))
+            if name.lower() in ("", "cpu"):
+                name = level.capitalize()
+                n = 2
+                while name in taken:
+                    name = f"{level.capitalize()} {n}"
+                    n += 1
+        if name in taken:
+            raise SeatsError(f"Two players are called {name}", code="same_name", name=name)
+        taken.add(name)
+        seats.append(Seat(name, level if sep else None))
+    return tuple(seats)

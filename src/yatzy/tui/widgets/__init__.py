@@ -1,0 +1,1 @@
+"""Widgets of the terminal game: dice and scorecard."""

@@ -1,0 +1,161 @@
+"""Every player's scorecard side by side, with the points each open box would give now.
+
+A row per box (its key letter, its name, each player's points) and rows for the upper
+sum, the upper bonus with the progress toward it ("+3" over par), the Yahtzee bonus and
+the grand total. Clicking a box's row (or pressing its letter) chooses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from yatzy.core import rules
+from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
+from yatzy.core.scorecard import Scorecard
+from yatzy.i18n import Translator
+from yatzy.i18n.words import box_label
+
+#: Keys that choose a box, in scorecard order (h, l, q and r are taken).
+BOX_KEYS = "abcdefgijkmnopstuvw"
+LABEL_WIDTH = 18
+COLUMN_WIDTH = 6
+
+
+def box_keys(ruleset: Ruleset) -> dict[str, str]:
+    """The key of every box of ``ruleset``: ``{"a": "ones", ...}``."""
+    return dict(zip(BOX_KEYS, ruleset.boxes, strict=False))
+
+
+def signed(n: int) -> str:
+    """``+3``, ``-2`` or ``±0``."""
+    return f"+{n}" if n > 0 else (f"{n}" if n < 0 else "±0")
+
+
+def bonus_cell(card: Scorecard) -> tuple[str, str]:
+    """The upper bonus row's text and style for one card: the bonus once it is sure or
+    out of reach, else the distance from par ("+3")."""
+    if card.upper_bonus:
+        return str(card.upper_bonus), "bold green"
+    if all(card[b] is not None for b in card.ruleset.upper_boxes):
+        return "0", ""
+    return signed(card.upper_par_delta), "green" if card.upper_par_delta >= 0 else "red"
+
+
+class ScoreRow(Static):
+    """One line of the scorecard; a box's line can be clicked to choose the box."""
+
+    class Chosen(Message):
+        """The player clicked the row of ``box``."""
+
+        def __init__(self, box: str) -> None:
+            super().__init__()
+            self.box = box
+
+    def __init__(self, box: str | None, *, row_id: str, classes: str = "") -> None:
+        super().__init__("", id=row_id, classes=f"score-row {classes}".strip())
+        self.box = box
+
+    def on_click(self) -> None:
+        if self.box is not None:
+            self.post_message(self.Chosen(self.box))
+
+
+class ScorecardView(Vertical):
+    """The scorecards of all players (the current one's column highlighted)."""
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[str], **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.ruleset = ruleset
+        self.players = tuple(players)
+        #: Width of a player's column: wider names when there is room.
+        self.column = 8 if len(self.players) <= 3 else COLUMN_WIDTH
+        self.keys = {box: key for key, box in box_keys(ruleset).items()}
+        self.header = ScoreRow(None, row_id="row-header", classes="score-header")
+        self.box_rows = {
+            box: ScoreRow(box, row_id=f"row-{box}", classes="box-row")
+            for box in ruleset.boxes
+        }
+        self.upper_sum = ScoreRow(None, row_id="row-upper-sum", classes="sum-row")
+        self.bonus = ScoreRow(None, row_id="row-bonus", classes="sum-row")
+        self.yahtzee_bonus = ScoreRow(None, row_id="row-yahtzee-bonus", classes="sum-row")
+        self.total = ScoreRow(None, row_id="row-total", classes="total-row")
+
+    def compose(self) -> ComposeResult:
+        yield self.header
+        for box in self.ruleset.upper_boxes:
+            yield self.box_rows[box]
+        yield self.upper_sum
+        yield self.bonus
+        for box in self.ruleset.lower_boxes:
+            yield self.box_rows[box]
+        if self.ruleset.extra_yahtzee_points:
+            yield self.yahtzee_bonus
+        yield self.total
+
+    def _line(self, label: Text, cells: Sequence[tuple[str, str]], current: int | None) -> Text:
+        line = Text()
+        line.append_text(label)
+        line.pad_right(LABEL_WIDTH - label.cell_len)
+        line.truncate(LABEL_WIDTH)
+        for seat, (text, style) in enumerate(cells):
+            if seat == current:
+                style = f"{style} on #303848".strip()
+            width = self.column - 1
+            line.append(text.rjust(width)[:width] + " ", style=style)
+        return line
+
+    def show(self, game: Game, t: Translator, *, bots: set[str] | None = None) -> None:
+        """Show ``game`` in ``t``'s language."""
+        current = None if game.is_over else game.current_seat
+        names = []
+        for seat, name in enumerate(self.players):
+            style = "bold reverse" if seat == current else "bold"
+            names.append((name[: self.column - 1], style))
+        self.header.update(self._line(Text(""), names, None))
+        choices = game.choices()
+        allowed = (
+            set(rules.allowed_by_order(game.ruleset, game.card)) if current is not None
+            else set()
+        )
+        for box, row in self.box_rows.items():
+            cells = []
+            for seat, card in enumerate(game.cards):
+                value = card[box]
+                if value is not None:
+                    cells.append((str(value), ""))
+                elif seat != current:
+                    cells.append(("", ""))
+                elif box not in allowed:
+                    cells.append(("–", "dim"))
+                elif game.dice is None:
+                    cells.append(("", ""))
+                elif box in choices:
+                    points = choices[box]
+                    cells.append((str(points), "italic yellow" if points else "italic dim"))
+                else:
+                    cells.append(("✕", "dim red"))
+            label = Text(f"{self.keys[box]} ", style="dim")
+            label.append(box_label(t, box),
+                         style="" if current is None or box in allowed else "dim")
+            row.update(self._line(label, cells, current))
+            row.set_class(current is not None and box in choices, "choosable")
+        self.upper_sum.update(self._line(
+            Text(t._("Upper sum"), style="bold"),
+            [(str(c.upper_sum), "bold") for c in game.cards], current))
+        self.bonus.update(self._line(
+            Text(t._("Bonus (63: {points})", points=game.ruleset.upper_bonus_points)),
+            [bonus_cell(c) for c in game.cards], current))
+        self.yahtzee_bonus.update(self._line(
+            Text(t._("Yahtzee bonus")),
+            [(str(c.yahtzee_bonus) if c.yahtzee_bonus else "", "bold green")
+             for c in game.cards], current))
+        self.total.update(self._line(
+            Text(t._("Total"), style="bold"),
+            [(str(c.total), "bold") for c in game.cards], current))

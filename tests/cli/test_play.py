@@ -1,0 +1,92 @@
+"""``yatzy play``: its options, its errors in the player's language, and a real run in a
+pseudo-terminal."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from yatzy.bootstrap import open_service
+from yatzy.cli import main
+
+
+def test_a_seed_with_real_dice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--dice", "manual", "--seed", "1", "--lang", "sv"]) == 2
+    assert "riktiga tärningar tar inget frö" in capsys.readouterr().err
+
+
+def test_an_unknown_computer_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "Ann,cpu:genius", "--lang", "fi"]) == 2
+    assert "Tuntematon tietokonepelaaja genius" in capsys.readouterr().err
+
+
+def test_bad_rules_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "Ann", "--rolls", "0"]) == 2
+    assert "rolls" in capsys.readouterr().err
+
+
+def test_the_language_comes_from_lang(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANG", "da_DK.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert main(["play", "--players", "Ann,Ann"]) == 2
+    assert "To spillere hedder Ann" in capsys.readouterr().err
+
+
+def read_until(fd: int, marker: bytes, seconds: float) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    return seen
+
+
+def test_a_real_terminal_session(tmp_path: Path) -> None:
+    """Start ``yatzy play`` in an 80x24 pseudo-terminal, roll, quit, and resume."""
+    db = tmp_path / "games.sqlite3"
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
+           "LANG": "sv_SE.UTF-8", "YATZY_DB": str(db)}
+    env.pop("LC_ALL", None)
+    env.pop("LANGUAGE", None)
+    command = [sys.executable, "-m", "yatzy.cli", "play", "--players", "Ann", "--seed", "4"]
+    main_fd, child_fd = pty.openpty()
+    os.set_blocking(main_fd, False)
+    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(command, stdin=child_fd, stdout=child_fd, stderr=child_fd,
+                            env=env, close_fds=True, start_new_session=True)
+    os.close(child_fd)
+    try:
+        screen = read_until(main_fd, b"Ettor", 20)
+        assert b"Ettor" in screen, screen[-500:]
+        os.write(main_fd, b"r")
+        read_until(main_fd, b"sparad", 1)
+        os.write(main_fd, b"q")
+        tail = read_until(main_fd, b"--resume", 10)
+        assert proc.wait(timeout=10) == 0
+        assert b"yatzy play --resume" in tail
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main_fd)
+    with open_service(db) as service:
+        [saved] = service.unfinished()
+        assert saved.game.dice is not None and saved.seats[0].name == "Ann"

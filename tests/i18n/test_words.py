@@ -1,0 +1,122 @@
+"""Box names from the rule sheets, and the core's errors translated by their code."""
+
+from __future__ import annotations
+
+import pytest
+
+import yatzy
+from yatzy.core.errors import IllegalMove
+from yatzy.core.rulesets import LABELS
+from yatzy.i18n import LANGUAGES, translator
+from yatzy.i18n.words import (
+    BOX_LABELS,
+    bonus_explanation,
+    box_label,
+    error_text,
+    joker_explanation,
+    refusal,
+    ruleset_title,
+)
+
+#: The seed sheets' own words (000: "Yatzy on the road").
+SEED_WORDS = {
+    "sv": ["Ettor", "Tvåor", "Treor", "Fyror", "Femmor", "Sexor", "Ett par", "Två par",
+           "Tretal", "Fyrtal", "Liten straight", "Stor straight", "Kåk", "Chans", "Yatzy"],
+    "nb": ["Enere", "Toere", "Treere", "Firere", "Femmere", "Seksere", "Ett par", "To par",
+           "Tre like", "Fire like", "Liten straight", "Stor straight", "Hus", "Sjanse", "Yatzy"],
+    "da": ["Enere", "Toere", "Treere", "Firere", "Femmere", "Seksere", "Et par", "To par",
+           "Tre ens", "Fire ens", "Lille straight", "Stor straight", "Fuldt hus", "Chance",
+           "Yatzy"],
+    "fi": ["Ykköset", "Kakkoset", "Kolmoset", "Neloset", "Viitoset", "Kuutoset", "Yksi pari",
+           "Kaksi paria", "Kolmoisluku", "Nelosluku", "Pieni suora", "Iso suora", "Täyskäsi",
+           "Sattuma", "Yatzy"],
+}
+
+
+def test_marked_box_names_are_the_cores() -> None:
+    assert BOX_LABELS == LABELS
+
+
+@pytest.mark.parametrize("lang", sorted(SEED_WORDS))
+def test_box_names_are_the_seed_sheets_words(lang: str) -> None:
+    t = translator(lang)
+    boxes = yatzy.ruleset("yatzy").boxes
+    assert [box_label(t, b) for b in boxes] == SEED_WORDS[lang]
+
+
+@pytest.mark.parametrize("lang", ["et", "pt"])
+def test_box_names_differ_from_english(lang: str) -> None:
+    t, en = translator(lang), translator("en")
+    differing = [b for b in LABELS if box_label(t, b) != box_label(en, b)]
+    assert len(differing) >= 10
+
+
+def test_ruleset_title() -> None:
+    t = translator("en")
+    assert ruleset_title(t, yatzy.ruleset("yatzy")) == "Yatzy"
+    assert ruleset_title(t, yatzy.ruleset("yahtzee", joker="free", yahtzee_bonus=False,
+                                          rolls=4)) == (
+        "Yahtzee · free Joker · no Yahtzee bonus · 4 rolls")
+
+
+def game_with_card(rules: yatzy.Ruleset, *filled: tuple[str, list[int]]) -> yatzy.Game:
+    game = yatzy.new_game(rules, ["Ann"], seed=1)
+    for box, dice in filled:
+        game = game.roll(dice).score(box)
+    return game
+
+
+def test_refusal_by_play_order() -> None:
+    t = translator("sv")
+    game = yatzy.new_game(yatzy.ruleset("yatzy", order="in_order"), ["Ann"], seed=1)
+    game = game.roll([1, 2, 3, 4, 5])
+    assert refusal(t, game, "chance") == "Rutorna fylls uppifrån och ner: nästa är Ettor"
+    with pytest.raises(IllegalMove) as caught:
+        game.score("chance")
+    assert error_text(t, caught.value, game) == refusal(t, game, "chance")
+
+
+def test_refusal_by_forced_joker() -> None:
+    t = translator("en")
+    game = game_with_card(yatzy.ruleset("yahtzee"), ("yahtzee", [2, 2, 2, 2, 2]))
+    game = game.roll([5, 5, 5, 5, 5])
+    assert game.joker and game.bonus_pending
+    assert refusal(t, game, "chance") == (
+        "Joker rule: five 5s must go in Fives while it is open")
+    assert joker_explanation(t, game) == "Joker: five 5s must go in Fives while it is open."
+    assert bonus_explanation(t, game) == (
+        "Yahtzee bonus: another Yahtzee earns +100 wherever it goes.")
+
+
+def test_joker_with_the_upper_box_filled() -> None:
+    t = translator("en")
+    game = game_with_card(yatzy.ruleset("yahtzee"), ("yahtzee", [2, 2, 2, 2, 2]),
+                          ("fives", [5, 5, 1, 2, 3]))
+    game = game.roll([5, 5, 5, 5, 5])
+    assert "any open lower box takes full value" in joker_explanation(t, game)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_core_errors_are_translated_by_code(lang: str) -> None:
+    t = translator(lang)
+    game = yatzy.new_game(yatzy.ruleset("yatzy"), ["Ann", "Bo"], seed=1)
+    texts = []
+    for attempt in (
+        lambda: game.score("chance"),
+        lambda: game.roll().roll(),
+        lambda: game.roll().reroll([0, 1, 2, 3, 4]),
+        lambda: game.roll(player="Bo"),
+    ):
+        with pytest.raises(IllegalMove) as caught:
+            attempt()
+        texts.append(error_text(t, caught.value, game))
+    assert all(texts)
+    if lang != "en":
+        english = translator("en")
+        assert texts[0] != english._("Roll the dice first")
+    assert "Ann" in texts[3]
+
+
+def test_unknown_codes_keep_the_core_message() -> None:
+    error = IllegalMove("Something new", code="something_new")
+    assert error_text(translator("fi"), error) == "Something new"

@@ -1,0 +1,66 @@
+"""Value tables on disk: atomic writes, checked loads, keyed by ruleset and version."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import yatzy
+from yatzy.solver import artifacts, policy
+
+
+def _arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    values = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    return values, np.array([3, 1]), np.full((2, 6, 3), -1, dtype=np.int64)
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    r = yatzy.ruleset("yahtzee", joker="gated")
+    values, allowed, five = _arrays()
+    path = artifacts.save(r, values, allowed, five, {"states": 7}, tmp_path)
+    assert path.name == "yahtzee-joker=gated-rolls=3-upper_first=false-yahtzee_bonus=true-v1.npz"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    stored = artifacts.load(r, tmp_path)
+    assert stored is not None
+    assert np.array_equal(stored.values, values) and np.array_equal(stored.five_points, five)
+    assert stored.meta["states"] == 7
+    assert artifacts.load(yatzy.ruleset("yahtzee"), tmp_path) is None
+
+
+def test_damaged_or_foreign_files_are_ignored(tmp_path: Path) -> None:
+    r = yatzy.ruleset("yatzy")
+    values, allowed, five = _arrays()
+    path = artifacts.save(r, values, allowed, five, {}, tmp_path)
+    with np.load(path) as data:
+        arrays = dict(data)
+    arrays["values"] = arrays["values"] + 1e-9
+    np.savez(path, **arrays)
+    assert artifacts.load(r, tmp_path) is None
+    path.write_bytes(b"not a table")
+    assert artifacts.load(r, tmp_path) is None
+
+
+def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path / "here"))
+    assert artifacts.table_path(yatzy.ruleset("yatzy")).parent == tmp_path / "here"
+    monkeypatch.delenv(artifacts.ENV_VAR)
+    assert "yatzy" in str(artifacts.cache_dir())
+
+
+def test_strategy_is_built_once_then_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path))
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    r = yatzy.ruleset("yatzy", order="in_order")
+    built = policy.strategy(r)
+    assert built.source == "built" and built.build_seconds is not None
+    assert policy.strategy(r) is built
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    loaded = policy.strategy(r)
+    assert loaded.source == "cache"
+    assert np.array_equal(loaded.values, built.values, equal_nan=True)
+    assert loaded.expected_score == built.expected_score
+    assert policy.strategy(r, rebuild=True).source == "built"

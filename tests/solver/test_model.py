@@ -1,0 +1,93 @@
+"""The solver's rule tables agree with the core's rules on real scorecards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import yatzy
+from yatzy.core import rules
+from yatzy.core.rulesets import Ruleset
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver.keeps import keep_tables
+from yatzy.solver.model import UnreachableCard, build_model
+
+RULESETS = [
+    yatzy.ruleset("yatzy"),
+    yatzy.ruleset("yatzy", order="in_order"),
+    yatzy.ruleset("yatzy", order="upper_first"),
+    yatzy.ruleset("yahtzee"),
+    yatzy.ruleset("yahtzee", joker="gated"),
+    yatzy.ruleset("yahtzee", joker="free"),
+    yatzy.ruleset("yahtzee", joker="none", yahtzee_bonus=False),
+    yatzy.ruleset("yahtzee", upper_first=True),
+]
+
+
+def random_cards(ruleset: Ruleset, rng: random.Random, count: int) -> list[Scorecard]:
+    """Scorecards of games played with random dice and random legal boxes."""
+    cards = []
+    for _ in range(count):
+        card = Scorecard.empty(ruleset)
+        for _ in range(rng.randrange(len(ruleset.boxes))):
+            dice = [rng.randint(1, 6) for _ in range(ruleset.dice_count)]
+            if rng.random() < 0.2:
+                dice = [dice[0]] * ruleset.dice_count
+            options = rules.choices(ruleset, card, dice)
+            box = rng.choice(sorted(options))
+            card = card.fill(box, options[box],
+                             extra_yahtzee=rules.earns_yahtzee_bonus(ruleset, card, dice))
+        cards.append(card)
+    return cards
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=str)
+def test_tables_agree_with_the_core(ruleset: Ruleset) -> None:
+    model = build_model(ruleset)
+    kt = keep_tables(ruleset.dice_count)
+    rng = random.Random(4)
+    for card in random_cards(ruleset, rng, 60):
+        mask, y, u = model.state_of(card)
+        assert u == min(card.upper_sum, 63)
+        allowed = {b for i, b in enumerate(ruleset.boxes) if model.allowed[mask] >> i & 1}
+        assert allowed == set(rules.allowed_by_order(ruleset, card))
+        for r in [*rng.sample(range(kt.roll_count), 10), *model.five_rolls.tolist()]:
+            dice = kt.faces(r)
+            expected = rules.choices(ruleset, card, dice)
+            if r in model.five_rolls:
+                f = dice[0] - 1
+                row = model.five_points[mask, f]
+                extra = model.extra[y, f]
+            else:
+                row = [p if b in allowed else -1
+                       for b, p in zip(ruleset.boxes, model.score[r], strict=True)]
+                extra = 0
+            got = {b: int(p) for b, p in zip(ruleset.boxes, row, strict=True) if p >= 0}
+            assert got == expected, (card, dice)
+            bonus = rules.earns_yahtzee_bonus(ruleset, card, dice)
+            assert extra == (ruleset.extra_yahtzee_points if bonus else 0)
+
+
+def test_unreachable_cards_are_refused() -> None:
+    model = build_model(yatzy.ruleset("yatzy"))
+    r = model.ruleset
+    with pytest.raises(UnreachableCard, match="Twos cannot hold 3 points"):
+        model.state_of(Scorecard.parse(r, "twos=3"))
+    with pytest.raises(UnreachableCard, match="Yatzy cannot hold 40"):
+        model.state_of(Scorecard.parse(r, "yatzy=40"))
+    in_order = build_model(yatzy.ruleset("yatzy", order="in_order"))
+    with pytest.raises(UnreachableCard, match="play order"):
+        in_order.state_of(Scorecard.parse(in_order.ruleset, "chance=20"))
+    with pytest.raises(yatzy.RulesError, match="scorecard is for"):
+        model.state_of(Scorecard.empty(yatzy.ruleset("yahtzee")))
+
+
+def test_upper_sum_is_capped_and_hopeless_sums_share_a_lane() -> None:
+    model = build_model(yatzy.ruleset("yatzy"))
+    card = Scorecard.parse(model.ruleset, "sixes=30 fives=25 fours=20")
+    assert model.state_of(card)[2] == 63
+    # With only ones open, 55 and 50 cannot reach 63: both are in the hopeless lane 0.
+    um = model.upper_mask(0b111110)
+    assert model.lane_of[um, 55] == model.lane_of[um, 50] == 0
+    assert model.lane_of[um, 60] > 0

@@ -1,0 +1,117 @@
+"""Advice: every legal option with its exact expected final score."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+import yatzy
+from yatzy.core.actions import Reroll, Roll, Score
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver import Strategy, UnreachableCard
+
+
+@pytest.fixture(scope="module")
+def scandinavian() -> Strategy:
+    return yatzy.strategy(yatzy.ruleset("yatzy"))
+
+
+@pytest.fixture(scope="module")
+def yahtzee() -> Strategy:
+    return yatzy.strategy(yatzy.ruleset("yahtzee"))
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def test_turn_start_is_one_roll_worth_the_expected_score(scandinavian: Strategy) -> None:
+    game = yatzy.new_game(scandinavian.ruleset, ["Ann"], seed=1)
+    [option] = scandinavian.advise(game)
+    assert option.action == Roll()
+    assert option.value == pytest.approx(scandinavian.expected_score, abs=1e-12)
+
+
+def test_roll_value_is_the_mean_of_the_best_options_after_it(scandinavian: Strategy) -> None:
+    card = Scorecard.parse(scandinavian.ruleset, "ones=3 sixes=24 chance=23 yatzy=50")
+    start = scandinavian.advise_card(card)[0].value
+    best = [scandinavian.advise_card(card, d, 2)[0].value
+            for d in product(range(1, 7), repeat=5)]
+    assert _mean(best) == pytest.approx(start, abs=1e-9)
+
+
+def test_reroll_value_is_the_mean_over_the_new_dice(scandinavian: Strategy) -> None:
+    card = Scorecard.parse(scandinavian.ruleset, "twos=6 one_pair=10")
+    dice = (2, 6, 6, 3, 5)
+    for option in scandinavian.advise_card(card, dice, 2):
+        if not isinstance(option.action, Reroll):
+            continue
+        held = option.action.hold
+        outcomes = []
+        for new in product(range(1, 7), repeat=5 - len(held)):
+            faces = iter(new)
+            after = [dice[i] if i in held else next(faces) for i in range(5)]
+            outcomes.append(scandinavian.advise_card(card, after, 1)[0].value)
+        assert _mean(outcomes) == pytest.approx(option.value, abs=1e-9)
+
+
+def test_score_value_is_the_total_plus_the_value_after(yahtzee: Strategy) -> None:
+    card = Scorecard.parse(yahtzee.ruleset, "yahtzee=50 threes=9 fours=12")
+    options = yahtzee.advise_card(card, (4, 4, 4, 4, 4), 0)
+    # Forced Joker: fours are filled, so any open lower box, with the Joker points.
+    assert {o.action.box for o in options if isinstance(o.action, Score)} == {
+        "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+        "large_straight", "chance",
+    }
+    for option in options:
+        assert isinstance(option.action, Score)
+        box = option.action.box
+        points = {"full_house": 25, "small_straight": 30, "large_straight": 40}.get(box, 20)
+        after = card.fill(box, points, extra_yahtzee=True)
+        assert option.value == pytest.approx(yahtzee.value(after), abs=1e-9)
+
+
+def test_options_of_a_game_are_legal_distinct_and_ranked(scandinavian: Strategy) -> None:
+    game = yatzy.new_game(scandinavian.ruleset, ["Ann", "Bo"], seed=5)
+    for _ in range(12):
+        game = game.roll()
+        options = scandinavian.advise(game)
+        values = [o.value for o in options]
+        assert values == sorted(values, reverse=True)
+        boxes = {o.action.box for o in options if isinstance(o.action, Score)}
+        assert boxes == set(game.choices())
+        kept = [tuple(sorted(game.dice[i] for i in o.action.hold))
+                for o in options if isinstance(o.action, Reroll)]
+        assert len(kept) == len(set(kept))
+        assert len(kept) + 1 == len({tuple(sorted(s)) for s in _subsets(game.dice)})
+        assert options == scandinavian.advise_card(game.card, game.dice, game.rolls_left)
+        game = game.apply(options[0].action)
+        while game.dice is not None:
+            game = game.apply(scandinavian.advise(game)[0].action)
+
+
+def _subsets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [tuple(d for i, d in enumerate(dice) if m >> i & 1) for m in range(32)]
+
+
+def test_no_options_after_the_game(scandinavian: Strategy) -> None:
+    card = Scorecard.empty(scandinavian.ruleset)
+    for box in card.ruleset.boxes:
+        card = card.fill(box, 0)
+    assert scandinavian.advise_card(card, (1, 2, 3, 4, 5), 0) == []
+
+
+def test_bad_situations_are_refused(scandinavian: Strategy) -> None:
+    card = Scorecard.empty(scandinavian.ruleset)
+    with pytest.raises(yatzy.IllegalMove, match="Rolls left after a roll must be 0 to 2"):
+        scandinavian.advise_card(card, (1, 2, 3, 4, 5), 3)
+    with pytest.raises(yatzy.InvalidDice):
+        scandinavian.advise_card(card, (1, 2, 3), 1)
+    with pytest.raises(UnreachableCard):
+        scandinavian.advise_card(Scorecard.parse(card.ruleset, "threes=4"), (1, 2, 3, 4, 5))
+
+
+def test_best_plays_a_sensible_move(scandinavian: Strategy) -> None:
+    game = yatzy.new_game(scandinavian.ruleset, ["Ann"], seed=2).roll(dice=[6, 6, 6, 6, 6])
+    assert scandinavian.best(game).action == Score("yatzy")

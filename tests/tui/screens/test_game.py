@@ -1,0 +1,215 @@
+"""The game screen driven by keys and clicks: holds, rerolls, scoring, a zero's
+confirmation, errors, a computer's turn, scorepad dice and the Joker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import yatzy
+from tests.tui.helpers import game_screen, settle, shown
+from yatzy.app import GameService, Seat
+from yatzy.tui.app import YatzyApp
+from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen
+from yatzy.tui.screens.setup import GameSetup
+from yatzy.tui.widgets.scorecard import box_keys
+
+pytestmark = pytest.mark.asyncio
+
+SIZE = (80, 24)
+
+
+def key(box: str, rules: str = "yatzy") -> str:
+    """The key that fills ``box``."""
+    return {b: k for k, b in box_keys(yatzy.ruleset(rules)).items()}[box]
+
+
+def solo(service: GameService, rules: yatzy.Ruleset | None = None, **kwargs: object) -> YatzyApp:
+    setup = GameSetup(rules or yatzy.ruleset("yatzy"), (Seat("Ann"),), seed=7)
+    return YatzyApp(service, setup=setup, fast=True, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_holds_survive_a_reroll(service: GameService) -> None:
+    app = solo(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        first = screen.table.game.dice
+        assert first is not None and screen.table.game.rolls_left == 2
+        await pilot.press("1", "3", "5", "5")  # 5 twice: held, then let go
+        assert screen.holds == {0, 2}
+        assert "held" in shown(screen.query_one("#dice").slots[0].caption)  # type: ignore[attr-defined]
+        await pilot.press("r")
+        after = screen.table.game.dice
+        assert after is not None
+        assert (after[0], after[2]) == (first[0], first[2])
+        assert screen.table.game.rolls_left == 1
+        assert service.load(screen.table.saved.id).game.dice == after
+
+
+async def test_click_on_a_die_holds_it_and_click_on_a_row_scores(service: GameService) -> None:
+    app = solo(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.click("#roll")
+        assert screen.table.game.dice is not None
+        await pilot.click("#die-1")
+        assert screen.holds == {1}
+        await pilot.click("#row-chance")
+        card = screen.table.game.cards[0]
+        assert card["chance"] is not None
+        assert "Ann put" in shown(screen.query_one("#message"))
+
+
+async def test_a_zero_needs_confirmation(service: GameService) -> None:
+    app = solo(service, yatzy.ruleset("yatzy"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        choices = screen.table.game.choices()
+        assert choices["yatzy"] == 0  # seed 7 does not open with five of a kind
+        await pilot.press(key("yatzy"))
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert screen.table.game.card["yatzy"] is None
+        await pilot.press(key("yatzy"))
+        await pilot.press("y")
+        assert screen.table.game.card["yatzy"] == 0
+
+
+async def test_errors_are_shown_not_raised(service: GameService) -> None:
+    app = solo(service, yatzy.ruleset("yatzy", order="in_order"), lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("a")
+        assert shown(screen.query_one("#message")) == "Slå tärningarna först"
+        await pilot.press("r", "r", "r", "r")
+        assert screen.table.game.rolls_left == 0
+        assert "Inga slag kvar" in shown(screen.query_one("#message"))
+        await pilot.press(key("chance"))  # the play order says Ones first
+        assert "nästa är Ettor" in shown(screen.query_one("#message"))
+        assert "–" in shown(screen.query_one("#row-chance"))
+
+
+async def test_a_computer_plays_its_turn(service: GameService) -> None:
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Greedy", "greedy")), seed=3)
+    app = YatzyApp(service, setup=setup, fast=True, bot_seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("chance"))
+        await settle(pilot)
+        game = screen.table.game
+        assert game.current_player == "Ann" and game.round == 2
+        bot_steps = [s for s in game.history if s.player == "Greedy"]
+        assert bot_steps[0].action == yatzy.Roll(bot_steps[0].action.dice)  # type: ignore[union-attr]
+        assert isinstance(bot_steps[-1].action, yatzy.Score)
+        assert "Greedy put" in shown(screen.query_one("#message"))
+
+
+async def test_scorepad_asks_for_the_dice(service: GameService) -> None:
+    setup = GameSetup(yatzy.ruleset("yahtzee"), (Seat("Ann"),), dice_mode="manual")
+    app = YatzyApp(service, setup=setup, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        assert isinstance(app.screen, DiceEntryScreen)
+        await pilot.press(*"3335", "enter")  # too few: refused, asked again
+        assert isinstance(app.screen, DiceEntryScreen)
+        assert "5 dice" in shown(app.screen.query_one("#dice-error"))
+        await pilot.press("backspace", *"55", "enter")
+        assert screen.table.game.dice == (3, 3, 3, 5, 5)
+        await pilot.press("1", "2", "3", "r")
+        assert isinstance(app.screen, DiceEntryScreen)
+        assert "(dice 4, 5)" in app.screen.prompt
+        await pilot.press(*"33", "enter")
+        assert screen.table.game.dice == (3, 3, 3, 3, 3)
+        await pilot.press(key("yahtzee", "yahtzee"))
+        assert screen.table.game.card["yahtzee"] == 50
+        # A second Yahtzee: the Joker and the bonus are explained, then scored.
+        await pilot.press("r", *"55555", "enter")
+        message = shown(screen.query_one("#message"))
+        assert "Joker: five 5s must go in Fives" in message
+        assert "Yahtzee bonus" in message
+        await pilot.press(key("chance", "yahtzee"))  # refused by the forced Joker
+        assert "Joker rule" in shown(screen.query_one("#message"))
+        await pilot.press(key("fives", "yahtzee"))
+        card = screen.table.game.card
+        assert card["fives"] == 25 and card.yahtzee_bonus == 100
+        assert "Yahtzee bonus +100!" in shown(screen.query_one("#message"))
+
+
+async def test_scorepad_dice_entry_can_be_cancelled(service: GameService) -> None:
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"),), dice_mode="manual")
+    app = YatzyApp(service, setup=setup, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "escape")
+        assert app.screen is screen and screen.table.game.dice is None
+
+
+async def test_everything_fits_80_by_24(service: GameService) -> None:
+    seats = tuple(Seat(n) for n in ("Ann", "Bo", "Cecilia", "Dag", "Eero", "Fia"))
+    setup = GameSetup(yatzy.ruleset("yatzy"), seats, seed=1)
+    app = YatzyApp(service, setup=setup, fast=True, lang="pt")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        for selector in ("#row-total", "#row-yatzy", "#roll", "#die-4", "#message", "#keys"):
+            region = screen.query_one(selector).region
+            assert region.height > 0 and region.right <= 80 and region.bottom <= 24, selector
+        assert "Cecil" in shown(screen.query_one("#row-header"))
+        assert screen.query_one("#row-total").region.right <= \
+            screen.query_one("#side").region.x
+
+
+async def test_hint_shows_the_best_move_then_more(
+    service: GameService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = yatzy.ruleset("yatzy", order="in_order")
+    app = solo(service, rules)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        best = yatzy.strategy(rules).advise(screen.table.game)[0]
+        message = shown(screen.query_one("#message"))
+        assert message.startswith("Hint: ") and f"{best.value:.1f}" in message
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lines = shown(screen.query_one("#message")).splitlines()
+        assert lines[0] == "Best moves (expected final score):" and lines[3].startswith("3. ")
+
+
+async def test_a_computer_at_a_readable_pace(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("yatzy.tui.screens.game.PACE", 0.02)
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Greedy", "greedy"), Seat("Ann")), seed=8)
+    app = YatzyApp(service, setup=setup, fast=False, bot_seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")  # not Ann's turn: ignored
+        for _ in range(100):
+            if screen.table.game.current_player == "Ann":
+                break
+            await pilot.pause(0.02)
+        game = screen.table.game
+        assert game.current_player == "Ann" and game.history[0].player == "Greedy"
+        assert game.history[0].action.dice is not None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("lang", "caption"), [("sv", "1 sparad"), ("fi", "1 ✓")])
+async def test_a_held_die_says_so_in_its_caption(
+    service: GameService, lang: str, caption: str
+) -> None:
+    app = solo(service, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "1")
+        slot = screen.query_one("#dice").slots[0]  # type: ignore[attr-defined]
+        assert shown(slot.caption) == caption
+        assert slot.caption.region.width >= len(caption)

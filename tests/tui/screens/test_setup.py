@@ -1,0 +1,57 @@
+"""The set-up screen: choosing rules, options, players and dice; continuing a game."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Select
+
+import yatzy
+from tests.tui.helpers import game_screen, shown
+from yatzy.app import GameService, Seat
+from yatzy.tui.app import YatzyApp
+from yatzy.tui.screens.dialogs import DiceEntryScreen
+from yatzy.tui.screens.resume import ResumeScreen
+from yatzy.tui.screens.setup import GameSetup, SetupScreen
+
+SIZE = (80, 24)
+
+
+@pytest.mark.asyncio
+async def test_yahtzee_with_options_and_real_dice(service: GameService) -> None:
+    app = YatzyApp(service, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        assert setup.query_one("#joker-field").display is False
+        setup.query_one("#rules", Select).value = "yahtzee"
+        await pilot.pause()
+        assert setup.query_one("#order-field").display is False
+        setup.query_one("#joker", Select).value = "gated"
+        setup.query_one("#dice", Select).value = "manual"
+        await pilot.click("#players")
+        await pilot.press(*"Ann", "enter")
+        screen = game_screen(app)
+        assert screen.table.game.ruleset == yatzy.ruleset("yahtzee", joker="gated")
+        assert screen.table.manual
+        assert "gated Joker" in shown(screen.query_one("#title"))
+        await pilot.press("r")
+        assert isinstance(app.screen, DiceEntryScreen)
+
+
+def test_the_default_first_player() -> None:
+    two = (Seat("Ann"), Seat("Bo"))
+    assert GameSetup(yatzy.ruleset("yahtzee"), two).first == "roll"
+    assert GameSetup(yatzy.ruleset("yahtzee"), two[:1]).first == "seat"
+    assert GameSetup(yatzy.ruleset("yatzy"), two).first == "seat"
+    assert GameSetup(yatzy.ruleset("yatzy"), two, first_player="roll").first == "roll"
+
+
+@pytest.mark.asyncio
+async def test_an_unfinished_game_can_be_continued(service: GameService) -> None:
+    service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    app = YatzyApp(service, fast=True, lang="nb")
+    async with app.run_test(size=SIZE) as pilot:
+        hint = shown(app.screen.query_one("#resume-hint"))
+        assert hint == "1 uferdig spill: ctrl+r for å fortsette det"
+        await pilot.press("ctrl+r")
+        assert isinstance(app.screen, ResumeScreen)

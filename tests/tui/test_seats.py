@@ -1,0 +1,36 @@
+"""Players from the --players list."""
+
+from __future__ import annotations
+
+import pytest
+
+from yatzy.app import Seat, UnknownBot
+from yatzy.tui.seats import MAX_SEATS, SeatsError, parse_seats
+
+LEVELS = ("random", "greedy")
+
+
+def test_people_and_computers_in_seat_order() -> None:
+    assert parse_seats(" Ann ,Bo, HAL:greedy", LEVELS) == (
+        Seat("Ann"), Seat("Bo"), Seat("HAL", "greedy"))
+
+
+def test_computers_are_named_after_their_level() -> None:
+    seats = parse_seats("cpu:greedy,cpu:greedy,:random", LEVELS)
+    assert [s.name for s in seats] == ["Greedy", "Greedy 2", "Random"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("", "no_players"), (" , ", "no_players"), ("Ann,Ann", "same_name"),
+     (",".join(f"P{i}" for i in range(MAX_SEATS + 1)), "too_many_players")],
+)
+def test_bad_lists(text: str, code: str) -> None:
+    with pytest.raises(SeatsError) as caught:
+        parse_seats(text, LEVELS)
+    assert caught.value.code == code
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(UnknownBot, match="choose from random, greedy"):
+        parse_seats("Ann,cpu:genius", LEVELS)
