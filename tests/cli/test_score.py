@@ -36,3 +36,16 @@ def test_unknown_ruleset_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["score", "--rules", "poker", "1", "2", "3", "4", "5"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_options_without_a_command_go_to_play(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--players", "Ann", "--rules", "nope"])
+    assert "yatzy play: error: argument --rules: invalid choice" in capsys.readouterr().err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith("yatzy ")

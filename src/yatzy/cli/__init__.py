@@ -33,16 +33,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _starts_without_command(words: list[str]) -> bool:
+    if not words:
+        return True
+    first = words[0]
+    return first.startswith("-") and first not in ("-h", "--help", "--version")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``yatzy`` command; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        if "yatzy.cli.play" in COMMAND_MODULES:
-            args = parser.parse_args(["play", *(argv or [])])
-        else:
-            parser.print_help()
-            return 0
+    words = list(sys.argv[1:] if argv is None else argv)
+    if _starts_without_command(words):
+        # `yatzy` and `yatzy --players Ann,Bo` play, as `yatzy play ...` does.
+        words = ["play", *words]
+    args = parser.parse_args(words)
     try:
         return int(args.handler(args) or 0)
     except YatzyError as exc:
