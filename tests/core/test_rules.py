@@ -4,11 +4,13 @@ import pytest
 
 from yatzy import IllegalMove, Scorecard, ruleset
 from yatzy.core.rules import (
+    Refusal,
     allowed_by_order,
     check_choice,
     choices,
     earns_yahtzee_bonus,
     is_joker,
+    refusal,
 )
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -167,3 +169,29 @@ def _d(face: int):  # type: ignore[no-untyped-def]
     from yatzy import Dice
 
     return Dice([face] * 5)
+
+
+def test_refusals_are_data() -> None:
+    r = ruleset("yahtzee")
+    card = Scorecard.empty(r).fill("yahtzee", 50)
+    refused = refusal(r, card, [4] * 5, "chance")
+    assert refused == Refusal("chance", "joker_upper", face=4, upper_box="fours")
+    error = refused.error(r)
+    assert error.code == "box_not_allowed"
+    assert error.params == {"box": "chance", "reason": "joker_upper", "face": 4,
+                            "upper_box": "fours"}
+    assert refusal(r, card, [4] * 5, "fours") is None
+    assert refusal(r, card, None, "chance") is None
+    assert refusal(r, card, None, "yahtzee") == Refusal("yahtzee", "filled")
+    ordered = ruleset("yatzy", order="in_order")
+    assert refusal(ordered, Scorecard.empty(ordered), None, "chance") == Refusal(
+        "chance", "in_order", next_box="ones")
+    first = ruleset("yatzy", order="upper_first")
+    assert refusal(first, Scorecard.empty(first), None, "chance").allowed == r.upper_boxes
+
+
+def test_move_errors_carry_the_refusal() -> None:
+    card = card_with("yatzy", {"ones": 3}, order="in_order")
+    with pytest.raises(IllegalMove) as info:
+        check_choice(card.ruleset, card, [1, 2, 3, 4, 5], "chance")
+    assert info.value.params == {"box": "chance", "reason": "in_order", "next_box": "twos"}

@@ -73,7 +73,9 @@ def _check_players(players: Iterable[str]) -> tuple[str, ...]:
             raise IllegalMove(f"A player's name must not start or end with spaces: {name!r}")
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise IllegalMove(f"Two players are called {dup}: names must differ", name=dup)
+        raise IllegalMove(
+            f"Two players are called {dup}: names must differ", code="duplicate_player", name=dup
+        )
     return names
 
 
@@ -85,6 +87,39 @@ def _check_seed(seed: object) -> int | None:
     return seed
 
 
+def _roll_off_rounds(count: int, sums: Sequence[int]) -> tuple[list[int], int]:
+    """Walk the roll-off's complete rounds: the seats still in it and the rolls used."""
+    contenders, used = list(range(count)), 0
+    while len(contenders) > 1 and used + len(contenders) <= len(sums):
+        this_round = sums[used : used + len(contenders)]
+        best = max(this_round)
+        contenders = [s for s, v in zip(contenders, this_round, strict=True) if v == best]
+        used += len(this_round)
+    return contenders, used
+
+
+def roll_off_next(players: Sequence[str], sums: Sequence[int]) -> str | None:
+    """Who rolls next in the roll-off, after rolls with these ``sums`` (in order), or
+    ``None`` when they decide who starts.
+
+    >>> roll_off_next(["Ann", "Bo", "Cy"], [20, 20])
+    'Cy'
+    >>> roll_off_next(["Ann", "Bo", "Cy"], [20, 20, 5])  # a tie: Ann and Bo roll again
+    'Ann'
+    >>> roll_off_next(["Ann", "Bo", "Cy"], [20, 20, 5, 9, 8]) is None
+    True
+    """
+    contenders, used = _roll_off_rounds(len(players), sums)
+    if len(contenders) == 1:
+        if used != len(sums):
+            raise IllegalMove(
+                f"The roll-off was decided after {used} rolls, but {len(sums)} were given",
+                code="roll_off_overlong",
+            )
+        return None
+    return players[contenders[len(sums) - used]]
+
+
 def roll_off(
     ruleset: Ruleset,
     players: Sequence[str],
@@ -93,39 +128,34 @@ def roll_off(
     dice: Sequence[Sequence[int]] | None = None,
 ) -> tuple[int, tuple[RollOff, ...]]:
     """Who starts: each player rolls all dice; the highest sum starts; those tied for the
-    highest roll again. Returns the starter's seat and the rolls in order.
+    highest roll again, in seat order. Returns the starter's seat and the rolls in order.
 
     ``dice`` gives physical dice for the rolls in order; without it they come from the
-    seed. Raises :class:`IllegalMove` when given dice run out before the tie is broken.
+    seed. Raises :class:`IllegalMove` when given dice run out before the tie is broken,
+    or go on after it.
     """
-    contenders = list(range(len(players)))
+    given = [ruleset.check_dice(d) for d in dice] if dice is not None else None
     rolls: list[RollOff] = []
-    given = list(dice) if dice is not None else None
-    while len(contenders) > 1:
-        sums: dict[int, int] = {}
-        for seat in contenders:
-            k = len(rolls)
-            if given is not None:
-                if k >= len(given):
-                    raise IllegalMove(
-                        "The roll-off needs more dice: "
-                        f"{', '.join(players[s] for s in contenders)} roll again",
-                        code="roll_off_incomplete",
-                    )
-                d = ruleset.check_dice(given[k])
-            elif seed is None:
-                raise IllegalMove("A roll-off needs a seed or the dice")
-            else:
-                d = seeded_dice(seed, "roll-off", k, ruleset.dice_count)
-            rolls.append(RollOff(players[seat], d))
-            sums[seat] = sum(d)
-        best = max(sums.values())
-        contenders = [s for s in contenders if sums[s] == best]
-    if given is not None and len(rolls) != len(given):
-        raise IllegalMove(
-            f"The roll-off was decided after {len(rolls)} rolls, but {len(given)} were given"
-        )
-    return contenders[0], tuple(rolls)
+    while (player := roll_off_next(players, [sum(r.dice) for r in rolls])) is not None:
+        k = len(rolls)
+        if given is not None:
+            if k >= len(given):
+                contenders, _ = _roll_off_rounds(len(players), [sum(d) for d in given])
+                raise IllegalMove(
+                    "The roll-off needs more dice: "
+                    f"{', '.join(players[s] for s in contenders)} roll again",
+                    code="roll_off_incomplete",
+                )
+            d = given[k]
+        elif seed is None:
+            raise IllegalMove("A roll-off needs a seed or the dice")
+        else:
+            d = seeded_dice(seed, "roll-off", k, ruleset.dice_count)
+        rolls.append(RollOff(player, d))
+    if given is not None:
+        roll_off_next(players, [sum(d) for d in given])  # refuses rolls after the decision
+    winners, _ = _roll_off_rounds(len(players), [sum(r.dice) for r in rolls])
+    return winners[0], tuple(rolls)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 
 from yatzy.core.dice import Dice
 from yatzy.core.errors import IllegalMove
@@ -79,40 +80,82 @@ def choices(ruleset: Ruleset, card: Scorecard, dice: Sequence[int]) -> dict[str,
     }
 
 
-def explain_refusal(ruleset: Ruleset, card: Scorecard, dice: Sequence[int], box: str) -> str:
-    """Why ``box`` is not among :func:`choices` for these dice, in a player's words."""
-    label = ruleset.label(box)
+@dataclass(frozen=True)
+class Refusal:
+    """Why a box may not be filled now, as data an interface can translate.
+
+    ``reason`` is one of ``"filled"``, ``"in_order"`` (``next_box`` is the box to fill),
+    ``"upper_first"`` (``allowed`` are the boxes to fill first), ``"joker_upper"`` (five
+    ``face``s must go in ``upper_box``) or ``"joker_lower"`` (``upper_box`` is filled,
+    so they go in an open lower box).
+    """
+
+    box: str
+    reason: str
+    next_box: str | None = None
+    allowed: tuple[str, ...] = ()
+    face: int | None = None
+    upper_box: str | None = None
+
+    @property
+    def code(self) -> str:
+        """The error code of the :class:`IllegalMove` this refusal raises."""
+        return "box_filled" if self.reason == "filled" else "box_not_allowed"
+
+    def message(self, ruleset: Ruleset) -> str:
+        """The refusal in English, for a player."""
+        label = ruleset.label
+        if self.reason == "filled":
+            return f"{label(self.box)} is already filled"
+        if self.reason == "in_order":
+            assert self.next_box is not None
+            nxt = label(self.next_box)
+            return f"In this game the boxes are filled top to bottom: next is {nxt}"
+        if self.reason == "upper_first":
+            first = ", ".join(label(b) for b in self.allowed)
+            box = label(self.box)
+            return f"In this game the upper section comes first: fill {first} before {box}"
+        assert self.upper_box is not None
+        upper = label(self.upper_box)
+        if self.reason == "joker_upper":
+            return f"Joker rule: five {self.face}s must go in {upper} while it is open"
+        return (
+            f"Joker rule: {upper} is filled, so five {self.face}s go in an open lower box"
+            " while there is one"
+        )
+
+    def error(self, ruleset: Ruleset) -> IllegalMove:
+        """The :class:`IllegalMove` for this refusal; its ``params`` hold these fields."""
+        params = {k: v for k, v in asdict(self).items() if v not in (None, ())}
+        return IllegalMove(self.message(ruleset), code=self.code, **params)
+
+
+def refusal(
+    ruleset: Ruleset, card: Scorecard, dice: Sequence[int] | None, box: str
+) -> Refusal | None:
+    """Why ``box`` may not be filled with ``dice`` now, or ``None`` when it may.
+
+    With ``dice=None`` (before a roll) only the filled box and the play order count.
+    """
+    ruleset.check_box(box)
     if not card.is_open(box):
-        return f"{label} is already filled"
+        return Refusal(box, "filled")
     allowed = allowed_by_order(ruleset, card)
     if box not in allowed:
         if ruleset.order == "in_order":
-            return (
-                "In this game the boxes are filled top to bottom: "
-                f"next is {ruleset.label(allowed[0])}"
-            )
-        return (
-            "In this game the upper section comes first: "
-            f"fill {', '.join(ruleset.label(b) for b in allowed)} before {label}"
-        )
-    d = ruleset.check_dice(dice)
-    upper_box = UPPER_BOXES[d[0] - 1]
-    if card.is_open(upper_box):
-        return (
-            f"Joker rule: five {d[0]}s must go in {ruleset.label(upper_box)} while it is open"
-        )
-    return (
-        f"Joker rule: {ruleset.label(upper_box)} is filled, so five {d[0]}s go in an open"
-        " lower box while there is one"
-    )
+            return Refusal(box, "in_order", next_box=allowed[0])
+        return Refusal(box, "upper_first", allowed=allowed)
+    if dice is None or box in choices(ruleset, card, dice):
+        return None
+    face = ruleset.check_dice(dice)[0]
+    upper_box = UPPER_BOXES[face - 1]
+    reason = "joker_upper" if card.is_open(upper_box) else "joker_lower"
+    return Refusal(box, reason, face=face, upper_box=upper_box)
 
 
 def check_choice(ruleset: Ruleset, card: Scorecard, dice: Sequence[int], box: str) -> int:
     """The points ``box`` gets for ``dice``, or :class:`IllegalMove` saying why not."""
-    ruleset.check_box(box)
-    options = choices(ruleset, card, dice)
-    if box in options:
-        return options[box]
-    reason = explain_refusal(ruleset, card, dice, box)
-    code = "box_filled" if not card.is_open(box) else "box_not_allowed"
-    raise IllegalMove(reason, code=code, box=box)
+    refused = refusal(ruleset, card, dice, box)
+    if refused is not None:
+        raise refused.error(ruleset)
+    return choices(ruleset, card, dice)[box]

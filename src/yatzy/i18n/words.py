@@ -80,29 +80,27 @@ def ruleset_title(t: Translator, ruleset: Ruleset) -> str:
 
 def refusal(t: Translator, game: Game, box: str) -> str:
     """Why the current player may not fill ``box`` with the dice on the table."""
-    ruleset, card = game.ruleset, game.card
-    if not card.is_open(box):
-        return t._("{box} is already filled", box=box_label(t, box))
-    allowed = rules.allowed_by_order(ruleset, card)
-    if box not in allowed:
-        if ruleset.order == "in_order":
-            return t._(
-                "The boxes are filled from top to bottom: next is {box}",
-                box=box_label(t, allowed[0]),
-            )
-        return t._("Fill the upper section before {box}", box=box_label(t, box))
-    if game.dice is None:
+    refused = rules.refusal(game.ruleset, game.card, game.dice, box)
+    if refused is None:
         return t._("Roll the dice first")
-    face = game.dice[0]
-    upper = UPPER_BOXES[face - 1]
-    if card.is_open(upper):
+    if refused.reason == "filled":
+        return t._("{box} is already filled", box=box_label(t, box))
+    if refused.reason == "in_order":
+        return t._(
+            "The boxes are filled from top to bottom: next is {box}",
+            box=box_label(t, str(refused.next_box)),
+        )
+    if refused.reason == "upper_first":
+        return t._("Fill the upper section before {box}", box=box_label(t, box))
+    upper = box_label(t, str(refused.upper_box))
+    if refused.reason == "joker_upper":
         return t._(
             "Joker rule: five {face}s must go in {box} while it is open",
-            face=face, box=box_label(t, upper),
+            face=refused.face, box=upper,
         )
     return t._(
         "Joker rule: {box} is filled, so five {face}s go in an open lower box",
-        face=face, box=box_label(t, upper),
+        face=refused.face, box=upper,
     )
 
 

@@ -24,10 +24,9 @@ from textual.widgets import Static
 from yatzy.app import GameService, SavedGame
 from yatzy.core.dice import Dice
 from yatzy.core.errors import YatzyError
-from yatzy.core.game import Game
+from yatzy.core.game import Game, roll_off_next
 from yatzy.i18n import Translator, translator
 from yatzy.i18n.words import error_text
-from yatzy.tui.rolloff import next_roller
 from yatzy.tui.screens.base import Translated
 from yatzy.tui.screens.dialogs import DiceEntryScreen, LanguageScreen
 from yatzy.tui.screens.end import EndScreen
@@ -136,7 +135,7 @@ class YatzyApp(App[None]):
 
     def _roll_off_by_hand(self, setup: GameSetup, given: list[list[int]]) -> None:
         names = [seat.name for seat in setup.seats]
-        player = next_roller(setup.rules, names, given)
+        player = roll_off_next(names, [sum(d) for d in given])
         if player is None:
             self._create(setup, given)
             return
@@ -159,7 +158,8 @@ class YatzyApp(App[None]):
     @staticmethod
     def _roll_order(setup: GameSetup, given: list[list[int]]) -> list[str]:
         names = [seat.name for seat in setup.seats]
-        return [str(next_roller(setup.rules, names, given[:i])) for i in range(len(given))]
+        sums = [sum(d) for d in given]
+        return [str(roll_off_next(names, sums[:i])) for i in range(len(given))]
 
     def _show_dialog(
         self, dialog: DiceEntryScreen, callback: Callable[[Dice | None], None]
