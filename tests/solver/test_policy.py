@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from itertools import product
 
 import pytest
 
 import yatzy
+from yatzy.core import rules
 from yatzy.core.actions import Reroll, Roll, Score
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver import Strategy, UnreachableCard
@@ -115,3 +117,33 @@ def test_bad_situations_are_refused(scandinavian: Strategy) -> None:
 def test_best_plays_a_sensible_move(scandinavian: Strategy) -> None:
     game = yatzy.new_game(scandinavian.ruleset, ["Ann"], seed=2).roll(dice=[6, 6, 6, 6, 6])
     assert scandinavian.best(game).action == Score("yatzy")
+
+
+@pytest.mark.parametrize("options", [
+    {"joker": "forced"}, {"joker": "gated"}, {"joker": "free"}, {"joker": "none"},
+    {"yahtzee_bonus": False}, {"upper_first": True},
+])
+def test_every_score_option_is_its_points_plus_the_next_turns_value(options: dict[str, object]
+                                                                    ) -> None:
+    s = yatzy.strategy(yatzy.ruleset("yahtzee", **options))
+    r = s.ruleset
+    rng = random.Random(3)
+
+    def roll() -> list[int]:
+        dice = [rng.randint(1, 6) for _ in range(5)]
+        return [dice[0]] * 5 if rng.random() < 0.4 else dice
+
+    for _ in range(40):
+        card = Scorecard.empty(r)
+        for _ in range(rng.randrange(13)):
+            dice = roll()
+            choice = rules.choices(r, card, dice)
+            box = rng.choice(sorted(choice))
+            bonus = rules.earns_yahtzee_bonus(r, card, dice)
+            card = card.fill(box, choice[box], extra_yahtzee=bonus)
+        dice = roll()
+        bonus = rules.earns_yahtzee_bonus(r, card, dice)
+        expected = {box: s.value(card.fill(box, points, extra_yahtzee=bonus))
+                    for box, points in rules.choices(r, card, dice).items()}
+        got = {o.action.box: o.value for o in s.advise_card(card, dice, 0)}
+        assert got == pytest.approx(expected, abs=1e-9)

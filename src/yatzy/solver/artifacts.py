@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import platformdirs
 
 from yatzy.core.rulesets import Ruleset
-from yatzy.solver.keeps import FloatArray, IntArray
+from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
 
 #: Bump when the table's meaning or layout changes: old files are then ignored.
 SOLVER_VERSION = 1
@@ -37,7 +36,7 @@ class StoredTable:
 
     values: FloatArray
     allowed: IntArray
-    five_points: IntArray
+    five_points: SmallIntArray
     meta: dict[str, Any]
 
 
@@ -53,7 +52,7 @@ def table_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
     return (directory or cache_dir()) / f"{ruleset.name}-{options}-v{SOLVER_VERSION}.npz"
 
 
-def _digest(values: FloatArray, allowed: IntArray, five_points: npt.NDArray[np.int16]) -> str:
+def _digest(values: FloatArray, allowed: IntArray, five_points: SmallIntArray) -> str:
     h = hashlib.sha256()
     for array in (values, allowed, five_points):
         h.update(np.ascontiguousarray(array).tobytes())
@@ -64,14 +63,14 @@ def save(
     ruleset: Ruleset,
     values: FloatArray,
     allowed: IntArray,
-    five_points: IntArray,
+    five_points: SmallIntArray,
     meta: dict[str, Any],
     directory: Path | None = None,
 ) -> Path:
     """Write a table atomically; returns its path."""
     path = table_path(ruleset, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
-    small: npt.NDArray[np.int16] = five_points.astype(np.int16)
+    small = five_points.astype(np.int16)
     header = {
         **meta,
         "ruleset": ruleset.to_dict(),
@@ -115,4 +114,4 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
         or header.get("sha256") != _digest(values, allowed, small)
     ):
         return None
-    return StoredTable(values, allowed, small.astype(np.int64), header)
+    return StoredTable(values, allowed, small, header)

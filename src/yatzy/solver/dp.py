@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from yatzy.solver import kernels
-from yatzy.solver.keeps import FloatArray, IntArray
+from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
 from yatzy.solver.model import Model
 
 #: ``progress(done, total)`` is called after each layer of the backward induction.
@@ -33,7 +33,7 @@ class KernelArgs:
     upper_points: IntArray
     upper_index: IntArray
     five_rolls: IntArray
-    five_points: IntArray
+    five_points: SmallIntArray
     extra: IntArray
 
 

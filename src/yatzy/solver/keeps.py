@@ -24,6 +24,8 @@ import numpy.typing as npt
 FACES = 6
 
 IntArray = npt.NDArray[np.int64]
+#: Small integers (points of a box, ``-1`` for none), kept compact.
+SmallIntArray = npt.NDArray[np.int16]
 FloatArray = npt.NDArray[np.float64]
 
 

@@ -27,7 +27,7 @@ from yatzy.core.dice import Dice
 from yatzy.core.errors import RulesError
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
-from yatzy.solver.keeps import FACES, IntArray, KeepTables, keep_tables
+from yatzy.solver.keeps import FACES, IntArray, KeepTables, SmallIntArray, keep_tables
 
 
 class UnreachableCard(RulesError):
@@ -69,7 +69,7 @@ class Model:
     allowed: IntArray
     #: ``five_points[mask, f, b]``: points of box ``b`` for five of a kind of face
     #: ``f + 1`` with ``mask`` filled (-1 = not allowed): Joker rules included.
-    five_points: IntArray
+    five_points: SmallIntArray
     #: ``extra[y, f]``: extra-Yahtzee points earned by scoring five ``f + 1``s in ``y``.
     extra: IntArray
     #: ``upper_points[i, j]``: the j-th possible points of upper box ``upper[i]``
@@ -127,7 +127,7 @@ def _possible_points(model: Model) -> dict[int, frozenset[int]]:
 
 #: ``(allowed, five_points)`` of :class:`Model`: what the play order and the Joker rules
 #: allow, per mask.
-OrderTables = tuple[IntArray, IntArray]
+OrderTables = tuple[IntArray, SmallIntArray]
 
 
 def order_tables(ruleset: Ruleset) -> OrderTables:
@@ -183,7 +183,7 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
         box_bits = (allowed[rows, None] >> np.arange(nb)) & 1
         table = np.array(list(five_scores[f].values()), dtype=np.int64)
         five_points[rows, f, :] = np.where(box_bits == 1, table[None, :], -1)
-    return allowed, five_points
+    return allowed, five_points.astype(np.int16)
 
 
 def _yahtzee_index(ruleset: Ruleset) -> int:
