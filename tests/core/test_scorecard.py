@@ -81,3 +81,22 @@ def test_from_dict_errors() -> None:
         Scorecard.from_dict(YATZY, {"boxes": {"ones": 1.5}})
     with pytest.raises(RulesError):
         Scorecard.from_dict(YATZY, {"boxes": []})
+
+
+def test_impossible_points_are_refused() -> None:
+    with pytest.raises(RulesError, match="Twos cannot hold 3 points; it holds 0, 2, 4, 6, 8, 10"):
+        Scorecard.parse(YATZY, "twos=3")
+    with pytest.raises(RulesError, match="Full house cannot hold 20 points"):
+        Scorecard.parse(YAHTZEE, "full_house=20")
+    assert Scorecard.parse(YATZY, "full_house=28 one_pair=12")["full_house"] == 28
+    with pytest.raises(RulesError, match="Full house cannot hold 30"):
+        Scorecard.parse(YATZY, "full_house=30")
+    with pytest.raises(RulesError, match="need 50 in the Yahtzee box"):
+        Scorecard.parse(YAHTZEE, "yahtzee=0 yahtzee_bonus=1")
+
+
+def test_possible_points() -> None:
+    assert YAHTZEE.possible_points("large_straight") == {0, 40}
+    assert YATZY.possible_points("yatzy") == {0, 50}
+    assert max(YATZY.possible_points("chance")) == 30
+    assert ruleset("yahtzee", joker="none").possible_points("full_house") == {0, 25}

@@ -73,9 +73,9 @@ def test_unreachable_cards_are_refused() -> None:
     model = build_model(yatzy.ruleset("yatzy"))
     r = model.ruleset
     with pytest.raises(UnreachableCard, match="Twos cannot hold 3 points"):
-        model.state_of(Scorecard.parse(r, "twos=3"))
+        model.state_of(Scorecard.empty(r).fill("twos", 3))
     with pytest.raises(UnreachableCard, match="Yatzy cannot hold 40"):
-        model.state_of(Scorecard.parse(r, "yatzy=40"))
+        model.state_of(Scorecard.empty(r).fill("yatzy", 40))
     in_order = build_model(yatzy.ruleset("yatzy", order="in_order"))
     with pytest.raises(UnreachableCard, match="play order"):
         in_order.state_of(Scorecard.parse(in_order.ruleset, "chance=20"))

@@ -111,7 +111,7 @@ def test_bad_situations_are_refused(scandinavian: Strategy) -> None:
     with pytest.raises(yatzy.InvalidDice):
         scandinavian.advise_card(card, (1, 2, 3), 1)
     with pytest.raises(UnreachableCard):
-        scandinavian.advise_card(Scorecard.parse(card.ruleset, "threes=4"), (1, 2, 3, 4, 5))
+        scandinavian.advise_card(card.fill("threes", 4), (1, 2, 3, 4, 5))
 
 
 def test_best_plays_a_sensible_move(scandinavian: Strategy) -> None:

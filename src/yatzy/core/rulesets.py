@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations_with_replacement
 from typing import Any
 
 from yatzy.core import scoring
@@ -186,6 +188,14 @@ class Ruleset:
         d = self.check_dice(dice)
         return {box: self._scorers[box](d) for box in self.boxes}
 
+    def possible_points(self, box: str) -> frozenset[int]:
+        """Every number of points ``box`` can hold in this ruleset (Joker values included).
+
+        >>> sorted(ruleset("yatzy").possible_points("twos"))
+        [0, 2, 4, 6, 8, 10]
+        """
+        return _possible_points(self)[self.check_box(box)]
+
     def joker_score(self, box: str, dice: Dice) -> int:
         """What ``box`` gives five of a kind ``dice`` used as a Joker."""
         scorer = JOKER_POINTS.get(box)
@@ -216,6 +226,18 @@ class Ruleset:
     def _changed_options(self) -> list[tuple[str, Any]]:
         spec = _OPTIONS[self.name]
         return [(k, v) for k, v in self.option_items if v != spec[k].default]
+
+
+@lru_cache(maxsize=32)
+def _possible_points(rules: Ruleset) -> dict[str, frozenset[int]]:
+    rolls = [Dice(faces) for faces in combinations_with_replacement(range(1, 7), rules.dice_count)]
+    points: dict[str, set[int]] = {box: set() for box in rules.boxes}
+    for dice in rolls:
+        for box in rules.boxes:
+            points[box].add(rules.score(box, dice))
+            if rules.joker != "none" and dice.is_n_of_a_kind:
+                points[box].add(rules.joker_score(box, dice))
+    return {box: frozenset(values) for box, values in points.items()}
 
 
 def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:

@@ -173,14 +173,25 @@ class Scorecard(Mapping[str, "int | None"]):
             raise RulesError("A scorecard's boxes must be an object of box: points")
         for box, points in boxes.items():
             ruleset.check_box(box)
-            if points is not None and (
-                isinstance(points, bool) or not isinstance(points, int) or points < 0
-            ):
+            if points is None:
+                continue
+            if isinstance(points, bool) or not isinstance(points, int) or points < 0:
                 raise RulesError(f"Points in {box} must be a whole number >= 0, not {points!r}")
+            possible = ruleset.possible_points(box)
+            if points not in possible:
+                raise RulesError(
+                    f"{ruleset.label(box)} cannot hold {points} points; it holds "
+                    f"{', '.join(map(str, sorted(possible)))}",
+                    box=box, points=points,
+                )
         count = data.get(BONUS_KEY, 0)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RulesError(f"The Yahtzee bonus count must be a whole number >= 0, not {count!r}")
         if count and not ruleset.extra_yahtzee_points:
             raise RulesError(f"{ruleset.name} has no Yahtzee bonus")
+        if count and boxes.get(ruleset.yahtzee_box) != 50:
+            raise RulesError(
+                f"Yahtzee bonuses need 50 in the {ruleset.label(ruleset.yahtzee_box)} box"
+            )
         values = tuple(boxes.get(b) for b in ruleset.boxes)
         return cls(ruleset, values, count)
