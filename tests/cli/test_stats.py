@@ -1,5 +1,5 @@
 """`yatzy stats`: the table, the filters, the histogram and the empty cases, on a real
-database file."""
+database file, in English and in the player's language."""
 
 from __future__ import annotations
 
@@ -21,6 +21,14 @@ def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "100")
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """English unless a test asks for another language, whatever the tester's locale."""
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     """Two finished Yatzy games (Ann 289 and 69, Bo 45) and one Yahtzee game."""
@@ -40,13 +48,30 @@ def rows(out: str) -> list[list[str]]:
             for line in out.splitlines() if line.startswith("│")]
 
 
+def header(out: str) -> list[str]:
+    """The column names of a rich table."""
+    line = next(line for line in out.splitlines() if line.startswith("┃"))
+    return [cell.strip() for cell in line.split("┃")[1:-1]]
+
+
+def header_of_histogram(out: str) -> list[str]:
+    """The column names of the (borderless) histogram table: the line before its first
+    bin."""
+    lines = out.splitlines()
+    first_bin = next(i for i, line in enumerate(lines)
+                     if line.strip() and line.split()[0][0].isdigit())
+    return lines[first_bin - 1].split()
+
+
 def test_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "Finished games" in out
+    assert header(out) == ["Ruleset", "Player", "Games", "Wins", "Best", "Mean", "Bonus",
+                           "Yatzy"]
     assert rows(out) == [
-        ["yahtzee (joker=free)", "Ann", "1", "1", "100", "100.0", "0%", "0%"],
-        ["yatzy", "Ann", "2", "2", "289", "179.0", "50%", "100%"],
+        ["Yahtzee · free Joker", "Ann", "1", "1", "100", "100.0", "0%", "0%"],
+        ["Yatzy", "Ann", "2", "2", "289", "179.0", "50%", "100%"],
         ["", "Bo", "1", "0", "45", "45.0", "0%", "0%"],
     ]
 
@@ -54,7 +79,7 @@ def test_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_filters(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", str(db), "--rules", "yatzy", "--player", "Ann"]) == 0
     assert rows(capsys.readouterr().out) == [
-        ["yatzy", "Ann", "2", "2", "289", "179.0", "50%", "100%"]]
+        ["Yatzy", "Ann", "2", "2", "289", "179.0", "50%", "100%"]]
     assert main(["stats", "--db", str(db), "--player", "Zed"]) == 0
     assert capsys.readouterr().out.strip() == (
         "No finished games for Zed yet. Play one with `yatzy play`.")
@@ -63,7 +88,8 @@ def test_filters(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_histogram(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", str(db), "--rules", "yatzy", "--histogram"]) == 0
     out = capsys.readouterr().out
-    assert "Scores in yatzy: 3 scores, mean 134.3" in out
+    assert "Scores in Yatzy: 3 scores, mean 134.3, sd 109.8" in out
+    assert header_of_histogram(out) == ["Score", "Count"]
     lines = {line.split()[0]: line for line in out.splitlines()
              if line.strip() and line.split()[0][0].isdigit()}
     # 45, 69 and 289 in bins of 20 from 40 to 299.
@@ -88,7 +114,13 @@ def test_empty_database(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch.setenv(DB_ENV, str(path))  # the default database
     assert main(["stats", "--rules", "yahtzee"]) == 0
     assert capsys.readouterr().out.strip() == (
-        "No finished games of yahtzee yet. Play one with `yatzy play`.")
+        "No finished games of Yahtzee yet. Play one with `yatzy play`.")
+    assert main(["stats", "--rules", "yahtzee", "--player", "Ann"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "No finished games of Yahtzee for Ann yet. Play one with `yatzy play`.")
+    assert main(["stats"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "No finished games yet. Play one with `yatzy play`.")
 
 
 def test_names_are_shown_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,7 +129,7 @@ def test_names_are_shown_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[
         play_game(service, yatzy.ruleset("yatzy"), ["[bold]Ann"], same_dice([1, 1, 1, 1, 1]))
     assert main(["stats", "--db", str(path), "--player", "[bold]Ann", "--histogram"]) == 0
     out = capsys.readouterr().out
-    assert "[bold]Ann" in out and "Scores in yatzy, [bold]Ann: 1 scores" in out
+    assert "[bold]Ann" in out and "Scores of [bold]Ann in Yatzy: 1 score," in out
 
 
 def test_a_broken_database_is_a_clear_error(tmp_path: Path,
@@ -129,3 +161,64 @@ def test_json(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
                                             "options": {"order": "free", "rolls": 3}}
     assert main(["stats", "--db", str(tmp_path / "none.sqlite3"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"stats": [], "scores": []}
+
+
+def test_swedish(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", str(db), "--lang", "sv", "--histogram"]) == 0
+    out = capsys.readouterr().out
+    assert "Avslutade spel" in out
+    assert header(out) == ["Regler", "Spelare", "Spel", "Vinster", "Bäst", "Medel", "Bonus",
+                           "Yatzy"]
+    assert rows(out) == [
+        ["Yahtzee · fri joker", "Ann", "1", "1", "100", "100,0", "0\xa0%", "0\xa0%"],
+        ["Yatzy", "Ann", "2", "2", "289", "179,0", "50\xa0%", "100\xa0%"],
+        ["", "Bo", "1", "0", "45", "45,0", "0\xa0%", "0\xa0%"],
+    ]
+    assert "Slutpoäng i Yatzy: 3 resultat, medel 134,3, standardavvikelse 109,8" in out
+    assert "Slutpoäng i Yahtzee · fri joker: 1 resultat, medel 100,0" in out
+    assert header_of_histogram(out) == ["Poäng", "Antal"]
+    for english in ("Finished games", "Player", "Scores", "Count", "mean"):
+        assert english not in out
+
+
+def test_yahtzee_column_and_player_in_finnish(db: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", str(db), "--lang", "fi", "--rules", "yahtzee",
+                 "--player", "Ann", "--histogram"]) == 0
+    out = capsys.readouterr().out
+    assert header(out)[-1] == "Yahtzee" and header(out)[1] == "Pelaaja"
+    assert "Pelaajan Ann loppupisteet – Yahtzee · vapaa jokeri: 1 tulos," in out
+
+
+def test_the_language_comes_from_lang(db: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "nb_NO.UTF-8")
+    assert main(["stats", "--db", str(db), "--player", "Zed"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        "Zed har ingen ferdige spill ennå. Spill et med `yatzy play`.")
+    assert main(["stats", "--db", str(db), "--lang", "en", "--player", "Zed"]) == 0
+    assert capsys.readouterr().out.strip().startswith("No finished games for Zed")
+    assert main(["stats", "--db", str(tmp_path / "none.sqlite3")]) == 0
+    assert capsys.readouterr().out.startswith("Ingen spill ennå: det finnes ingen spilldatabase")
+
+
+def test_errors_and_json_in_another_language(db: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_text("not a database\n" * 100)
+    assert main(["stats", "--db", str(junk), "--lang", "da"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"yatzy: Kan ikke åbne spildatabasen {junk}") and "Traceback" not in err
+    assert main(["stats", "--db", str(db), "--json", "--lang", "sv"]) == 0
+    english = capsys.readouterr().out
+    assert main(["stats", "--db", str(db), "--json"]) == 0
+    assert english == capsys.readouterr().out  # JSON is for programs: never translated
+
+
+@pytest.mark.parametrize("lang", ["sv", "nb", "da", "fi", "en", "pt", "et"])
+def test_every_language_shows_the_table(db: Path, lang: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", str(db), "--lang", lang, "--histogram"]) == 0
+    out = capsys.readouterr().out
+    assert len(rows(out)) == 3 and "{" not in out

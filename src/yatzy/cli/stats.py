@@ -1,5 +1,7 @@
 """``yatzy stats``: games, best, mean and bonus rate per ruleset and player, and a score
-histogram, from the history of finished games."""
+histogram, from the history of finished games. The tables and messages are in the
+player's language (``--lang``, else ``LANG``); ``--json`` is for programs and stays as
+it is."""
 
 from __future__ import annotations
 
@@ -7,9 +9,12 @@ import argparse
 import dataclasses
 import json
 import math
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_decimal, format_percent
 from rich.bar import Bar
 from rich.console import Console
 from rich.markup import escape
@@ -17,7 +22,11 @@ from rich.table import Table
 
 from yatzy.app import GameService, StatsRow
 from yatzy.bootstrap import default_db, describe_db, open_service
+from yatzy.core.errors import YatzyError
 from yatzy.core.rulesets import RULESET_NAMES, Ruleset
+from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
+from yatzy.i18n.words import RULESET_NAMES as RULESET_WORDS
+from yatzy.i18n.words import box_label, error_text, ruleset_title
 from yatzy.storage.engine import is_url
 
 #: Bin widths a histogram may use, smallest first.
@@ -38,7 +47,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--player", help="only this player")
     parser.add_argument("--histogram", action="store_true",
                         help="also draw the distribution of final scores")
-    parser.add_argument("--json", action="store_true", help="print JSON for programs")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON for programs (never translated)")
+    parser.add_argument("--lang", choices=tuple(LANGUAGES),
+                        help="language (default: from LANG, else English)")
     parser.set_defaults(handler=run)
 
 
@@ -46,26 +58,39 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     """Print the statistics (and histograms) the options ask for; never creates a
     database that is not there yet."""
     console = console or Console()
+    t = translator(args.lang or language_from_env(os.environ))
     db = default_db() if args.db is None else args.db
     if not is_url(db) and not Path(db).expanduser().exists():
         if args.json:
             print(json.dumps({"stats": [], "scores": []}))
             return 0
-        console.print(f"No games yet: there is no game database at {escape(describe_db(db))}.\n"
-                      "Play one with `yatzy play`.")
+        console.print(t._("No games yet: there is no game database at {db}.\n"
+                          "Play one with `yatzy play`.", db=escape(describe_db(db))),
+                      highlight=False)
         return 0
-    with open_service(db) as service:
-        rows = service.stats(args.rules, args.player)
-        if args.json:
-            print(json.dumps(_json(service, rows, args), indent=1))
-            return 0
-        if not rows:
-            console.print(_no_games_message(args))
-            return 0
-        console.print(stats_table(rows))
-        if args.histogram:
-            for rules in service.rulesets(args.rules):
-                _print_histogram(console, service, rules, args.player)
+    try:
+        with open_service(db) as service:
+            return _show(console, t, service, args)
+    except YatzyError as error:
+        print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
+        return 2
+
+
+def _show(console: Console, t: Translator, service: GameService,
+          args: argparse.Namespace) -> int:
+    rows = service.stats(args.rules, args.player)
+    if args.json:
+        print(json.dumps(_json(service, rows, args), indent=1))
+        return 0
+    if not rows:
+        console.print(_no_games_message(t, args), highlight=False)
+        return 0
+    rulesets = service.rulesets(args.rules)
+    titles = {str(rules): ruleset_title(t, rules) for rules in rulesets}
+    console.print(stats_table(rows, t, titles))
+    if args.histogram:
+        for rules in rulesets:
+            _print_histogram(console, t, service, rules, args.player)
     return 0
 
 
@@ -80,43 +105,58 @@ def _json(service: GameService, rows: list[StatsRow], args: argparse.Namespace) 
     }
 
 
-def _no_games_message(args: argparse.Namespace) -> str:
-    which = []
-    if args.rules:
-        which.append(f"of {args.rules}")
-    if args.player:
-        which.append(f"for {escape(args.player)}")
-    suffix = f" {' '.join(which)}" if which else ""
-    return f"No finished games{suffix} yet. Play one with `yatzy play`."
+def _no_games_message(t: Translator, args: argparse.Namespace) -> str:
+    rules = t._(RULESET_WORDS[args.rules]) if args.rules else None
+    player = escape(args.player) if args.player else None
+    if rules and player:
+        return t._("No finished games of {rules} for {player} yet. "
+                   "Play one with `yatzy play`.", rules=rules, player=player)
+    if rules:
+        return t._("No finished games of {rules} yet. Play one with `yatzy play`.",
+                   rules=rules)
+    if player:
+        return t._("No finished games for {player} yet. Play one with `yatzy play`.",
+                   player=player)
+    return t._("No finished games yet. Play one with `yatzy play`.")
 
 
-def _percent(rate: float) -> str:
-    return f"{rate:.0%}"
+def _percent(t: Translator, rate: float) -> str:
+    return str(format_percent(rate, locale=t.lang))
 
 
-def stats_table(rows: list[StatsRow]) -> Table:
-    """The statistics as a rich table, one row per ruleset and player."""
-    table = Table(title="Finished games")
-    table.add_column("Ruleset")
-    table.add_column("Player")
-    table.add_column("Games", justify="right")
-    table.add_column("Wins", justify="right")
-    table.add_column("Best", justify="right")
-    table.add_column("Mean", justify="right")
-    table.add_column("Bonus", justify="right")
+def _decimal(t: Translator, value: float) -> str:
+    return str(format_decimal(value, format="0.0", locale=t.lang))
+
+
+def stats_table(rows: list[StatsRow], t: Translator | None = None,
+                titles: dict[str, str] | None = None) -> Table:
+    """The statistics as a rich table, one row per ruleset and player, in ``t``'s
+    language (English by default). ``titles`` maps a row's ruleset (its display form)
+    to the name to show; rulesets not in it are shown as they are."""
+    t = t or translator("en")
+    titles = titles or {}
+    table = Table(title=t._("Finished games"))
+    table.add_column(t._("Ruleset"))
+    table.add_column(t._("Player"))
+    table.add_column(t._("Games"), justify="right")
+    table.add_column(t._("Wins"), justify="right")
+    table.add_column(t._("Best"), justify="right")
+    table.add_column(t._("Mean"), justify="right")
+    table.add_column(t._("Bonus"), justify="right")
     names = {row.ruleset.split()[0] for row in rows}
-    table.add_column("Yahtzee" if names == {"yahtzee"} else "Yatzy", justify="right")
+    table.add_column(box_label(t, "yahtzee" if names == {"yahtzee"} else "yatzy"),
+                     justify="right")
     previous = None
     for row in rows:
         table.add_row(
-            row.ruleset if row.ruleset != previous else "",
+            escape(titles.get(row.ruleset, row.ruleset)) if row.ruleset != previous else "",
             escape(row.player),
             str(row.games),
             str(row.wins),
             str(row.best),
-            f"{row.mean:.1f}",
-            _percent(row.bonus_rate),
-            _percent(row.yahtzee_rate),
+            _decimal(t, row.mean),
+            _percent(t, row.bonus_rate),
+            _percent(t, row.yahtzee_rate),
             end_section=False,
         )
         previous = row.ruleset
@@ -141,13 +181,15 @@ def bins(scores: list[int]) -> tuple[int, int, list[int]]:
     return start, width, counts
 
 
-def histogram_table(scores: list[int]) -> Table:
-    """A histogram of ``scores`` as a rich table of bars."""
+def histogram_table(scores: list[int], t: Translator | None = None) -> Table:
+    """A histogram of ``scores`` as a rich table of bars, headed in ``t``'s language
+    (English by default)."""
+    t = t or translator("en")
     start, width, counts = bins(scores)
     peak = max(counts)
     table = Table(box=None, pad_edge=False)
-    table.add_column("Score", justify="right")
-    table.add_column("Count", justify="right")
+    table.add_column(t._("Score"), justify="right")
+    table.add_column(t._("Count"), justify="right")
     table.add_column("", width=BAR_WIDTH)
     for i, count in enumerate(counts):
         low = start + i * width
@@ -157,15 +199,22 @@ def histogram_table(scores: list[int]) -> Table:
 
 
 def _print_histogram(
-    console: Console, service: GameService, rules: Ruleset, player: str | None
+    console: Console, t: Translator, service: GameService, rules: Ruleset,
+    player: str | None,
 ) -> None:
     scores = service.scores(rules, player)
     if not scores:
         return
     mean = sum(scores) / len(scores)
     spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / len(scores))
-    who = f", {escape(player)}" if player else ""
+    name = escape(ruleset_title(t, rules))
+    if player:
+        title = t._("Scores of {player} in {rules}", player=escape(player), rules=name)
+    else:
+        title = t._("Scores in {rules}", rules=name)
+    summary = t.ngettext("{n} score, mean {mean}, sd {sd}", "{n} scores, mean {mean}, sd {sd}",
+                         len(scores), n=len(scores), mean=_decimal(t, mean),
+                         sd=_decimal(t, spread))
     console.print()
-    console.print(f"[bold]Scores in {rules}{who}[/bold]: {len(scores)} scores,"
-                  f" mean {mean:.1f}, sd {spread:.1f}", highlight=False)
-    console.print(histogram_table(scores))
+    console.print(f"[bold]{title}[/bold]: {summary}", highlight=False)
+    console.print(histogram_table(scores, t))
