@@ -41,12 +41,17 @@ def format_points(t: Translator, value: float) -> str:
 
 def describe_move(t: Translator, game: Game, action: Action) -> str:
     """A move in a player's words: "roll", "keep 3 3 3", "reroll all", a box's name."""
+    return describe_action(t, game.dice, action)
+
+
+def describe_action(t: Translator, dice: Sequence[int] | None, action: Action) -> str:
+    """:func:`describe_move` for the ``dice`` on the table."""
     if isinstance(action, Roll):
         return t._("roll")
     if isinstance(action, Reroll):
-        if not action.hold or game.dice is None:
+        if not action.hold or dice is None:
             return t._("reroll all")
-        return t._("keep {dice}", dice=" ".join(str(game.dice[i]) for i in action.hold))
+        return t._("keep {dice}", dice=" ".join(str(dice[i]) for i in action.hold))
     assert isinstance(action, Score)
     return box_label(t, action.box)
 

@@ -15,6 +15,7 @@ from yatzy.core.game import Game
 from yatzy.i18n import Translator
 from yatzy.i18n.words import ruleset_title
 from yatzy.tui.screens.base import TranslatedScreen
+from yatzy.tui.screens.review import ReviewScreen
 from yatzy.tui.table import Table
 from yatzy.tui.widgets.scorecard import ScorecardView
 
@@ -49,6 +50,7 @@ class EndScreen(TranslatedScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "app.new_game", show=False),
+        Binding("a", "review", show=False),
         Binding("q,escape", "app.quit", show=False),
     ]
 
@@ -64,6 +66,7 @@ class EndScreen(TranslatedScreen):
             with Vertical(id="side"):
                 yield Static("", id="results")
                 yield Button("", id="new", variant="primary")
+                yield Button("", id="review")
                 yield Button("", id="quit")
         yield Static("", id="keys")
 
@@ -80,12 +83,18 @@ class EndScreen(TranslatedScreen):
             lines.append(f"{place}. {player:<12} {total:>4}")
         self.query_one("#results", Static).update("\n".join(lines))
         self.query_one("#new", Button).label = t._("New game (n)")
+        self.query_one("#review", Button).label = t._("Analysis (a)")
         self.query_one("#quit", Button).label = t._("Quit (q)")
-        self.query_one("#keys", Static).update(t._("n new game · l language · q quit"))
+        self.query_one("#keys", Static).update(t._("n new game · a analysis · l language · q quit"))
 
     @on(Button.Pressed, "#new")
     def new_pressed(self) -> None:
         self.app.action_new_game()
+
+    @on(Button.Pressed, "#review")
+    def action_review(self) -> None:
+        """Show what every decision cost against optimal play."""
+        self.app.push_screen(ReviewScreen(self.table.game))
 
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:
