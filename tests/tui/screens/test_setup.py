@@ -25,7 +25,7 @@ async def test_yahtzee_with_options_and_real_dice(service: GameService) -> None:
         assert setup.query_one("#joker-field").display is False
         setup.query_one("#rules", Select).value = "yahtzee"
         await pilot.pause()
-        assert setup.query_one("#order-field").display is False
+        assert setup.query_one("#bonus-field").display is True
         setup.query_one("#joker", Select).value = "gated"
         setup.query_one("#dice", Select).value = "manual"
         await pilot.click("#players")
@@ -36,6 +36,43 @@ async def test_yahtzee_with_options_and_real_dice(service: GameService) -> None:
         assert "gated Joker" in shown(screen.query_one("#title"))
         await pilot.press("r")
         assert isinstance(app.screen, DiceEntryScreen)
+
+
+@pytest.mark.asyncio
+async def test_yahtzee_variants_and_first_player(service: GameService) -> None:
+    app = YatzyApp(service, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        order: Select[str] = setup.query_one("#order", Select)
+        assert [v for _, v in order._options] == ["free", "upper_first", "in_order"]
+        setup.query_one("#rules", Select).value = "yahtzee"
+        await pilot.pause()
+        assert [v for _, v in order._options] == ["free", "upper_first"]
+        assert setup.query_one("#first", Select).value == "roll"
+        order.value = "upper_first"
+        setup.query_one("#bonus", Select).value = "off"
+        setup.query_one("#first", Select).value = "seat"
+        await pilot.click("#players")
+        await pilot.press(*"Ann,Bo", "enter")
+        game = game_screen(app).table.game
+        assert game.ruleset == yatzy.ruleset("yahtzee", upper_first=True, yahtzee_bonus=False)
+        assert game.roll_offs == () and game.current_player == "Ann"
+
+
+@pytest.mark.asyncio
+async def test_a_roll_off_chosen_on_the_set_up_screen(service: GameService) -> None:
+    app = YatzyApp(service, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#first", Select).value = "roll"
+        await pilot.click("#players")
+        await pilot.press(*"Ann,Bo", "enter")
+        await pilot.pause()
+        game = service.unfinished()[0].game
+        assert game.ruleset == yatzy.ruleset("yatzy")
+        assert len(game.roll_offs) >= 2
 
 
 def test_the_default_first_player() -> None:

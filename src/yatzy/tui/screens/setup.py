@@ -58,36 +58,46 @@ class SetupScreen(TranslatedScreen):
                 s.name if s.bot is None else f"{s.name}:{s.bot}" for s in previous.seats)
         self.players_text = players
 
-    def _options(self) -> dict[str, list[tuple[str, str]]]:
+    def _options(self, rules_name: str = "yatzy") -> dict[str, list[tuple[str, str]]]:
         t = self.t
+        orders = ORDERS if rules_name == "yatzy" else ("free", "upper_first")
         return {
             "rules": [(t._(RULESET_NAMES[n]), n) for n in RULESET_NAMES],
-            "order": [(t._(ORDER_NAMES[o]), o) for o in ORDERS],
+            "order": [(t._(ORDER_NAMES[o]), o) for o in orders],
             "joker": [(t._(JOKER_NAMES[j]), j) for j in JOKERS],
+            "bonus": [(t._("+100 for each extra Yahtzee"), "on"),
+                      (t._("no Yahtzee bonus"), "off")],
+            "first": [(t._("the first in the list"), "seat"),
+                      (t._("roll-off (highest sum starts)"), "roll")],
             "dice": [(t._("rolled by the program"), "auto"),
                      (t._("real dice, typed in (scorepad)"), "manual")],
         }
 
     def compose(self) -> ComposeResult:
-        rules = self.previous.rules if self.previous else ruleset("yatzy")
+        previous = self.previous
+        rules = previous.rules if previous else ruleset("yatzy")
         values = {
             "rules": rules.name,
-            "order": rules.order if rules.name == "yatzy" else "free",
+            "order": rules.order,
             "joker": rules.joker if rules.name == "yahtzee" else "forced",
-            "dice": self.previous.dice_mode if self.previous else "auto",
+            "bonus": "off" if rules.name == "yahtzee" and not rules.extra_yahtzee_points
+            else "on",
+            "first": previous.first if previous else "seat",
+            "dice": previous.dice_mode if previous else "auto",
         }
         yield Static("", id="title")
         with Vertical(id="form"):
-            for key, options in self._options().items():
+            for key, options in self._options(rules.name).items():
                 with Horizontal(classes="field", id=f"{key}-field"):
                     yield Label("", id=f"{key}-label", classes="field-label")
-                    yield Select(options, id=key, allow_blank=False, value=values[key])
+                    yield Select(options, id=key, allow_blank=False, value=values[key],
+                                 compact=True)
             with Horizontal(classes="field"):
                 yield Label("", id="players-label", classes="field-label")
-                yield Input(self.players_text, id="players")
+                yield Input(self.players_text, id="players", compact=True)
             yield Static("", id="players-hint", classes="hint")
             yield Static("", id="setup-error", classes="error")
-            yield Button("", id="start", variant="primary")
+            yield Button("", id="start", variant="primary", compact=True)
             yield Static("", id="resume-hint", classes="hint")
         yield Static("", id="keys")
 
@@ -101,10 +111,11 @@ class SetupScreen(TranslatedScreen):
         t = self.t
         self.query_one("#title", Static).update(t._("New game"))
         labels = {"rules": t._("Rules"), "order": t._("Play order"), "joker": t._("Joker"),
+                  "bonus": t._("Yahtzee bonus"), "first": t._("First player"),
                   "dice": t._("Dice"), "players": t._("Players")}
         for key, text in labels.items():
             self.query_one(f"#{key}-label", Label).update(text)
-        for key, options in self._options().items():
+        for key, options in self._options(self._rules_name()).items():
             self._set_options(key, options)
         self.query_one("#players-hint", Static).update(t._(
             "Names separated by commas; cpu:LEVEL for a computer ({levels}).",
@@ -117,27 +128,39 @@ class SetupScreen(TranslatedScreen):
         self.query_one("#keys", Static).update(t._(
             "Enter start · Tab next field · ctrl+l language · Escape quit"))
 
+    def _rules_name(self) -> str:
+        return str(self.query_one("#rules", Select).value)
+
     def _set_options(self, key: str, options: list[tuple[str, str]]) -> None:
         select: Select[str] = self.query_one(f"#{key}", Select)
         value = select.value
         select.set_options(options)
-        select.value = value
+        if any(v == value for _, v in options):
+            select.value = value
 
     def _show_options(self, rules_name: object) -> None:
-        self.query_one("#order-field").display = rules_name == "yatzy"
         self.query_one("#joker-field").display = rules_name == "yahtzee"
+        self.query_one("#bonus-field").display = rules_name == "yahtzee"
 
     @on(Select.Changed, "#rules")
     def rules_changed(self, event: Select.Changed) -> None:
-        self._show_options(event.value)
+        """Show the new rules' options; Yahtzee's rule sheet starts with a roll-off."""
+        name = str(event.value)
+        self._set_options("order", self._options(name)["order"])
+        self.query_one("#first", Select).value = "roll" if name == "yahtzee" else "seat"
+        self._show_options(name)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#start")
     def start(self) -> None:
         """Check the form and start the game it describes."""
-        name = str(self.query_one("#rules", Select).value)
-        options = {"order": self.query_one("#order", Select).value} if name == "yatzy" \
-            else {"joker": self.query_one("#joker", Select).value}
+        name = self._rules_name()
+        order = str(self.query_one("#order", Select).value)
+        options: dict[str, object] = {"order": order} if name == "yatzy" else {
+            "joker": self.query_one("#joker", Select).value,
+            "upper_first": order == "upper_first",
+            "yahtzee_bonus": self.query_one("#bonus", Select).value == "on",
+        }
         try:
             rules = ruleset(name, **options)
             seats = parse_seats(self.query_one("#players", Input).value, bot_names())
@@ -145,4 +168,5 @@ class SetupScreen(TranslatedScreen):
             self.query_one("#setup-error", Static).update(error_text(self.t, error))
             return
         dice = str(self.query_one("#dice", Select).value)
-        self.app.start_game(GameSetup(rules, seats, dice))
+        first = str(self.query_one("#first", Select).value)
+        self.app.start_game(GameSetup(rules, seats, dice, first_player=first))
