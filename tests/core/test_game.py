@@ -299,3 +299,19 @@ def test_upper_bonus_in_a_game() -> None:
 
 def test_repr_mentions_the_state() -> None:
     assert "Ann to play" in repr(game())
+
+
+def test_more_bad_set_ups() -> None:
+    with pytest.raises(IllegalMove, match="at most 99 players"):
+        yatzy.new_game(YATZY, [f"P{i}" for i in range(100)], seed=1)
+    with pytest.raises(IllegalMove, match="needs a seed or the dice"):
+        Game.start(YATZY, ["A", "B"], seed=None, first_player="roll")
+    with pytest.raises(IllegalMove, match="only for first_player='roll'"):
+        yatzy.new_game(YATZY, ["A", "B"], seed=1, roll_off_dice=[[1, 1, 1, 1, 1]])
+
+
+def test_dice_and_holds_that_are_not_lists() -> None:
+    with pytest.raises(InvalidDice, match="Dice must be 5 values"):
+        game().roll(5)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMove, match="Hold must be a list"):
+        game().roll().reroll(3)  # type: ignore[arg-type]

@@ -90,3 +90,38 @@ def test_malformed_records_name_the_bad_step(change: object, message: str,
 def test_malformed_json(text: str | bytes) -> None:
     with pytest.raises(RecordError):
         Game.from_json(text)
+
+
+def bonus_game() -> Game:
+    g = yatzy.new_game(ruleset("yahtzee"), ["Ann"], seed=2)
+    return g.roll([6] * 5).score("yahtzee").roll([6] * 5).score("sixes")
+
+
+def test_bonus_is_recorded_and_checked() -> None:
+    record = bonus_game().to_record()
+    assert record["actions"][-1] == {"type": "score", "box": "sixes", "player": "Ann",
+                                     "points": 30, "bonus": True}
+    assert "bonus" not in record["actions"][1]
+    assert Game.from_record(record).scorecard("Ann").yahtzee_bonus == 100
+    record["actions"][-1].pop("bonus")
+    with pytest.raises(RecordError, match="Step 4 .*this score earns one") as info:
+        Game.from_record(record)
+    assert info.value.step == 3
+    record = bonus_game().to_record()
+    record["actions"][1]["bonus"] = True
+    with pytest.raises(RecordError, match="Step 2 .*does not earn one"):
+        Game.from_record(record)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(roll_off="Ann first"), "roll_off must be a list"),
+        (lambda r: r.update(players="Ann"), "players must be a list"),
+        (lambda r: r["roll_off"].reverse(), "roll-off"),
+        (lambda r: r["actions"][0].update(player=7), "Step 1: player must be a name"),
+    ],
+)
+def test_more_malformed_headers_and_steps(change: object, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        Game.from_record(mutated(change))

@@ -100,3 +100,9 @@ def test_possible_points() -> None:
     assert YATZY.possible_points("yatzy") == {0, 50}
     assert max(YATZY.possible_points("chance")) == 30
     assert ruleset("yahtzee", joker="none").possible_points("full_house") == {0, 25}
+
+
+@pytest.mark.parametrize("count", [-1, 1.5, True, "2"])
+def test_bad_bonus_counts(count: object) -> None:
+    with pytest.raises(RulesError, match="bonus count must be a whole number"):
+        Scorecard.from_dict(YAHTZEE, {"boxes": {"yahtzee": 50}, "yahtzee_bonus": count})

@@ -122,6 +122,13 @@ def from_record(record: Any) -> Game:
                 f" the rules give {last.points}",
                 step=i,
             )
+        if isinstance(action, Score) and bool(entry.get("bonus", False)) != last.bonus:
+            earned = "earns" if last.bonus else "does not earn"
+            raise RecordError(
+                f"{where} ({_describe(entry)}): the record's Yahtzee bonus does not match;"
+                f" this score {earned} one",
+                step=i,
+            )
     totals = record.get("totals")
     if totals is not None:
         actual = {p: game.scorecard(p).total for p in game.players}
