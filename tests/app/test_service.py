@@ -10,8 +10,10 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import uuid
 from datetime import UTC
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,6 +30,7 @@ from tests.app.playing import (
 )
 from yatzy.app import (
     ActionApplied,
+    AmbiguousGameId,
     BadDiceMode,
     BadSeats,
     DiceNeeded,
@@ -294,6 +297,47 @@ def test_resume_after_a_crash(service: GameService, db: Path) -> None:
     assert resumed[0].game == expected
     # And play goes on from there.
     assert service.apply(saved.id, Score("chance")).game.current_player == "Bo"
+
+
+# --- Listing and finding games --------------------------------------------------------
+
+
+def test_recent_lists_every_game_most_recently_played_first(service: GameService) -> None:
+    a = service.create(YATZY, ["Ann"], seed=1)
+    done = play_game(service, YAHTZEE, ["Bo", Seat("cpu", "greedy")],
+                     same_dice([1, 2, 3, 4, 5]))
+    c = service.create(YATZY, ["Cy", "Bo"], dice_mode="manual")
+    assert [g.id for g in service.recent()] == [c.id, done.id, a.id]
+    service.apply(a.id, Roll())
+    assert [g.id for g in service.recent()] == [a.id, c.id, done.id]
+    assert service.recent()[0] == service.load(a.id)
+    assert [g.id for g in service.recent(finished=True)] == [done.id]
+    assert [g.id for g in service.recent(finished=False)] == [a.id, c.id]
+    assert [g.id for g in service.recent(player="Bo")] == [c.id, done.id]
+    assert [g.id for g in service.recent(player="cpu")] == [done.id]
+    assert [g.id for g in service.recent(1, player="Bo", finished=True)] == [done.id]
+    assert [g.id for g in service.recent(1)] == [a.id]
+    assert service.recent(player="Di") == []
+
+
+def test_find_takes_an_id_or_its_start(service: GameService,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = iter(["abc" + "0" * 29, "abd" + "1" * 29, "abd" + "1" * 28, "f" * 32])
+    monkeypatch.setattr(uuid, "uuid4", lambda: SimpleNamespace(hex=next(ids)))
+    games = [service.create(YATZY, ["Ann"], seed=n) for n in range(4)]
+    assert [g.id for g in games] == ["abc" + "0" * 29, "abd" + "1" * 29, "abd" + "1" * 28,
+                                     "f" * 32]
+    assert service.find(games[0].id) == games[0]
+    assert service.find("abc") == games[0] and service.find("F") == games[3]
+    assert service.find(games[2].id) == games[2]  # the whole id, though it starts another
+    with pytest.raises(AmbiguousGameId) as caught:
+        service.find("ab")
+    assert caught.value.code == "ambiguous_game_id"
+    assert caught.value.matches == (games[0].id, games[2].id, games[1].id)
+    assert caught.value.params["count"] == 3
+    for unknown in ("abe", "", games[3].id + "0"):
+        with pytest.raises(GameNotFound):
+            service.find(unknown)
 
 
 # --- Deleting -------------------------------------------------------------------------

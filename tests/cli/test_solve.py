@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import yatzy
+from tests.app.playing import play_game, same_dice
+from yatzy.bootstrap import DB_ENV, open_service
 from yatzy.bots import make_bot, play_turn
 from yatzy.cli import main
 from yatzy.solver import artifacts
@@ -110,3 +115,79 @@ def test_analyse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record.write_text("{")
     assert main(["analyse", str(record)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+@pytest.fixture
+def stored_game(tmp_path: Path) -> tuple[Path, str, yatzy.Game]:
+    """A finished two-player game (first open box, real dice) in a game database."""
+    path = tmp_path / "games.sqlite3"
+    with open_service(path) as service:
+        saved = play_game(service, yatzy.ruleset("yatzy", order="in_order"), ["Ann", "Bo"],
+                          same_dice([1, 2, 3, 4, 5]))
+    return path, saved.id, saved.game
+
+
+def test_analyse_standard_input(stored_game: tuple[Path, str, yatzy.Game], tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _, _, game = stored_game
+    record = tmp_path / "game.json"
+    record.write_text(game.to_json())
+    assert main(["analyse", str(record), "--json"]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr("sys.stdin", io.StringIO(game.to_json()))
+    assert main(["analyse", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == from_file
+    monkeypatch.setattr("sys.stdin", io.StringIO("{"))
+    assert main(["analyse", "-"]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_analyse_a_stored_game(stored_game: tuple[Path, str, yatzy.Game], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path, game_id, game = stored_game
+    record = tmp_path / "game.json"
+    record.write_text(game.to_json())
+    assert main(["analyse", str(record), "--json"]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    assert main(["analyse", "--game", game_id[:6], "--db", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == from_file
+    monkeypatch.setenv(DB_ENV, str(path))  # the default database
+    assert main(["analyse", "--game", game_id, "--player", "Bo"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith(f"Bo: score {game.scorecard('Bo').total}, 15 decisions")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "Give a game record (a JSON file, or - for standard input) or --game ID"),
+        (["game.json", "--game", "abc"], "Give a game record or --game ID, not both"),
+        (["game.json", "--db", "games.sqlite3"], "--db goes with --game ID"),
+        (["--game", "c0ffee"], "No saved game with id 'c0ffee'"),
+        (["--game", "abc", "--db", "missing.sqlite3"],
+         "No saved games: there is no game database at "),
+    ],
+)
+def test_analyse_input_errors(args: list[str], message: str,
+                              stored_game: tuple[Path, str, yatzy.Game],
+                              capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(DB_ENV, str(stored_game[0]))
+    assert main(["analyse", *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "missing.sqlite3").exists()
+
+
+def test_analyse_an_ambiguous_id(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = iter(["ab" + "1" * 30, "ab" + "2" * 30])
+    monkeypatch.setattr(uuid, "uuid4", lambda: SimpleNamespace(hex=next(ids)))
+    path = tmp_path / "games.sqlite3"
+    with open_service(path) as service:
+        for seed in (1, 2):
+            service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=seed)
+    assert main(["analyse", "--game", "ab", "--db", str(path)]) == 2
+    assert "Several saved games have an id starting with 'ab'" in capsys.readouterr().err

@@ -290,3 +290,45 @@ def test_a_finished_game_is_added_with_its_results(repo: SqlGameRepository) -> N
     repo.add(SavedGame("f", game, (Seat("Ann"),), "manual", WHEN, WHEN))
     assert repo.scores() == [game.scorecard("Ann").total]
     assert repo.get("f").finished and repo.unfinished() == []
+
+
+# --- Listing games --------------------------------------------------------------------
+
+
+def test_recent_games_newest_first(history: GameService) -> None:
+    everything = history.recent()
+    players = [g.game.players for g in everything]
+    assert players == [("Ann",), ("Bo",), ("Ann", "Cy"), ("Ann",), ("Ann", "Bo")]
+    assert [g.finished for g in everything] == [False, True, True, True, True]
+    times = [g.updated_at for g in everything]
+    assert times == sorted(times, reverse=True)
+    assert everything[0] == history.load(everything[0].id)
+    assert history.recent(2) == everything[:2]
+    assert history.recent(0) == [] and history.recent(-1) == []
+
+
+def test_recent_games_filters(history: GameService) -> None:
+    def players(limit: int = 20, *, finished: bool | None = None,
+                player: str | None = None) -> list[tuple[str, ...]]:
+        return [g.game.players for g in history.recent(limit, finished=finished, player=player)]
+
+    assert players(finished=True) == [("Bo",), ("Ann", "Cy"), ("Ann",), ("Ann", "Bo")]
+    assert players(finished=False) == [("Ann",)]
+    assert players(player="Bo") == [("Bo",), ("Ann", "Bo")]
+    assert players(player="Cy") == [("Ann", "Cy")]  # a computer player's seat counts
+    assert players(limit=2, player="Ann") == [("Ann",), ("Ann", "Cy")]
+    assert players(limit=2, finished=True, player="Ann") == [("Ann", "Cy"), ("Ann",)]
+    assert players(finished=False, player="Bo") == []
+    assert players(player="Nobody") == [] and players(player="ann") == []
+
+
+def test_ids_starting_with(repo: SqlGameRepository) -> None:
+    game = yatzy.new_game(YATZY, ["Ann"], seed=1)
+    for game_id in ("abc1", "abd2", "x%y", "x_z", "xyz"):
+        repo.add(SavedGame(game_id, game, (Seat("Ann"),), "auto", WHEN, WHEN))
+    assert repo.ids_starting_with("ab") == ["abc1", "abd2"]
+    assert repo.ids_starting_with("ABC") == ["abc1"]  # case does not matter
+    assert repo.ids_starting_with("abc1") == ["abc1"]
+    assert repo.ids_starting_with("x%") == ["x%y"]  # LIKE's wildcards are plain text
+    assert repo.ids_starting_with("x_") == ["x_z"]
+    assert repo.ids_starting_with("q") == [] and repo.ids_starting_with("abc12") == []

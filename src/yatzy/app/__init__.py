@@ -6,6 +6,7 @@ Interfaces (terminal, web) talk to :class:`GameService`; storage implements
 
 from yatzy.app.dice import DICE_MODES
 from yatzy.app.errors import (
+    AmbiguousGameId,
     AppError,
     BadDiceMode,
     BadSeats,
@@ -24,6 +25,7 @@ from yatzy.app.service import GameService
 __all__ = [
     "DICE_MODES",
     "ActionApplied",
+    "AmbiguousGameId",
     "AppError",
     "BadDiceMode",
     "BadSeats",

@@ -28,6 +28,21 @@ class GameNotFound(AppError):
         self.game_id = game_id
 
 
+class AmbiguousGameId(AppError):
+    """A shortened game id that is the start of several saved games' ids."""
+
+    code = "ambiguous_game_id"
+
+    def __init__(self, prefix: str, matches: list[str]) -> None:
+        super().__init__(
+            f"Several saved games have an id starting with {prefix!r}: "
+            f"{', '.join(matches)}; give more of the id",
+            game_id=prefix, matches=", ".join(matches), count=len(matches),
+        )
+        self.game_id = prefix
+        self.matches = tuple(matches)
+
+
 class GameChanged(AppError):
     """The game moved on elsewhere (another window or process) since it was read.
 

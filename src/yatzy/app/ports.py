@@ -42,6 +42,19 @@ class GameRepository(Protocol):
         """The games not over yet, most recently played first."""
         ...
 
+    def recent(
+        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
+    ) -> list[SavedGame]:
+        """Up to ``limit`` games, most recently played first: finished ones
+        (``finished=True``), unfinished ones (``False``) or both (``None``); with
+        ``player``, only games in which a player of that name has a seat."""
+        ...
+
+    def ids_starting_with(self, prefix: str) -> list[str]:
+        """The ids of the stored games that start with ``prefix`` (ignoring case),
+        sorted."""
+        ...
+
     def delete(self, game_id: str) -> None:
         """Remove a game and its results, or :class:`~yatzy.app.errors.GameNotFound`."""
         ...

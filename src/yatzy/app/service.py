@@ -30,7 +30,7 @@ from yatzy.app.dice import (
     program_roll_off,
     starting_seed,
 )
-from yatzy.app.errors import BadSeats, GameChanged, GameNotFound, UnknownBot
+from yatzy.app.errors import AmbiguousGameId, BadSeats, GameChanged, GameNotFound, UnknownBot
 from yatzy.app.events import ActionApplied, Event, GameCreated, GameDeleted, GameFinished
 from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import SavedGame, Seat, StatsRow
@@ -206,6 +206,28 @@ class GameService:
         for saved in games:
             self._remember(saved)
         return games
+
+    def recent(
+        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
+    ) -> list[SavedGame]:
+        """Up to ``limit`` saved games, most recently played first: finished ones
+        (``finished=True``), unfinished ones (``False``) or both (``None``, the
+        default); with ``player``, only the games that player has a seat in."""
+        return self._repo.recent(limit, finished=finished, player=player)
+
+    def find(self, game_id: str) -> SavedGame:
+        """The saved game whose id is ``game_id`` or, failing that, the only one whose
+        id starts with it, ignoring case (ids are long; their first characters
+        usually tell them apart). :class:`~yatzy.app.errors.GameNotFound` when none matches,
+        :class:`~yatzy.app.errors.AmbiguousGameId` when several do."""
+        matches = self._repo.ids_starting_with(game_id) if game_id else []
+        if game_id in matches:
+            return self.load(game_id)
+        if not matches:
+            raise GameNotFound(game_id)
+        if len(matches) > 1:
+            raise AmbiguousGameId(game_id, matches)
+        return self.load(matches[0])
 
     def delete(self, game_id: str) -> None:
         """Delete a game (finished or not) and its results."""

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "yatzy.cli.score",
     "yatzy.cli.solve",
     "yatzy.cli.stats",
+    "yatzy.cli.games",
 )
 
 

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
 from yatzy.core import rules
@@ -23,6 +23,10 @@ from yatzy.core.dice import Dice
 from yatzy.core.errors import IllegalMove
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
+
+if TYPE_CHECKING:
+    from yatzy.app import SavedGame
+    from yatzy.core.game import Game
 
 
 def register(subparsers: Any) -> None:
@@ -76,9 +80,16 @@ def register(subparsers: Any) -> None:
         aliases=["analyze"],
         help="price every decision of a recorded game against optimal play",
         description="Replay a game record (JSON) and print, for every reroll and box "
-        "chosen, the best choice, both expected final scores and the points lost.",
+        "chosen, the best choice, both expected final scores and the points lost. The "
+        "record is a file, - for standard input, or a saved game (--game ID).",
     )
-    analyse.add_argument("record", help="the game record (JSON file)")
+    analyse.add_argument("record", nargs="?",
+                         help="the game record (JSON file, - for standard input)")
+    analyse.add_argument("--game", metavar="ID",
+                         help="a saved game instead: its id or the start of it "
+                         "(see `yatzy games`)")
+    analyse.add_argument("--db", help="with --game: the game database (default: in your "
+                         "data folder)")
     analyse.add_argument("--player", help="only this player's decisions")
     analyse.add_argument("--json", action="store_true", help="print JSON for programs")
     analyse.set_defaults(handler=run_analyse)
@@ -275,16 +286,50 @@ def _action_text(action: Any, d: Any) -> str:
     return f"{r.label(action.box)} ({rules.choices(r, d.card, d.dice)[action.box]})"
 
 
-def run_analyse(args: argparse.Namespace) -> int:
+def _game_to_analyse(args: argparse.Namespace) -> Game:
+    """The game ``yatzy analyse`` is asked about: from a record file, standard input
+    (``-``) or the game database (``--game ID``)."""
     from yatzy.core.game import Game
-    from yatzy.solver.analysis import analyse
 
+    if args.record is not None and args.game is not None:
+        raise IllegalMove("Give a game record or --game ID, not both")
+    if args.record is None and args.game is None:
+        raise IllegalMove("Give a game record (a JSON file, or - for standard input) "
+                          "or --game ID")
+    if args.db is not None and args.game is None:
+        raise IllegalMove("--db goes with --game ID")
+    if args.game is not None:
+        return _saved_game(args.game, args.db).game
+    if args.record == "-":
+        return Game.from_json(sys.stdin.read())
     try:
         with open(args.record, encoding="utf-8") as f:
             text = f.read()
     except OSError as exc:
         raise IllegalMove(f"Cannot read {args.record}: {exc.strerror}") from None
-    game = Game.from_json(text)
+    return Game.from_json(text)
+
+
+def _saved_game(game_id: str, db: str | None) -> SavedGame:
+    """The saved game ``game_id`` (or the one whose id starts with it) in ``db``; a
+    database that is not there is not created."""
+    from pathlib import Path
+
+    from yatzy.bootstrap import default_db, describe_db, open_service
+    from yatzy.storage.engine import is_url
+
+    target = default_db() if db is None else db
+    if not is_url(target) and not Path(target).expanduser().exists():
+        raise IllegalMove(f"No saved games: there is no game database at "
+                          f"{describe_db(target)}")
+    with open_service(target) as service:
+        return service.find(game_id)
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    from yatzy.solver.analysis import analyse
+
+    game = _game_to_analyse(args)
     if args.player is not None and args.player not in game.players:
         raise IllegalMove(f"No player called {args.player!r}; the players are "
                           f"{', '.join(game.players)}")

@@ -155,6 +155,47 @@ class SqlGameRepository:
         rows = self._read(lambda c: c.execute(query).all())
         return [self._saved(row) for row in rows]
 
+    def recent(
+        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
+    ) -> list[SavedGame]:
+        if limit <= 0:
+            return []
+        newest_first = (games.c.updated_at.desc(), games.c.created_at.desc(), games.c.id)
+        where = [] if finished is None else [games.c.status == (FINISHED if finished else PLAYING)]
+        if player is None:
+            query = sa.select(games).where(*where).order_by(*newest_first).limit(limit)
+            return [self._saved(row) for row in self._read(lambda c: c.execute(query).all())]
+
+        # The seats are JSON, which SQLite and PostgreSQL search differently: read the
+        # small columns newest first and keep the games with a seat of that name.
+        def ids(connection: sa.Connection) -> list[str]:
+            found: list[str] = []
+            rows = connection.execute(
+                sa.select(games.c.id, games.c.seats).where(*where).order_by(*newest_first)
+            )
+            for row in rows:
+                if any(seat["name"] == player for seat in row.seats):
+                    found.append(row.id)
+                    if len(found) == limit:
+                        break
+            return found
+
+        wanted = self._read(ids)
+        if not wanted:
+            return []
+        query = sa.select(games).where(games.c.id.in_(wanted))
+        by_id = {row.id: row for row in self._read(lambda c: c.execute(query).all())}
+        return [self._saved(by_id[game_id]) for game_id in wanted if game_id in by_id]
+
+    def ids_starting_with(self, prefix: str) -> list[str]:
+        query = (
+            sa.select(games.c.id)
+            # The same on every database: SQLite's LIKE ignores case, PostgreSQL's not.
+            .where(sa.func.lower(games.c.id).startswith(prefix.lower(), autoescape=True))
+            .order_by(games.c.id)
+        )
+        return list(self._read(lambda c: c.scalars(query).all()))
+
     def delete(self, game_id: str) -> None:
         with self._transaction() as connection:
             connection.execute(results.delete().where(results.c.game_id == game_id))

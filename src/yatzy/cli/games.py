@@ -1,0 +1,221 @@
+"""``yatzy games``: the saved games, most recently played first, and ``--export ID``
+to get one game's record (JSON, for ``yatzy analyse`` or other programs). The table and
+messages are in the player's language (``--lang``, else ``LANG``); ``--json`` and the
+exported record are for programs and stay as they are."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from yatzy.app import AmbiguousGameId, GameNotFound, GameService, SavedGame, player_results
+from yatzy.bootstrap import default_db, describe_db, open_service
+from yatzy.core.errors import YatzyError
+from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
+from yatzy.i18n.words import error_text, ruleset_title
+from yatzy.storage.engine import is_url
+
+#: Characters of a game's id shown in the table (any unique start of an id will do).
+SHORT_ID = 8
+#: The mark after the winner's total.
+WINNER = "★"
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("list at least one game")
+    return n
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``games`` sub-command."""
+    parser = subparsers.add_parser(
+        "games",
+        help="list saved games, or export one game's record",
+        description="List the saved games, most recently played first, or export one "
+        "game's record as JSON (for `yatzy analyse`).",
+    )
+    parser.add_argument("--db", help="the game database (default: in your data folder)")
+    status = parser.add_mutually_exclusive_group()
+    status.add_argument("--all", dest="finished", action="store_const", const=None,
+                        help="finished and unfinished games (the default)")
+    status.add_argument("--finished", dest="finished", action="store_const", const=True,
+                        help="only finished games")
+    status.add_argument("--unfinished", dest="finished", action="store_const", const=False,
+                        help="only games not over yet")
+    parser.add_argument("--player", help="only games this player plays in")
+    parser.add_argument("-n", dest="limit", metavar="N", type=_count, default=20,
+                        help="list at most N games (default 20)")
+    parser.add_argument("--export", metavar="ID",
+                        help="print the record of this game (its id, or the start of it)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="with --export: write the record to FILE")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON for programs (never translated)")
+    parser.add_argument("--lang", choices=tuple(LANGUAGES),
+                        help="language (default: from LANG, else English)")
+    parser.set_defaults(handler=run, finished=None)
+
+
+def run(args: argparse.Namespace, console: Console | None = None) -> int:
+    """List the games or export one; never creates a database that is not there yet."""
+    console = console or Console()
+    t = translator(args.lang or language_from_env(os.environ))
+    if args.output is not None and args.export is None:
+        print("yatzy: " + t._("-o FILE goes with --export ID"), file=sys.stderr)
+        return 2
+    db = default_db() if args.db is None else args.db
+    if not is_url(db) and not Path(db).expanduser().exists():
+        if args.export is not None:
+            return _fail(t, GameNotFound(args.export))
+        if args.json:
+            print(json.dumps({"games": [], "more": False}))
+            return 0
+        console.print(t._("No games yet: there is no game database at {db}.\n"
+                          "Play one with `yatzy play`.", db=escape(describe_db(db))),
+                      highlight=False)
+        return 0
+    try:
+        with open_service(db) as service:
+            if args.export is not None:
+                return _export(console, t, service, args)
+            return _list(console, t, service, args)
+    except YatzyError as error:
+        return _fail(t, error)
+
+
+def _fail(t: Translator, error: YatzyError) -> int:
+    print(f"yatzy: {game_error_text(t, error)}", file=sys.stderr)
+    return 2
+
+
+def game_error_text(t: Translator, error: YatzyError) -> str:
+    """An error in ``t``'s language, saying which id was not found or is ambiguous."""
+    if isinstance(error, GameNotFound):
+        return t._("No saved game has an id starting with {id}", id=error.game_id)
+    if isinstance(error, AmbiguousGameId):
+        return t._("Several saved games have an id starting with {id}: {ids}. "
+                   "Give more of the id.", id=error.game_id, ids=", ".join(error.matches))
+    return error_text(t, error)
+
+
+# --- Export -----------------------------------------------------------------------------
+
+
+def _export(console: Console, t: Translator, service: GameService,
+            args: argparse.Namespace) -> int:
+    saved = service.find(args.export)
+    text = saved.game.to_json(indent=2) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).expanduser().write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print("yatzy: " + t._("Cannot write {file}: {reason}", file=args.output,
+                              reason=exc.strerror or exc), file=sys.stderr)
+        return 2
+    console.print(t._("Wrote the record of game {id} to {file}.", id=saved.id[:SHORT_ID],
+                      file=escape(args.output)), highlight=False)
+    return 0
+
+
+# --- The list ---------------------------------------------------------------------------
+
+
+def _list(console: Console, t: Translator, service: GameService,
+          args: argparse.Namespace) -> int:
+    found = service.recent(args.limit + 1, finished=args.finished, player=args.player)
+    shown, more = found[: args.limit], len(found) > args.limit
+    if args.json:
+        print(json.dumps({"games": [game_json(saved) for saved in shown], "more": more},
+                         indent=1))
+        return 0
+    if not shown:
+        filtered = args.finished is not None or args.player is not None
+        console.print(t._("No saved games match the selection.") if filtered else
+                      t._("No saved games yet. Play one with `yatzy play`."), highlight=False)
+        return 0
+    console.print(games_table(shown, t))
+    if more:
+        console.print(t.ngettext(
+            "Only the most recently played game is listed; -n N lists more.",
+            "Only the {n} most recently played games are listed; -n N lists more.",
+            args.limit, n=args.limit), highlight=False)
+    return 0
+
+
+def _places(saved: SavedGame) -> list[int | None]:
+    if not saved.finished:
+        return [None] * len(saved.seats)
+    return [result.place for result in player_results(saved)]
+
+
+def game_json(saved: SavedGame) -> dict[str, Any]:
+    """One game of ``yatzy games --json``."""
+    game = saved.game
+    return {
+        "id": saved.id,
+        "created_at": saved.created_at.isoformat(),
+        "updated_at": saved.updated_at.isoformat(),
+        "ruleset": game.ruleset.to_dict(),
+        "display": str(game.ruleset),
+        "dice_mode": saved.dice_mode,
+        "finished": saved.finished,
+        "round": game.round,
+        "rounds": len(game.ruleset.boxes),
+        "steps": saved.steps,
+        "players": [
+            {"name": seat.name, "bot": seat.bot, "total": card.total, "place": place}
+            for seat, card, place in zip(saved.seats, game.cards, _places(saved), strict=True)
+        ],
+    }
+
+
+def _players(saved: SavedGame) -> str:
+    parts = []
+    for seat, card, place in zip(saved.seats, saved.game.cards, _places(saved), strict=True):
+        mark = f" {WINNER}" if place == 1 else ""
+        parts.append(f"{escape(seat.name)} {card.total}{mark}")
+    return ", ".join(parts)
+
+
+def games_table(games: list[SavedGame], t: Translator | None = None) -> Table:
+    """The games as a rich table, one row each, in ``t``'s language (English by
+    default)."""
+    t = t or translator("en")
+    table = Table(title=t._("Saved games"))
+    if any(saved.finished for saved in games):
+        table.caption = t._("{mark} marks the winner", mark=WINNER)
+    table.add_column(t._("ID"), no_wrap=True)
+    table.add_column(t._("Last played"), no_wrap=True)
+    table.add_column(t._("Ruleset"))
+    table.add_column(t._("Players"))
+    table.add_column(t._("Status"))
+    for saved in games:
+        game = saved.game
+        if saved.finished:
+            status = t._("Finished")
+        else:
+            status = t._("Round {round} of {rounds}", round=game.round,
+                         rounds=len(game.ruleset.boxes))
+        table.add_row(
+            saved.id[:SHORT_ID],
+            saved.updated_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+            escape(ruleset_title(t, game.ruleset)),
+            _players(saved),
+            status,
+        )
+    return table
