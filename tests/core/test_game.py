@@ -315,3 +315,21 @@ def test_dice_and_holds_that_are_not_lists() -> None:
         game().roll(5)  # type: ignore[arg-type]
     with pytest.raises(IllegalMove, match="Hold must be a list"):
         game().roll().reroll(3)  # type: ignore[arg-type]
+
+
+def test_undo_takes_back_the_last_action() -> None:
+    g = game().roll([1, 2, 3, 4, 6]).reroll([0, 1, 2, 3])
+    scored = g.score("chance")
+    assert scored.undo() == g
+    assert g.undo() == game().roll([1, 2, 3, 4, 6])
+    assert g.undo().undo() == game()
+    with pytest.raises(IllegalMove, match="^Nothing to undo$"):
+        game().undo()
+    seeded = game().roll().reroll([0])
+    assert seeded.undo().reroll([0]) == seeded  # no new dice by undoing a roll
+
+
+def test_undo_keeps_the_roll_off() -> None:
+    g = yatzy.new_game(YAHTZEE, ["Ann", "Bo"], seed=8, first_player="roll")
+    g2 = g.roll().score("chance")
+    assert g2.undo().undo() == g == g2.at_start()

@@ -17,7 +17,14 @@ from yatzy.app.errors import (
     StorageError,
     UnknownBot,
 )
-from yatzy.app.events import ActionApplied, Event, GameCreated, GameDeleted, GameFinished
+from yatzy.app.events import (
+    ActionApplied,
+    ActionUndone,
+    Event,
+    GameCreated,
+    GameDeleted,
+    GameFinished,
+)
 from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import PlayerResult, SavedGame, Seat, StatsRow, player_results
 from yatzy.app.service import GameService
@@ -25,6 +32,7 @@ from yatzy.app.service import GameService
 __all__ = [
     "DICE_MODES",
     "ActionApplied",
+    "ActionUndone",
     "AmbiguousGameId",
     "AppError",
     "BadDiceMode",

@@ -50,6 +50,17 @@ class ActionApplied(_Event):
 
 
 @dataclass(frozen=True)
+class ActionUndone(_Event):
+    """The last action (a box chosen by ``player``) was taken back; the game now has
+    ``steps`` actions."""
+
+    game_id: str
+    steps: int
+    player: str
+    type: str = field(default="action_undone", init=False)
+
+
+@dataclass(frozen=True)
 class GameFinished(_Event):
     """The last box was filled; ``standings`` is ``(name, total)``, best first."""
 
@@ -66,4 +77,4 @@ class GameDeleted(_Event):
     type: str = field(default="game_deleted", init=False)
 
 
-Event = GameCreated | ActionApplied | GameFinished | GameDeleted
+Event = GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted

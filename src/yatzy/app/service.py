@@ -31,11 +31,18 @@ from yatzy.app.dice import (
     starting_seed,
 )
 from yatzy.app.errors import AmbiguousGameId, BadSeats, GameChanged, GameNotFound, UnknownBot
-from yatzy.app.events import ActionApplied, Event, GameCreated, GameDeleted, GameFinished
+from yatzy.app.events import (
+    ActionApplied,
+    ActionUndone,
+    Event,
+    GameCreated,
+    GameDeleted,
+    GameFinished,
+)
 from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import SavedGame, Seat, StatsRow
 from yatzy.bots import bot_names
-from yatzy.core.actions import Action
+from yatzy.core.actions import Action, Score
 from yatzy.core.errors import IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
@@ -161,6 +168,37 @@ class GameService:
         )
         if game.is_over:
             self._publish(GameFinished(saved.id, tuple(game.standings())))
+        return new
+
+    def undo(
+        self, game_id: str, *, player: str | None = None, expected_steps: int | None = None
+    ) -> SavedGame:
+        """Take back the last box chosen in game ``game_id``, as long as the next player
+        has not acted: the turn is back as it was before that choice, with its dice.
+
+        Only a person's box can be taken back (not a roll, not a computer's move, not
+        once the game is over); ``player``, when given, must be the one who chose it.
+        """
+        saved = self._cached(game_id) or self._repo.get(game_id)
+        if expected_steps is not None and expected_steps != saved.steps:
+            raise GameChanged(saved.id, expected=expected_steps, actual=saved.steps)
+        game = saved.game
+        last = game.history[-1] if game.history else None
+        if game.is_over:
+            raise IllegalMove("The game is over", code="game_over")
+        if last is None or not isinstance(last.action, Score):
+            raise IllegalMove("Only the last box chosen can be taken back",
+                              code="nothing_to_undo")
+        if player is not None and player != last.player:
+            raise IllegalMove(f"Only {last.player} can take back their move",
+                              code="not_your_move", player=last.player)
+        if any(seat.name == last.player and seat.bot for seat in saved.seats):
+            raise IllegalMove("A computer player's move cannot be taken back",
+                              code="computer_move", player=last.player)
+        new = replace(saved, game=game.undo(), updated_at=self._clock())
+        self._repo.save(new, expected_steps=saved.steps)
+        self._remember(new)
+        self._publish(ActionUndone(saved.id, new.steps, last.player))
         return new
 
     # --- The cache of games in play -------------------------------------------------

@@ -438,6 +438,36 @@ class Game:
             return self.score(action.box, player=player)
         raise IllegalMove(f"Unknown action {action!r}")
 
+    def at_start(self) -> Game:
+        """This game before its first action: the same players, seed and roll-off."""
+        return replace(
+            self,
+            cards=tuple(Scorecard.empty(self.ruleset) for _ in self.players),
+            dice=None,
+            rolls_used=0,
+            history=(),
+        )
+
+    def undo(self) -> Game:
+        """The game before its last action, replayed from the start.
+
+        Dice come back as they were; a roll made again after an undo gets the same dice
+        from the seed (the dice of a roll depend on its place in the game), so taking
+        back a roll never buys new dice. Whether a player may undo is the caller's
+        decision.
+
+        >>> from yatzy.core.rulesets import ruleset
+        >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll([2, 2, 3, 3, 3])
+        >>> g.score("chance").undo() == g
+        True
+        """
+        if not self.history:
+            raise IllegalMove("Nothing to undo", code="nothing_to_undo")
+        game = self.at_start()
+        for step in self.history[:-1]:
+            game = game.apply(step.action, player=step.player)
+        return game
+
     def legal_actions(self) -> list[Action]:
         """Every legal action now, with rerolls given by their held positions (the
         dice left to chance): ``[Roll()]`` at a turn's start, else every reroll (when

@@ -112,6 +112,8 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         return refusal(t, game, str(params["box"]))
     simple = {
         "game_over": N_("The game is over"),
+        "nothing_to_undo": N_("Only the last box chosen can be taken back"),
+        "computer_move": N_("A computer player's move cannot be taken back"),
         "already_rolled": N_("You have rolled already: reroll some dice or choose a box"),
         "no_roll": N_("Roll the dice first"),
         "no_rolls_left": N_("No rolls left this turn: choose a box"),

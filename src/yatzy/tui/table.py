@@ -79,6 +79,13 @@ class Table:
         self.saved = self.service.apply(self.saved.id, action, player=self.game.current_player)
         return self.game
 
+    def undo(self) -> Game:
+        """Take back the last box a person chose, through the service; returns the game
+        after it. Raises :class:`~yatzy.core.errors.IllegalMove` when that is not allowed
+        (nothing to take back, a computer's move, the game over)."""
+        self.saved = self.service.undo(self.saved.id, expected_steps=self.saved.steps)
+        return self.game
+
     def roll(self, hold: Sequence[int], dice: Sequence[int] | None = None) -> Game:
         """The first roll (nothing held) or a reroll keeping ``hold``."""
         given = Dice(dice) if dice is not None else None

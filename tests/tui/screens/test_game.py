@@ -213,3 +213,37 @@ async def test_a_held_die_says_so_in_its_caption(
         slot = screen.query_one("#dice").slots[0]  # type: ignore[attr-defined]
         assert shown(slot.caption) == caption
         assert slot.caption.region.width >= len(caption)
+
+
+async def test_undo_takes_back_a_box(service: GameService) -> None:
+    app = solo(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        rolled = screen.table.game
+        points = rolled.choices()["chance"]
+        await pilot.press(key("chance"))
+        assert screen.table.game.scorecard("Ann")["chance"] == points
+        await pilot.press("u")
+        assert screen.table.game == rolled
+        assert service.load(screen.table.saved.id).game == rolled
+        assert "Ann takes back Chance: choose again." in shown(screen.query_one("#message"))
+        await pilot.press("u")
+        assert "Only the last box chosen can be taken back" in shown(
+            screen.query_one("#message"))
+        assert screen.table.game == rolled
+
+
+async def test_a_computers_move_is_not_taken_back(service: GameService) -> None:
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Greedy", "greedy")), seed=3)
+    app = YatzyApp(service, setup=setup, fast=True, bot_seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("chance"))
+        await settle(pilot)
+        before = screen.table.game
+        assert before.current_player == "Ann" and before.history[-1].player == "Greedy"
+        await pilot.press("ctrl+z")
+        assert "computer player's move cannot be taken back" in shown(
+            screen.query_one("#message"))
+        assert screen.table.game == before

@@ -69,6 +69,7 @@ class GameScreen(TranslatedScreen):
         *(Binding(str(i + 1), f"hold({i})", show=False) for i in range(6)),
         Binding("r,space", "roll", show=False),
         Binding("h", "hint", show=False),
+        Binding("u,ctrl+z", "undo", show=False),
         Binding("q", "app.save_and_quit", show=False),
     ]
 
@@ -147,7 +148,7 @@ class GameScreen(TranslatedScreen):
             notes.append(bonus_explanation(t, game))
         self.query_one("#message", Static).update("\n".join(n for n in notes if n))
         self.query_one("#keys", Static).update(t._(
-            "1-5 hold · r roll · {first}-{last} box · h hint · l language · q quit",
+            "1-5 hold · r roll · {first}-{last} box · h hint · u undo · l language · q quit",
             first=next(iter(self.keys)), last=list(self.keys)[-1]))
 
     def say(self, message: Message) -> None:
@@ -264,6 +265,23 @@ class GameScreen(TranslatedScreen):
             self.app.push_screen(ConfirmScreen(question), answered)
             return
         self.apply(Score(box))
+
+    def action_undo(self) -> None:
+        """Take back the last box a person chose, before the next player acts."""
+        before = self.table.game
+        try:
+            self.table.undo()
+        except YatzyError as refused:
+            self.say(self._error_message(refused, before))
+            return
+        step = before.history[-1]
+        assert isinstance(step.action, Score)
+        player, box = step.player, step.action.box
+        self.holds = set()
+        self.last_score = lambda t: ""
+        self.say(lambda t: t._("{player} takes back {box}: choose again.", player=player,
+                               box=box_label(t, box)))
+        self.after_action()
 
     # --- Hints ----------------------------------------------------------------------
 
