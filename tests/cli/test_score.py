@@ -7,6 +7,14 @@ import pytest
 from yatzy.cli import main
 
 
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests read English output, whatever the tester's locale."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 def test_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "3", "3", "3", "5", "5"]) == 0
     out = capsys.readouterr().out
@@ -49,3 +57,12 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out.startswith("yatzy ")
+
+
+def test_in_another_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--lang", "sv", "3", "3", "3", "5", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "Yatzy · tärningar 3 3 3 5 5"
+    assert "Kåk" in out and "Full house" not in out
+    assert main(["score", "--lang", "fi", "3", "3", "7"]) == 2
+    assert capsys.readouterr().err == "yatzy: Noppia pitää olla 5, arvoiltaan 1–6\n"

@@ -127,13 +127,15 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         "game_not_found": N_("That game is no longer saved"),
         "game_changed": N_("The game was changed elsewhere: open it again"),
     }
+    if code == "invalid_dice" and "count" in params:
+        return t._("Dice must be {n} values from 1 to 6", n=params["count"])
     if code in simple:
         return t._(simple[code])
     if code == "not_your_turn":
         return t._("It is {player}'s turn", player=params.get("player", "?"))
     if code == "too_many_players":
         return t._("At most {n} players", n=params.get("most", "?"))
-    if code == "same_name":
+    if code in ("same_name", "duplicate_player"):
         return t._("Two players are called {name}: names must differ",
                    name=params.get("name", "?"))
     if code == "unknown_bot":
