@@ -65,3 +65,14 @@ def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
 def test_an_unreachable_server(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match=r"127\.0\.0\.1"):
         open_service("postgresql://nobody:pw@127.0.0.1:1/none")
+
+
+def test_db_exists_never_creates_a_database(tmp_path: Path) -> None:
+    from yatzy.bootstrap import db_exists
+
+    missing = tmp_path / "none.sqlite3"
+    assert not db_exists(missing)
+    assert not missing.exists()
+    assert db_exists("postgresql://user@127.0.0.1/nowhere")
+    missing.write_bytes(b"")
+    assert db_exists(str(missing))

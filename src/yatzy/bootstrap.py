@@ -41,6 +41,14 @@ def default_db() -> str | Path:
     return os.environ.get(DB_ENV) or default_db_path()
 
 
+def db_exists(db: str | Path | None) -> bool:
+    """False when ``db`` (default: :func:`default_db`) is a database file that is not
+    there yet; a URL counts as there. For commands that only read and must not create
+    a database."""
+    target = default_db() if db is None else db
+    return is_url(target) or Path(target).expanduser().exists()
+
+
 def describe_db(db: str | Path | None) -> str:
     """``db`` as a player should see it: a file path, or a URL without its password."""
     target = default_db() if db is None else db

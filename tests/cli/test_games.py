@@ -14,6 +14,7 @@ import pytest
 
 import yatzy
 from tests.app.playing import TickingClock, per_player, play_game, play_turns, same_dice
+from tests.cli.tables import header, rows
 from yatzy.app import Seat
 from yatzy.bootstrap import DB_ENV, open_service
 from yatzy.cli import main
@@ -65,18 +66,6 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         cy = service.create(yatzy.ruleset("yatzy"), ["Cy"], dice_mode="manual")
         play_turns(service, cy, same_dice([2, 2, 2, 2, 2]), 5)
     return path
-
-
-def rows(out: str) -> list[list[str]]:
-    """The cells of each body row of a rich table."""
-    return [[cell.strip() for cell in line.split("│")[1:-1]]
-            for line in out.splitlines() if line.startswith("│")]
-
-
-def header(out: str) -> list[str]:
-    """The column names of a rich table."""
-    line = next(line for line in out.splitlines() if line.startswith("┃"))
-    return [cell.strip() for cell in line.split("┃")[1:-1]]
 
 
 def test_list(db: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 import yatzy
 from tests.app.playing import per_player, play_game, same_dice, upper_kind_then
+from tests.cli.tables import header, rows
 from yatzy.app import Seat
 from yatzy.bootstrap import DB_ENV, open_service
 from yatzy.cli import main
@@ -40,18 +41,6 @@ def db(tmp_path: Path) -> Path:
         play_game(service, yatzy.ruleset("yahtzee", joker="free"), ["Ann"],
                   same_dice([1, 2, 3, 4, 5]))
     return path
-
-
-def rows(out: str) -> list[list[str]]:
-    """The cells of each body row of a rich table."""
-    return [[cell.strip() for cell in line.split("│")[1:-1]]
-            for line in out.splitlines() if line.startswith("│")]
-
-
-def header(out: str) -> list[str]:
-    """The column names of a rich table."""
-    line = next(line for line in out.splitlines() if line.startswith("┃"))
-    return [cell.strip() for cell in line.split("┃")[1:-1]]
 
 
 def header_of_histogram(out: str) -> list[str]:

@@ -17,11 +17,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from yatzy.app import AmbiguousGameId, GameNotFound, GameService, SavedGame, player_results
-from yatzy.bootstrap import default_db, describe_db, open_service
+from yatzy.bootstrap import db_exists, default_db, open_service
+from yatzy.cli.database import no_games_yet
 from yatzy.core.errors import YatzyError
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
 from yatzy.i18n.words import error_text, ruleset_title
-from yatzy.storage.engine import is_url
 
 #: Characters of a game's id shown in the table (any unique start of an id will do).
 SHORT_ID = 8
@@ -77,15 +77,13 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
         print("yatzy: " + t._("-o FILE goes with --export ID"), file=sys.stderr)
         return 2
     db = default_db() if args.db is None else args.db
-    if not is_url(db) and not Path(db).expanduser().exists():
+    if not db_exists(db):
         if args.export is not None:
             return _fail(t, GameNotFound(args.export))
         if args.json:
             print(json.dumps({"games": [], "more": False}))
             return 0
-        console.print(t._("No games yet: there is no game database at {db}.\n"
-                          "Play one with `yatzy play`.", db=escape(describe_db(db))),
-                      highlight=False)
+        console.print(no_games_yet(t, db), highlight=False)
         return 0
     try:
         with open_service(db) as service:

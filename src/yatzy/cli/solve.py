@@ -313,16 +313,11 @@ def _game_to_analyse(args: argparse.Namespace) -> Game:
 def _saved_game(game_id: str, db: str | None) -> SavedGame:
     """The saved game ``game_id`` (or the one whose id starts with it) in ``db``; a
     database that is not there is not created."""
-    from pathlib import Path
+    from yatzy.bootstrap import db_exists, describe_db, open_service
 
-    from yatzy.bootstrap import default_db, describe_db, open_service
-    from yatzy.storage.engine import is_url
-
-    target = default_db() if db is None else db
-    if not is_url(target) and not Path(target).expanduser().exists():
-        raise IllegalMove(f"No saved games: there is no game database at "
-                          f"{describe_db(target)}")
-    with open_service(target) as service:
+    if not db_exists(db):
+        raise IllegalMove(f"No saved games: there is no game database at {describe_db(db)}")
+    with open_service(db) as service:
         return service.find(game_id)
 
 

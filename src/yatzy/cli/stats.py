@@ -11,7 +11,6 @@ import json
 import math
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from babel.numbers import format_decimal, format_percent
@@ -21,13 +20,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from yatzy.app import GameService, StatsRow
-from yatzy.bootstrap import default_db, describe_db, open_service
+from yatzy.bootstrap import db_exists, default_db, open_service
+from yatzy.cli.database import no_games_yet
 from yatzy.core.errors import YatzyError
 from yatzy.core.rulesets import RULESET_NAMES, Ruleset
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
 from yatzy.i18n.words import RULESET_NAMES as RULESET_WORDS
 from yatzy.i18n.words import box_label, error_text, ruleset_title
-from yatzy.storage.engine import is_url
 
 #: Bin widths a histogram may use, smallest first.
 NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
@@ -60,13 +59,11 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     console = console or Console()
     t = translator(args.lang or language_from_env(os.environ))
     db = default_db() if args.db is None else args.db
-    if not is_url(db) and not Path(db).expanduser().exists():
+    if not db_exists(db):
         if args.json:
             print(json.dumps({"stats": [], "scores": []}))
             return 0
-        console.print(t._("No games yet: there is no game database at {db}.\n"
-                          "Play one with `yatzy play`.", db=escape(describe_db(db))),
-                      highlight=False)
+        console.print(no_games_yet(t, db), highlight=False)
         return 0
     try:
         with open_service(db) as service:
