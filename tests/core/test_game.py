@@ -333,3 +333,14 @@ def test_undo_keeps_the_roll_off() -> None:
     g = yatzy.new_game(YAHTZEE, ["Ann", "Bo"], seed=8, first_player="roll")
     g2 = g.roll().score("chance")
     assert g2.undo().undo() == g == g2.at_start()
+
+
+def test_refusals_come_before_the_roll_reminder() -> None:
+    ordered = yatzy.new_game(ruleset("yatzy", order="in_order"), ["Ann"], seed=1)
+    with pytest.raises(IllegalMove, match="next is Ones"):
+        ordered.score("chance")
+    with pytest.raises(IllegalMove, match="^Roll the dice first$"):
+        ordered.score("ones")
+    filled = game(players=("Ann",)).roll([1, 1, 1, 2, 2]).score("chance")
+    with pytest.raises(IllegalMove, match="^Chance is already filled$"):
+        filled.score("chance")

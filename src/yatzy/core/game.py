@@ -408,18 +408,18 @@ class Game:
     def score(self, box: str, *, player: str | None = None) -> Game:
         """Fill ``box`` with the current dice and pass the turn on."""
         self._check_turn(player)
-        self.ruleset.check_box(box)
-        if self.dice is None:
-            if not self.card.is_open(box):
-                raise IllegalMove(f"{self.ruleset.label(box)} is already filled",
-                                  code="box_filled", box=box)
-            raise IllegalMove("Roll the dice first", code="no_roll")
-        points = rules.check_choice(self.ruleset, self.card, self.dice, box)
-        bonus = rules.earns_yahtzee_bonus(self.ruleset, self.card, self.dice)
         seat = self.current_seat
+        card = self.cards[seat]
+        if self.dice is None:
+            refused = rules.refusal(self.ruleset, card, None, box)
+            if refused is not None:
+                raise refused.error(self.ruleset)
+            raise IllegalMove("Roll the dice first", code="no_roll")
+        points = rules.check_choice(self.ruleset, card, self.dice, box)
+        bonus = rules.earns_yahtzee_bonus(self.ruleset, card, self.dice)
         cards = list(self.cards)
-        cards[seat] = self.card.fill(box, points, extra_yahtzee=bonus)
-        step = Step(self.current_player, Score(box), points, bonus)
+        cards[seat] = card.fill(box, points, extra_yahtzee=bonus)
+        step = Step(self.players[seat], Score(box), points, bonus)
         return replace(
             self,
             cards=tuple(cards),

@@ -155,7 +155,10 @@ def refusal(
 
 def check_choice(ruleset: Ruleset, card: Scorecard, dice: Sequence[int], box: str) -> int:
     """The points ``box`` gets for ``dice``, or :class:`IllegalMove` saying why not."""
+    ruleset.check_box(box)
+    options = choices(ruleset, card, dice)
+    if box in options:
+        return options[box]
     refused = refusal(ruleset, card, dice, box)
-    if refused is not None:
-        raise refused.error(ruleset)
-    return choices(ruleset, card, dice)[box]
+    assert refused is not None, "a box outside choices() is always refused"
+    raise refused.error(ruleset)
