@@ -92,10 +92,7 @@ def analyse(game: Game, solver: Strategy | None = None) -> Analysis:
     """Replay ``game`` (finished or not) and price every decision with ``solver``
     (default: the optimal strategy of the game's ruleset)."""
     solver = solver or strategy(game.ruleset)
-    replay = Game.start(
-        game.ruleset, game.players, seed=game.seed, first_player=game.first_player,
-        roll_off_dice=[r.dice for r in game.roll_offs] or None,
-    )
+    replay = game.at_start()
     decisions: list[Decision] = []
     for step in game.history:
         action = step.action
