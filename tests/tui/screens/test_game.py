@@ -92,7 +92,9 @@ async def test_errors_are_shown_not_raised(service: GameService) -> None:
         assert "–" in shown(screen.query_one("#row-chance"))
 
 
-async def test_a_computer_plays_its_turn(service: GameService) -> None:
+async def test_a_computer_plays_its_turn_which_cannot_be_taken_back(
+    service: GameService,
+) -> None:
     setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Greedy", "greedy")), seed=3)
     app = YatzyApp(service, setup=setup, fast=True, bot_seed=1)
     async with app.run_test(size=SIZE) as pilot:
@@ -105,6 +107,10 @@ async def test_a_computer_plays_its_turn(service: GameService) -> None:
         assert bot_steps[0].action == yatzy.Roll(bot_steps[0].action.dice)  # type: ignore[union-attr]
         assert isinstance(bot_steps[-1].action, yatzy.Score)
         assert "Greedy put" in shown(screen.query_one("#message"))
+        await pilot.press("ctrl+z")
+        assert "computer player's move cannot be taken back" in shown(
+            screen.query_one("#message"))
+        assert screen.table.game == game
 
 
 async def test_scorepad_asks_for_the_dice(service: GameService) -> None:
@@ -233,17 +239,3 @@ async def test_undo_takes_back_a_box(service: GameService) -> None:
             screen.query_one("#message"))
         assert screen.table.game == rolled
 
-
-async def test_a_computers_move_is_not_taken_back(service: GameService) -> None:
-    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Greedy", "greedy")), seed=3)
-    app = YatzyApp(service, setup=setup, fast=True, bot_seed=1)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = game_screen(app)
-        await pilot.press("r", key("chance"))
-        await settle(pilot)
-        before = screen.table.game
-        assert before.current_player == "Ann" and before.history[-1].player == "Greedy"
-        await pilot.press("ctrl+z")
-        assert "computer player's move cannot be taken back" in shown(
-            screen.query_one("#message"))
-        assert screen.table.game == before
