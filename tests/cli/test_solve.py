@@ -127,14 +127,23 @@ def stored_game(tmp_path: Path) -> tuple[Path, str, yatzy.Game]:
     return path, saved.id, saved.game
 
 
-def test_analyse_standard_input(stored_game: tuple[Path, str, yatzy.Game], tmp_path: Path,
+@pytest.fixture
+def analysed_file(stored_game: tuple[Path, str, yatzy.Game], tmp_path: Path,
+                  capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    """The JSON analysis of the stored game, read from a record file."""
+    record = tmp_path / "game.json"
+    record.write_text(stored_game[2].to_json())
+    assert main(["analyse", str(record), "--json"]) == 0
+    result: dict[str, object] = json.loads(capsys.readouterr().out)
+    return result
+
+
+def test_analyse_standard_input(stored_game: tuple[Path, str, yatzy.Game],
+                                analysed_file: dict[str, object],
                                 capsys: pytest.CaptureFixture[str],
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     _, _, game = stored_game
-    record = tmp_path / "game.json"
-    record.write_text(game.to_json())
-    assert main(["analyse", str(record), "--json"]) == 0
-    from_file = json.loads(capsys.readouterr().out)
+    from_file = analysed_file
     monkeypatch.setattr("sys.stdin", io.StringIO(game.to_json()))
     assert main(["analyse", "-", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == from_file
@@ -143,14 +152,12 @@ def test_analyse_standard_input(stored_game: tuple[Path, str, yatzy.Game], tmp_p
     assert "not valid JSON" in capsys.readouterr().err
 
 
-def test_analyse_a_stored_game(stored_game: tuple[Path, str, yatzy.Game], tmp_path: Path,
+def test_analyse_a_stored_game(stored_game: tuple[Path, str, yatzy.Game],
+                               analysed_file: dict[str, object],
                                capsys: pytest.CaptureFixture[str],
                                monkeypatch: pytest.MonkeyPatch) -> None:
     path, game_id, game = stored_game
-    record = tmp_path / "game.json"
-    record.write_text(game.to_json())
-    assert main(["analyse", str(record), "--json"]) == 0
-    from_file = json.loads(capsys.readouterr().out)
+    from_file = analysed_file
     assert main(["analyse", "--game", game_id[:6], "--db", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == from_file
     monkeypatch.setenv(DB_ENV, str(path))  # the default database
