@@ -198,3 +198,25 @@ def test_analyse_an_ambiguous_id(tmp_path: Path, capsys: pytest.CaptureFixture[s
             service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=seed)
     assert main(["analyse", "--game", "ab", "--db", str(path)]) == 2
     assert "Several saved games have an id starting with 'ab'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [(["advise", "--top", "0"], "--top takes a number of options from 1 up, not 0"),
+     (["simulate", "--seed", "-1", "-n", "5"], "The seed must be a whole number >= 0, not -1")],
+)
+def test_out_of_range_numbers_are_clear_errors(words: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(words) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_simulating_a_simple_bot_builds_no_table(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["simulate", "--bot", "random", "--rules", "yahtzee", "--upper-first",
+                 "-n", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 3
+    assert not (tmp_path / "cache").exists()

@@ -64,3 +64,15 @@ def test_strategy_is_built_once_then_loaded(tmp_path: Path, monkeypatch: pytest.
     assert np.array_equal(loaded.values, built.values, equal_nan=True)
     assert loaded.expected_score == built.expected_score
     assert policy.strategy(r, rebuild=True).source == "built"
+
+
+def test_an_unwritable_cache_only_warns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(artifacts.ENV_VAR, str(blocker / "cache"))
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    r = yatzy.ruleset("yatzy", order="in_order")
+    with pytest.warns(RuntimeWarning, match="The solver table was not cached"):
+        built = policy.strategy(r)
+    assert built.source == "built" and built.path is None
+    assert round(built.expected_score, 7) == 122.5585274

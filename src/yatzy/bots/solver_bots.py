@@ -25,14 +25,18 @@ import math
 import random
 import time
 from collections.abc import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from yatzy.core.actions import Action
+from yatzy.core.errors import IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
-from yatzy.solver import strategy
-from yatzy.solver.simulate import SimulationResult, simulate
+
+if TYPE_CHECKING:
+    from yatzy.solver.simulate import SimulationResult
+
+# The solver (numpy, numba) is imported when a level first plays, not when the levels
+# are registered: listing the computer players must stay cheap.
 
 #: Softmax temperature (points) of each solver level, weakest first.
 LEVELS: dict[str, float] = {"easy": 2.0, "medium": 1.0, "hard": 0.5, "optimal": 0.0}
@@ -51,9 +55,11 @@ class SolverBot:
         return f"<SolverBot {self.name} temperature={self.temperature}>"
 
     def choose(self, game: Game) -> Action:
+        from yatzy.solver import strategy
+
         options = strategy(game.ruleset).advise(game)
         if not options:
-            raise ValueError("The game is over: there is nothing to choose")
+            raise IllegalMove("The game is over", code="game_over")
         if self.temperature <= 0 or len(options) == 1:
             return options[0].action
         best = options[0].value
@@ -80,6 +86,11 @@ def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0
     """Solitaire games of the bot called ``name``: the solver's levels on the fast path
     (:func:`yatzy.solver.simulate.simulate`), any other bot in real games (much slower:
     hundreds of games a second), seeded from ``seed``."""
+    import numpy as np
+
+    from yatzy.solver import strategy
+    from yatzy.solver.simulate import SimulationResult, simulate
+
     if name in LEVELS:
         return simulate(strategy(ruleset), games, seed=seed, temperature=LEVELS[name],
                         player=name)

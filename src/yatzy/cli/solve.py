@@ -162,6 +162,8 @@ def describe(ruleset: Ruleset, card: Scorecard, dice: Dice | None, action: Any) 
 
 
 def run_advise(args: argparse.Namespace) -> int:
+    if args.top is not None and args.top < 1:
+        raise IllegalMove(f"--top takes a number of options from 1 up, not {args.top}")
     ruleset = ruleset_from_args(args)
     card = Scorecard.parse(ruleset, args.card)
     if card.is_complete:
@@ -174,7 +176,7 @@ def run_advise(args: argparse.Namespace) -> int:
     s = load_strategy(ruleset)
     options = s.advise_card(card, dice, args.rolls_left)
     if args.top is not None:
-        options = options[: max(args.top, 0)]
+        options = options[: args.top]
     best = options[0].value if options else 0.0
     if args.json:
         print(json.dumps({
@@ -202,7 +204,7 @@ def run_advise(args: argparse.Namespace) -> int:
 
 def run_simulate(args: argparse.Namespace) -> int:
     from yatzy.bots import bot_names
-    from yatzy.bots.solver_bots import simulate_level
+    from yatzy.bots.solver_bots import LEVELS, simulate_level
 
     ruleset = ruleset_from_args(args)
     if args.bot not in bot_names():
@@ -210,7 +212,10 @@ def run_simulate(args: argparse.Namespace) -> int:
                           f"{', '.join(bot_names())}")
     if args.games < 1:
         raise IllegalMove("Simulate at least one game (-n 1 or more)")
-    load_strategy(ruleset)
+    if args.seed < 0:
+        raise IllegalMove(f"The seed must be a whole number >= 0, not {args.seed}")
+    # Only the solver's levels need its table (built with a progress bar if need be).
+    solved = load_strategy(ruleset) if args.bot in LEVELS else None
     result = simulate_level(args.bot, ruleset, args.games, seed=args.seed)
     pct = result.percentiles()
     data = {
@@ -243,10 +248,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if ruleset.extra_yahtzee_points:
         line += f"  extra {ybox}s per game {result.extra_yahtzees.mean():.4f}"
     print(line)
-    if args.bot == "optimal":
-        from yatzy.solver import strategy
-
-        print(f"exact expected score {strategy(ruleset).expected_score:.7f}")
+    if args.bot == "optimal" and solved is not None:
+        print(f"exact expected score {solved.expected_score:.7f}")
     if args.plot:
         print(f"histogram saved to {args.plot}")
     return 0

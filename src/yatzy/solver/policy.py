@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,10 +218,14 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
         seconds = time.perf_counter() - start
         result = Strategy(model, values, build_seconds=seconds, source="built")
         if cache:
-            result.path = artifacts.save(
-                ruleset, values, order[0], order[1],
-                {"build_seconds": seconds, "states": result.state_count},
-            )
+            try:
+                result.path = artifacts.save(
+                    ruleset, values, order[0], order[1],
+                    {"build_seconds": seconds, "states": result.state_count},
+                )
+            except OSError as exc:  # an unwritable cache costs a rebuild next time, no more
+                warnings.warn(f"The solver table was not cached: {exc}", RuntimeWarning,
+                              stacklevel=2)
     _STRATEGIES[ruleset] = result
     return result
 

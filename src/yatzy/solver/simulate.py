@@ -111,7 +111,9 @@ def _play_turn(
                         vals[n] = keeps[left - 1, k]
                         what[n] = nb + k
                         n += 1
-                pick = what[_choose(vals, n, temperature, uniforms[game, turn, rolls - 1 - left])]
+                # At temperature 0 ``uniforms`` is a (1, 1, 1) placeholder: never index it.
+                draw = uniforms[game, turn, rolls - 1 - left] if temperature > 0.0 else 0.0
+                pick = what[_choose(vals, n, temperature, draw)]
                 if pick < nb or left == 0:
                     break
                 # Reroll: keep ``pick - nb``, throw the other dice.
@@ -210,6 +212,8 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     ``player`` names the player in the result."""
     if games < 1:
         raise ValueError("Simulate at least one game")
+    if seed < 0:
+        raise ValueError(f"The seed must be a whole number >= 0, not {seed}")
     model = strategy.model
     a = dp.kernel_args(model)
     kt = model.keeps
