@@ -80,7 +80,8 @@ class GreedyBot:
 
     def _value(self, game: Game, card: Scorecard, dice: tuple[int, ...]) -> float:
         options = rules.choices(game.ruleset, card, dice)
-        bonus = 100 if rules.earns_yahtzee_bonus(game.ruleset, card, dice) else 0
+        earned = rules.earns_yahtzee_bonus(game.ruleset, card, dice)
+        bonus = game.ruleset.extra_yahtzee_points if earned else 0
         return max(points - TYPICAL[box] / 2 for box, points in options.items()) + bonus
 
     def choose(self, game: Game) -> Action:

@@ -17,7 +17,6 @@ capped at the bonus threshold.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -102,27 +101,13 @@ class Model:
             raise UnreachableCard(
                 f"No game of {r} reaches this scorecard: the play order forbids {card}"
             )
-        possible = _possible_points(self)
-        for b, points in possible.items():
-            value = entries[b]
-            if value is not None and value not in points:
-                label = r.label(r.boxes[b])
-                raise UnreachableCard(f"{label} cannot hold {value} points", box=r.boxes[b])
+        for box, value in zip(r.boxes, entries, strict=True):
+            if value is not None and value not in r.possible_points(box):
+                raise UnreachableCard(f"{r.label(box)} cannot hold {value} points", box=box)
         # y_points was read off rules.earns_yahtzee_bonus when the model was built.
         y = int(self.y_count > 1 and entries[self.yahtzee_box] == self.y_points)
         u = min(sum(entries[b] or 0 for b in self.upper), self.threshold)
         return mask, y, u
-
-
-@lru_cache(maxsize=64)
-def _possible_points(model: Model) -> dict[int, frozenset[int]]:
-    """The points each upper box and the five-of-a-kind box can hold."""
-    boxes = [*model.upper, model.yahtzee_box] if model.yahtzee_box >= 0 else [*model.upper]
-    return {
-        b: frozenset(model.score[:, b].tolist())
-        | (frozenset(model.five_points[:, :, b].ravel().tolist()) - {-1})
-        for b in boxes
-    }
 
 
 #: ``(allowed, five_points)`` of :class:`Model`: what the play order and the Joker rules
