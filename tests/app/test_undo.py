@@ -68,3 +68,18 @@ def test_not_after_the_game(service: GameService) -> None:
     with pytest.raises(yatzy.IllegalMove, match="The game is over"):
         service.undo(saved.id)
     assert service.load(saved.id).finished
+
+
+def test_a_stale_copy_never_overwrites_a_game_undone_elsewhere(db: Path) -> None:
+    with open_service(db) as a, open_service(db) as b:
+        saved = a.create(RULES, [Seat("Ann")], seed=3)
+        saved = a.apply(saved.id, yatzy.Roll())
+        saved = a.apply(saved.id, yatzy.Score("chance"))
+        b.undo(saved.id)                                   # same number of actions again
+        b_game = b.apply(saved.id, yatzy.Score("sixes")).game
+        # a's cached copy also has 2 actions; its next action must not overwrite b's
+        after = a.apply(saved.id, yatzy.Roll())
+        assert after.game.history[:2] == b_game.history
+        assert after.game.scorecard("Ann")["chance"] is None
+        assert a.load(saved.id).game.scorecard("Ann")["sixes"] == b_game.scorecard(
+            "Ann")["sixes"]

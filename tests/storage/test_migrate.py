@@ -82,7 +82,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert (MIGRATIONS / "env.py").is_file() and (MIGRATIONS / "script.py.mako").is_file()
     scripts = sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py"))
     assert scripts[0] == "r0001_initial.py"
-    assert head_revision() == "0001"
+    assert scripts[-1] == "r0002_version.py"
+    assert head_revision() == "0002"
 
 
 def test_programs_opening_a_new_database_at_once(db: str | Path) -> None:
@@ -143,3 +144,23 @@ def test_other_failures_are_not_tried_again(tmp_path: Path) -> None:
     engine = sa.create_engine(f"sqlite:///{tmp_path}")  # a folder
     with pytest.raises(sa.exc.OperationalError, match="unable to open"):
         upgrade(engine, attempts=10)
+
+
+def test_0002_numbers_the_writes_of_games_saved_before_it(db: str | Path) -> None:
+    import yatzy
+
+    with open_service(db) as service:
+        saved = service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=1)
+        saved = service.apply(saved.id, yatzy.Roll())
+        saved = service.apply(saved.id, yatzy.Score("chance"))
+    engine = make_engine(db)
+    with engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0001")
+        assert "version" not in {c["name"] for c in sa.inspect(connection).get_columns("games")}
+    upgrade(engine)
+    with engine.connect() as connection:
+        version = connection.scalar(sa.text("SELECT version FROM games"))
+    engine.dispose()
+    assert version == saved.version == 3
+    with open_service(db) as service:
+        assert service.apply(saved.id, yatzy.Roll()).version == 4

@@ -53,8 +53,8 @@ def test_round_trip(repo: SqlGameRepository) -> None:
     repo.add(saved)
     assert repo.get(saved.id) == saved
     later = dataclasses.replace(saved, game=game.score("chance"),
-                                updated_at=WHEN + timedelta(hours=1))
-    repo.save(later, expected_steps=2)
+                                updated_at=WHEN + timedelta(hours=1), version=2)
+    repo.save(later, expected_version=1)
     assert repo.get(saved.id) == later
 
 
@@ -114,13 +114,13 @@ def test_stale_save_is_refused(repo: SqlGameRepository) -> None:
     game = yatzy.new_game(YATZY, ["Ann"], seed=1)
     saved = SavedGame("s", game, (Seat("Ann"),), "auto", WHEN, WHEN)
     repo.add(saved)
-    rolled = dataclasses.replace(saved, game=game.roll())
-    repo.save(rolled, expected_steps=0)
+    rolled = dataclasses.replace(saved, game=game.roll(), version=2)
+    repo.save(rolled, expected_version=1)
     with pytest.raises(GameChanged) as caught:
-        repo.save(dataclasses.replace(saved, game=game.roll()), expected_steps=0)
-    assert caught.value.params == {"game_id": "s", "expected": 0, "actual": 1}
+        repo.save(dataclasses.replace(saved, game=game.roll(), version=2), expected_version=1)
+    assert caught.value.params == {"game_id": "s", "expected": 1, "actual": 1}
     with pytest.raises(GameNotFound):
-        repo.save(dataclasses.replace(saved, id="other"), expected_steps=0)
+        repo.save(dataclasses.replace(saved, id="other"), expected_version=1)
     assert repo.get("s") == rolled
 
 

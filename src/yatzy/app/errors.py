@@ -53,8 +53,8 @@ class GameChanged(AppError):
 
     def __init__(self, game_id: str, *, expected: int, actual: int) -> None:
         super().__init__(
-            f"Game {game_id} was changed elsewhere ({actual} actions played, not {expected});"
-            " load it again",
+            f"Game {game_id} was changed elsewhere (it has {actual} actions, this copy"
+            f" {expected}); load it again",
             game_id=game_id, expected=expected, actual=actual,
         )
         self.game_id = game_id

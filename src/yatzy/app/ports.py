@@ -28,10 +28,10 @@ class GameRepository(Protocol):
         """Store a new game."""
         ...
 
-    def save(self, saved: SavedGame, *, expected_steps: int) -> None:
-        """Replace the stored game ``saved.id``, which must still have
-        ``expected_steps`` actions (else :class:`~yatzy.app.errors.GameChanged`); a
-        finished game's results go into the history in the same transaction."""
+    def save(self, saved: SavedGame, *, expected_version: int) -> None:
+        """Replace the stored game ``saved.id``, which must still be at
+        ``expected_version`` (else :class:`~yatzy.app.errors.GameChanged`); a finished
+        game's results go into the history in the same transaction."""
         ...
 
     def get(self, game_id: str) -> SavedGame:

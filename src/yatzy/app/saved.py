@@ -52,6 +52,10 @@ class SavedGame:
     created_at: datetime
     #: When the last action was played (aware, UTC).
     updated_at: datetime
+    #: How many times the game was written: each action or undo adds one. A store only
+    #: replaces the version it was read at, so a stale copy never overwrites a newer game
+    #: (the number of actions cannot tell: an undo lowers it).
+    version: int = 1
 
     @property
     def finished(self) -> bool:
@@ -65,7 +69,7 @@ class SavedGame:
 
     @property
     def steps(self) -> int:
-        """Actions played so far (the game's version: each action adds one)."""
+        """Actions played so far."""
         return len(self.game.history)
 
     def seat(self, name: str) -> Seat:

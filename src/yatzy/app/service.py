@@ -156,8 +156,8 @@ class GameService:
             raise GameChanged(saved.id, expected=expected_steps, actual=saved.steps)
         check_action_dice(saved.dice_mode, action)
         game = saved.game.apply(action, player=player)
-        new = replace(saved, game=game, updated_at=self._clock())
-        self._repo.save(new, expected_steps=saved.steps)
+        new = replace(saved, game=game, updated_at=self._clock(), version=saved.version + 1)
+        self._repo.save(new, expected_version=saved.version)
         self._remember(new)
         step = game.history[-1]
         self._publish(
@@ -195,8 +195,9 @@ class GameService:
         if any(seat.name == last.player and seat.bot for seat in saved.seats):
             raise IllegalMove("A computer player's move cannot be taken back",
                               code="computer_move", player=last.player)
-        new = replace(saved, game=game.undo(), updated_at=self._clock())
-        self._repo.save(new, expected_steps=saved.steps)
+        new = replace(saved, game=game.undo(), updated_at=self._clock(),
+                      version=saved.version + 1)
+        self._repo.save(new, expected_version=saved.version)
         self._remember(new)
         self._publish(ActionUndone(saved.id, new.steps, last.player))
         return new

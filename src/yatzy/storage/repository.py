@@ -84,6 +84,7 @@ class SqlGameRepository:
             "dice_mode": saved.dice_mode,
             "status": FINISHED if game.is_over else PLAYING,
             "steps": saved.steps,
+            "version": saved.version,
             "seats": [{"name": s.name, "bot": s.bot} for s in saved.seats],
             "record": game.to_record(),
             "created_at": saved.created_at,
@@ -112,20 +113,20 @@ class SqlGameRepository:
             connection.execute(games.insert().values(id=saved.id, **self._row(saved)))
             self._results(connection, saved)
 
-    def save(self, saved: SavedGame, *, expected_steps: int) -> None:
+    def save(self, saved: SavedGame, *, expected_version: int) -> None:
         row = self._row(saved)
         del row["created_at"]
         with self._transaction() as connection:
             done = connection.execute(
                 games.update()
-                .where(games.c.id == saved.id, games.c.steps == expected_steps)
+                .where(games.c.id == saved.id, games.c.version == expected_version)
                 .values(**row)
             )
             if done.rowcount != 1:
                 actual = connection.scalar(sa.select(games.c.steps).where(games.c.id == saved.id))
                 if actual is None:
                     raise GameNotFound(saved.id)
-                raise GameChanged(saved.id, expected=expected_steps, actual=actual)
+                raise GameChanged(saved.id, expected=saved.steps, actual=actual)
             self._results(connection, saved)
 
     @staticmethod
@@ -136,7 +137,8 @@ class SqlGameRepository:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
         seats = tuple(Seat(s["name"], s.get("bot")) for s in row.seats)
-        return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at)
+        return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
+                         row.version)
 
     def get(self, game_id: str) -> SavedGame:
         row = self._read(

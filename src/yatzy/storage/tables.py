@@ -60,8 +60,11 @@ games = sa.Table(
     sa.Column("dice_mode", sa.String(16), nullable=False),
     #: "playing" or "finished".
     sa.Column("status", sa.String(16), nullable=False),
-    #: Actions played: the row's version for optimistic concurrency.
+    #: Actions played.
     sa.Column("steps", sa.Integer, nullable=False),
+    #: Writes so far (each action or undo adds one): the row's version for optimistic
+    #: concurrency, which ``steps`` cannot be since an undo lowers it.
+    sa.Column("version", sa.Integer, nullable=False, server_default="1"),
     #: [{"name": ..., "bot": ... or null}] in seat order.
     sa.Column("seats", sa.JSON, nullable=False),
     #: The game record (``Game.to_record()``): the source of truth.
