@@ -90,3 +90,11 @@ def test_a_real_terminal_session(tmp_path: Path) -> None:
     with open_service(db) as service:
         [saved] = service.unfinished()
         assert saved.game.dice is not None and saved.seats[0].name == "Ann"
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**53)])
+def test_a_seed_out_of_range_is_refused_before_the_game(
+        seed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--seed", seed, "--lang", "sv"]) == 2
+    assert capsys.readouterr().err == (
+        "yatzy: Fröet måste vara ett heltal från 0 till 9007199254740991\n")

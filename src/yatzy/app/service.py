@@ -131,29 +131,33 @@ class GameService:
         *,
         player: str | None = None,
         expected_steps: int | None = None,
+        expected_version: int | None = None,
     ) -> SavedGame:
         """Apply ``action`` to game ``game_id`` and store it before returning.
 
         ``player`` (optional) must be the player whose turn it is. ``expected_steps``
-        (optional) is the number of actions the caller has seen: when the game has moved
-        on since, :class:`~yatzy.app.errors.GameChanged` is raised. An illegal action
+        (optional) is the number of actions the caller has seen, ``expected_version``
+        (optional, stricter) the :attr:`SavedGame.version` it has seen: when the game has
+        moved on since, :class:`~yatzy.app.errors.GameChanged` is raised. An illegal action
         raises :class:`~yatzy.core.errors.IllegalMove` and stores nothing.
         """
         cached = self._cached(game_id)
         if cached is not None:
             try:
-                return self._apply_to(cached, action, player, expected_steps)
+                return self._apply_to(cached, action, player, expected_steps,
+                                      expected_version)
             except (IllegalMove, GameChanged, GameNotFound):
                 # The copy may be stale (another writer moved the game on): decide on
                 # the game as stored.
                 self._forget(game_id)
-        return self._apply_to(self._repo.get(game_id), action, player, expected_steps)
+        return self._apply_to(self._repo.get(game_id), action, player, expected_steps,
+                              expected_version)
 
     def _apply_to(
-        self, saved: SavedGame, action: Action, player: str | None, expected_steps: int | None
+        self, saved: SavedGame, action: Action, player: str | None,
+        expected_steps: int | None, expected_version: int | None,
     ) -> SavedGame:
-        if expected_steps is not None and expected_steps != saved.steps:
-            raise GameChanged(saved.id, expected=expected_steps, actual=saved.steps)
+        _check_expected(saved, expected_steps, expected_version)
         check_action_dice(saved.dice_mode, action)
         game = saved.game.apply(action, player=player)
         new = replace(saved, game=game, updated_at=self._clock(), version=saved.version + 1)
@@ -171,7 +175,8 @@ class GameService:
         return new
 
     def undo(
-        self, game_id: str, *, player: str | None = None, expected_steps: int | None = None
+        self, game_id: str, *, player: str | None = None, expected_steps: int | None = None,
+        expected_version: int | None = None,
     ) -> SavedGame:
         """Take back the last box chosen in game ``game_id``, as long as the next player
         has not acted: the turn is back as it was before that choice, with its dice.
@@ -180,8 +185,7 @@ class GameService:
         once the game is over); ``player``, when given, must be the one who chose it.
         """
         saved = self._cached(game_id) or self._repo.get(game_id)
-        if expected_steps is not None and expected_steps != saved.steps:
-            raise GameChanged(saved.id, expected=expected_steps, actual=saved.steps)
+        _check_expected(saved, expected_steps, expected_version)
         game = saved.game
         last = game.history[-1] if game.history else None
         if game.is_over:
@@ -333,3 +337,14 @@ class GameService:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _check_expected(saved: SavedGame, steps: int | None, version: int | None) -> None:
+    """Raise :class:`GameChanged` unless ``saved`` is the game the caller last saw: the
+    same number of actions (``steps``) or, stricter, the same version (an undo and a new
+    action elsewhere leave the number of actions as it was, not the version)."""
+    if (steps is not None and steps != saved.steps) or (
+        version is not None and version != saved.version
+    ):
+        raise GameChanged(saved.id, expected=saved.steps if steps is None else steps,
+                          actual=saved.steps)

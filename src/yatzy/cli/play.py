@@ -10,6 +10,7 @@ from typing import Any
 from yatzy.bots import bot_names
 from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
 from yatzy.core.errors import YatzyError
+from yatzy.core.seeded import MAX_SEED
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
 from yatzy.i18n.words import error_text
 
@@ -63,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
     if args.dice == "manual" and args.seed is not None:
         print("yatzy: " + t._("A game with real dice takes no seed"), file=sys.stderr)
         return 2
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        print("yatzy: " + t._("The seed must be a whole number from 0 to {most}",
+                              most=MAX_SEED), file=sys.stderr)
+        return 2
     try:
         rules = ruleset_from_args(args)
         setup = None
@@ -77,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if setup is None and not args.resume:
         name = os.environ.get("USER", "").capitalize()
         app.last_setup = GameSetup(rules, parse_seats(name or "Player", ()), args.dice,
-                                   args.first)
+                                   args.first, args.seed)
     try:
         app.run()
     finally:

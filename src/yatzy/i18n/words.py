@@ -125,7 +125,7 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         "dice_not_allowed": N_("The program rolls the dice in this game"),
         "no_players": N_("Name at least one player"),
         "game_not_found": N_("That game is no longer saved"),
-        "game_changed": N_("The game was changed elsewhere: open it again"),
+        "game_changed": N_("The game was changed elsewhere: here it is as it stands now"),
     }
     if code == "invalid_dice" and "count" in params:
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])

@@ -177,7 +177,8 @@ class YatzyApp(App[None]):
         except YatzyError as error:
             self.exit(return_code=2, message=error_text(self.t, error))
             return
-        self.last_setup = setup
+        # A seed replays one game: the games after it get new dice.
+        self.last_setup = replace(setup, seed=None)
         game = saved.game
         notice = roll_off_text(self.t, game) if game.roll_offs else None
         self._play(saved, notice)
@@ -202,7 +203,7 @@ class YatzyApp(App[None]):
         if self.last_setup is None:
             self.show_setup()
         else:
-            self.start_game(replace(self.last_setup, seed=None))
+            self.start_game(self.last_setup)
 
     def action_language(self) -> None:
         """Choose the language."""

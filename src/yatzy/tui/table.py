@@ -8,10 +8,10 @@ the core what is allowed and the bots what they would do.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from yatzy.app import GameService, SavedGame, Seat
+from yatzy.app import GameChanged, GameService, SavedGame, Seat
 from yatzy.bots import Bot, make_bot
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
@@ -75,15 +75,27 @@ class Table:
 
     def act(self, action: Action) -> Game:
         """Apply ``action`` for the current player through the service; returns the game
-        after it. Raises the core's :class:`~yatzy.core.errors.IllegalMove` unchanged."""
-        self.saved = self.service.apply(self.saved.id, action, player=self.game.current_player)
-        return self.game
+        after it. Raises the core's :class:`~yatzy.core.errors.IllegalMove` unchanged,
+        and :class:`~yatzy.app.GameChanged` when the game moved on elsewhere (another
+        window): the table then holds the game as stored, and nothing was applied."""
+        return self._write(lambda: self.service.apply(
+            self.saved.id, action, player=self.game.current_player,
+            expected_version=self.saved.version,
+        ))
 
     def undo(self) -> Game:
         """Take back the last box a person chose, through the service; returns the game
         after it. Raises :class:`~yatzy.core.errors.IllegalMove` when that is not allowed
         (nothing to take back, a computer's move, the game over)."""
-        self.saved = self.service.undo(self.saved.id, expected_steps=self.saved.steps)
+        return self._write(
+            lambda: self.service.undo(self.saved.id, expected_version=self.saved.version))
+
+    def _write(self, change: Callable[[], SavedGame]) -> Game:
+        try:
+            self.saved = change()
+        except GameChanged:
+            self.saved = self.service.load(self.saved.id)
+            raise
         return self.game
 
     def roll(self, hold: Sequence[int], dice: Sequence[int] | None = None) -> Game:

@@ -239,3 +239,21 @@ async def test_undo_takes_back_a_box(service: GameService) -> None:
             screen.query_one("#message"))
         assert screen.table.game == rolled
 
+
+
+async def test_a_game_moved_on_in_another_window_is_shown_as_it_stands(
+    service: GameService, db: Path,
+) -> None:
+    from yatzy.bootstrap import open_service
+
+    app = solo(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        with open_service(db) as other:  # the same game in another window
+            other.apply(screen.table.saved.id, yatzy.Score("sixes"))
+            stored = other.load(screen.table.saved.id).game
+        await pilot.press(key("chance"))  # on this screen's stale copy
+        assert screen.table.game == stored
+        assert screen.table.game.scorecard("Ann")["chance"] is None
+        assert "changed elsewhere" in shown(screen.query_one("#message"))

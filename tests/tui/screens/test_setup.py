@@ -49,7 +49,7 @@ async def test_yahtzee_variants_and_first_player(service: GameService) -> None:
         setup.query_one("#rules", Select).value = "yahtzee"
         await pilot.pause()
         assert [v for _, v in order._options] == ["free", "upper_first"]
-        assert setup.query_one("#first", Select).value == "roll"
+        assert setup.query_one("#first", Select).value == "rules"
         order.value = "upper_first"
         setup.query_one("#bonus", Select).value = "off"
         setup.query_one("#first", Select).value = "seat"
@@ -92,3 +92,20 @@ async def test_an_unfinished_game_can_be_continued(service: GameService) -> None
         assert hint == "1 uferdig spill: ctrl+r for å fortsette det"
         await pilot.press("ctrl+r")
         assert isinstance(app.screen, ResumeScreen)
+
+
+@pytest.mark.asyncio
+async def test_the_set_up_screen_keeps_the_seed_and_first_player(service: GameService) -> None:
+    app = YatzyApp(service, fast=True)
+    app.last_setup = GameSetup(yatzy.ruleset("yahtzee"), (Seat("Ann"), Seat("Bo")),
+                               first_player="seat", seed=42)
+    async with app.run_test(size=SIZE) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        await pilot.pause()
+        assert setup.query_one("#first", Select).value == "seat"
+        await pilot.click("#start")
+        await pilot.pause()
+        game = game_screen(app).table.game
+        assert game.seed == 42 and game.roll_offs == ()
+        assert app.last_setup is not None and app.last_setup.seed is None

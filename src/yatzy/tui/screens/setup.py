@@ -67,7 +67,8 @@ class SetupScreen(TranslatedScreen):
             "joker": [(t._(JOKER_NAMES[j]), j) for j in JOKERS],
             "bonus": [(t._("+100 for each extra Yahtzee"), "on"),
                       (t._("no Yahtzee bonus"), "off")],
-            "first": [(t._("the first in the list"), "seat"),
+            "first": [(t._("as the rules say (a roll-off in Yahtzee)"), "rules"),
+                      (t._("the first in the list"), "seat"),
                       (t._("roll-off (highest sum starts)"), "roll")],
             "dice": [(t._("rolled by the program"), "auto"),
                      (t._("real dice, typed in (scorepad)"), "manual")],
@@ -82,7 +83,7 @@ class SetupScreen(TranslatedScreen):
             "joker": rules.joker if rules.name == "yahtzee" else "forced",
             "bonus": "off" if rules.name == "yahtzee" and not rules.extra_yahtzee_points
             else "on",
-            "first": previous.first if previous else "seat",
+            "first": previous.first_player or "rules" if previous else "rules",
             "dice": previous.dice_mode if previous else "auto",
         }
         yield Static("", id="title")
@@ -144,11 +145,10 @@ class SetupScreen(TranslatedScreen):
 
     @on(Select.Changed, "#rules")
     def rules_changed(self, event: Select.Changed) -> None:
-        """Show the new rules' options; Yahtzee's rule sheet starts with a roll-off."""
+        """Show the options of the rules chosen."""
         name = str(event.value)
-        self._set_options("order", self._options(name)["order"])
-        self.query_one("#first", Select).value = "roll" if name == "yahtzee" else "seat"
         self._show_options(name)
+        self._set_options("order", self._options(name)["order"])
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#start")
@@ -168,5 +168,7 @@ class SetupScreen(TranslatedScreen):
             self.query_one("#setup-error", Static).update(error_text(self.t, error))
             return
         dice = str(self.query_one("#dice", Select).value)
-        first = str(self.query_one("#first", Select).value)
-        self.app.start_game(GameSetup(rules, seats, dice, first_player=first))
+        chosen = str(self.query_one("#first", Select).value)
+        first = None if chosen == "rules" else chosen  # GameSetup.first knows the default
+        seed = self.previous.seed if self.previous is not None else None
+        self.app.start_game(GameSetup(rules, seats, dice, first_player=first, seed=seed))

@@ -22,8 +22,8 @@ from yatzy.core.scorecard import Scorecard
 from yatzy.i18n import Translator
 from yatzy.i18n.words import box_label
 
-#: Keys that choose a box, in scorecard order (h, l, q and r are taken).
-BOX_KEYS = "abcdefgijkmnopstuvw"
+#: Keys that choose a box, in scorecard order (h, l, q, r and u are taken).
+BOX_KEYS = "abcdefgijkmnopstvwx"
 LABEL_WIDTH = 18
 COLUMN_WIDTH = 6
 
