@@ -76,3 +76,22 @@ def test_db_exists_never_creates_a_database(tmp_path: Path) -> None:
     assert db_exists("postgresql://user@127.0.0.1/nowhere")
     missing.write_bytes(b"")
     assert db_exists(str(missing))
+
+
+def test_db_exists_reads_sqlite_urls_as_files(tmp_path: Path) -> None:
+    from yatzy.bootstrap import db_exists
+
+    url = f"sqlite:///{tmp_path}/deeper/none.sqlite3"
+    assert not db_exists(url)
+    assert not (tmp_path / "deeper").exists()
+    assert db_exists("sqlite://")  # in memory: nothing to create on disk
+
+
+@pytest.mark.parametrize("url", ["mysql://u@127.0.0.1/x", "nosuchdb://x"])
+def test_an_unusable_url_is_a_storage_error_with_the_reason(url: str) -> None:
+    from yatzy.app import StorageError
+    from yatzy.bootstrap import open_service
+
+    with pytest.raises(StorageError, match="Cannot open the game database") as caught:
+        open_service(url)
+    assert caught.value.params["reason"]

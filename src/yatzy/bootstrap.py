@@ -46,7 +46,12 @@ def db_exists(db: str | Path | None) -> bool:
     there yet; a URL counts as there. For commands that only read and must not create
     a database."""
     target = default_db() if db is None else db
-    return is_url(target) or Path(target).expanduser().exists()
+    if not is_url(target):
+        return Path(target).expanduser().exists()
+    url = sa.make_url(str(target))
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        return Path(url.database).expanduser().exists()
+    return True
 
 
 def describe_db(db: str | Path | None) -> str:
@@ -68,10 +73,12 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now) -> Gam
     try:
         engine = make_engine(target)
         upgrade(engine)
-    except (sa.exc.DBAPIError, OSError) as exc:
+    except (sa.exc.DBAPIError, sa.exc.ArgumentError, OSError, ImportError) as exc:
+        # ImportError: the URL names a database whose driver is not installed
+        # (PostgreSQL needs the ``postgres`` extra); ArgumentError: not a database URL.
         reason = getattr(exc, "orig", None) or exc
         raise StorageError(
             f"Cannot open the game database {describe_db(target)}: {reason}",
-            db=describe_db(target),
+            db=describe_db(target), reason=str(reason),
         ) from exc
     return GameService(SqlGameRepository(engine), clock=clock)

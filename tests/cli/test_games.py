@@ -4,6 +4,7 @@ the errors of a shortened id, on a real database file, in English and other lang
 from __future__ import annotations
 
 import json
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -218,3 +219,20 @@ def test_a_broken_database_is_a_clear_error(tmp_path: Path,
     assert main(["games", "--db", str(junk), "--lang", "nb"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("yatzy: Kan ikke åpne spilldatabasen") and "Traceback" not in err
+
+
+
+def test_a_reader_that_goes_away_is_no_error(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    """`yatzy games --json | head`: a closed pipe ends the command quietly."""
+    import os
+
+    import yatzy.cli.games as games_module
+
+    def closed_pipe(*args: object, **kwargs: object) -> int:
+        raise BrokenPipeError
+    monkeypatch.setattr(games_module, "run", closed_pipe)
+    redirected: list[int] = []
+    monkeypatch.setattr(os, "dup2", lambda fd, fd2: redirected.append(fd2))
+    assert main(["games", "--db", str(tmp_path / "x.db")]) == 141
+    assert redirected == [sys.stdout.fileno()]

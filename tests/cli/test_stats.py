@@ -32,7 +32,8 @@ def english(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    """Two finished Yatzy games (Ann 289 and 69, Bo 45) and one Yahtzee game."""
+    """Two finished Yatzy games (Ann 289 beating Bo 45, then Ann 69 alone: a game, not a
+    win) and one Yahtzee game alone."""
     path = tmp_path / "games.sqlite3"
     with open_service(path) as service:
         play_game(service, yatzy.ruleset("yatzy"), ["Ann", Seat("Bo", "greedy")], per_player({
@@ -59,8 +60,8 @@ def test_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert header(out) == ["Ruleset", "Player", "Games", "Wins", "Best", "Mean", "Bonus",
                            "Yatzy"]
     assert rows(out) == [
-        ["Yahtzee · free Joker", "Ann", "1", "1", "100", "100.0", "0%", "0%"],
-        ["Yatzy", "Ann", "2", "2", "289", "179.0", "50%", "100%"],
+        ["Yahtzee · free Joker", "Ann", "1", "0", "100", "100.0", "0%", "0%"],
+        ["Yatzy", "Ann", "2", "1", "289", "179.0", "50%", "100%"],
         ["", "Bo", "1", "0", "45", "45.0", "0%", "0%"],
     ]
 
@@ -68,7 +69,7 @@ def test_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_filters(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", str(db), "--rules", "yatzy", "--player", "Ann"]) == 0
     assert rows(capsys.readouterr().out) == [
-        ["Yatzy", "Ann", "2", "2", "289", "179.0", "50%", "100%"]]
+        ["Yatzy", "Ann", "2", "1", "289", "179.0", "50%", "100%"]]
     assert main(["stats", "--db", str(db), "--player", "Zed"]) == 0
     assert capsys.readouterr().out.strip() == (
         "No finished games for Zed yet. Play one with `yatzy play`.")
@@ -143,7 +144,7 @@ def test_json(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     data = json.loads(capsys.readouterr().out)
     assert data["stats"][1] == {
         "ruleset": "yatzy", "player": "Ann", "games": 2, "best": 289, "mean": 179.0,
-        "bonus_rate": 0.5, "yahtzee_rate": 1.0, "wins": 2}
+        "bonus_rate": 0.5, "yahtzee_rate": 1.0, "wins": 1}
     assert [(s["display"], s["scores"]) for s in data["scores"]] == [
         ("yahtzee (joker=free)", [100]), ("yatzy", [289, 69])]
     assert data["scores"][1]["ruleset"] == {"name": "yatzy",
@@ -159,8 +160,8 @@ def test_swedish(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert header(out) == ["Regler", "Spelare", "Spel", "Vinster", "Bäst", "Medel", "Bonus",
                            "Yatzy"]
     assert rows(out) == [
-        ["Yahtzee · fri joker", "Ann", "1", "1", "100", "100,0", "0\xa0%", "0\xa0%"],
-        ["Yatzy", "Ann", "2", "2", "289", "179,0", "50\xa0%", "100\xa0%"],
+        ["Yahtzee · fri joker", "Ann", "1", "0", "100", "100,0", "0\xa0%", "0\xa0%"],
+        ["Yatzy", "Ann", "2", "1", "289", "179,0", "50\xa0%", "100\xa0%"],
         ["", "Bo", "1", "0", "45", "45,0", "0\xa0%", "0\xa0%"],
     ]
     assert "Slutpoäng i Yatzy: 3 resultat, medel 134,3, standardavvikelse 109,8" in out

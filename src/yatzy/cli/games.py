@@ -17,8 +17,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from yatzy.app import AmbiguousGameId, GameNotFound, GameService, SavedGame, player_results
-from yatzy.bootstrap import db_exists, default_db, open_service
-from yatzy.cli.database import no_games_yet
 from yatzy.core.errors import YatzyError
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
 from yatzy.i18n.words import error_text, ruleset_title
@@ -76,7 +74,11 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     if args.output is not None and args.export is None:
         print("yatzy: " + t._("-o FILE goes with --export ID"), file=sys.stderr)
         return 2
-    db = default_db() if args.db is None else args.db
+    # The database layer (SQLAlchemy, Alembic) loads only when a command needs it.
+    from yatzy.bootstrap import db_exists, open_service
+    from yatzy.cli.database import no_games_yet
+
+    db = args.db
     if not db_exists(db):
         if args.export is not None:
             return _fail(t, GameNotFound(args.export))

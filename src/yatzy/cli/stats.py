@@ -20,8 +20,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from yatzy.app import GameService, StatsRow
-from yatzy.bootstrap import db_exists, default_db, open_service
-from yatzy.cli.database import no_games_yet
 from yatzy.core.errors import YatzyError
 from yatzy.core.rulesets import RULESET_NAMES, Ruleset
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
@@ -58,7 +56,11 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     database that is not there yet."""
     console = console or Console()
     t = translator(args.lang or language_from_env(os.environ))
-    db = default_db() if args.db is None else args.db
+    # The database layer (SQLAlchemy, Alembic) loads only when a command needs it.
+    from yatzy.bootstrap import db_exists, open_service
+    from yatzy.cli.database import no_games_yet
+
+    db = args.db
     if not db_exists(db):
         if args.json:
             print(json.dumps({"stats": [], "scores": []}))

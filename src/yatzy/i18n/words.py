@@ -143,7 +143,8 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
                    level=params.get("bot", "?"), levels=params.get("known", ""))
     if code == "storage":
         if "db" in params:
-            return t._("Cannot open the game database {db}", db=params["db"])
+            return t._("Cannot open the game database {db}: {reason}", db=params["db"],
+                       reason=params.get("reason", "?"))
         if "revision" in params:
             return t._("The game database was made by a newer version of yatzy")
         return t._("The game database failed: {reason}",

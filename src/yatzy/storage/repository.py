@@ -219,6 +219,13 @@ class SqlGameRepository:
         return None if best is None else int(best)
 
     def stats(self, rules: RulesFilter = None, player: str | None = None) -> list[StatsRow]:
+        others = results.alias("others")
+        _players = (
+            sa.select(sa.func.count())
+            .where(others.c.game_id == results.c.game_id)
+            .scalar_subquery()
+        )
+
         def rate(column: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
             return sa.func.avg(sa.case((column, 1.0), else_=0.0))
 
@@ -232,7 +239,10 @@ class SqlGameRepository:
                 sa.func.avg(results.c.total).label("mean"),
                 rate(results.c.upper_bonus > 0).label("bonus_rate"),
                 rate(results.c.yahtzee_points == 50).label("yahtzee_rate"),
-                sa.func.sum(sa.case((results.c.place == 1, 1), else_=0)).label("wins"),
+                # A win needs someone to beat: solitaire games count as games, not wins.
+                sa.func.sum(
+                    sa.case((sa.and_(results.c.place == 1, _players > 1), 1), else_=0)
+                ).label("wins"),
             )
             .join(games, games.c.id == results.c.game_id)
             .where(*_rules_where(rules))
