@@ -12,11 +12,11 @@ from yatzy.tui.table import Table
 def test_actions_are_saved_at_once(service: GameService) -> None:
     saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann"), Seat("cpu", "greedy")], seed=2)
     table = Table.open(service, saved, seed=1)
-    assert table.people == ["Ann"] and table.bot_to_play is None
-    table.roll(())
-    table.roll((0, 1))
+    assert table.bot_to_play is None
+    table.act(yatzy.Roll())
+    table.act(yatzy.Reroll((0, 1)))
     assert service.load(saved.id).game == table.game
-    table.score("chance")
+    table.act(yatzy.Score("chance"))
     assert table.bot_to_play is table.bot_for("cpu") is not None
     assert service.load(saved.id).game.current_player == "cpu"
 
@@ -25,7 +25,7 @@ def test_illegal_moves_change_nothing(service: GameService) -> None:
     saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=2)
     table = Table.open(service, saved)
     with pytest.raises(yatzy.IllegalMove):
-        table.score("chance")
+        table.act(yatzy.Score("chance"))
     assert service.load(saved.id).game.history == ()
 
 
@@ -33,8 +33,8 @@ def test_manual_dice(service: GameService) -> None:
     saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], dice_mode="manual")
     table = Table.open(service, saved)
     assert table.manual
-    table.roll((), [6, 6, 6, 6, 1])
-    table.roll((0, 1, 2, 3), [6])
+    table.act(yatzy.Roll(yatzy.Dice([6, 6, 6, 6, 1])))
+    table.act(yatzy.Reroll((0, 1, 2, 3), yatzy.Dice([6])))
     assert table.game.dice == (6, 6, 6, 6, 6)
 
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 
 from yatzy.app import GameChanged, GameService, SavedGame, Seat
 from yatzy.bots import Bot, make_bot
-from yatzy.core.actions import Action, Reroll, Roll, Score
-from yatzy.core.dice import Dice
+from yatzy.core.actions import Action
 from yatzy.core.game import Game
 
 
@@ -68,11 +67,6 @@ class Table:
             return None
         return self.bot_for(self.game.current_player)
 
-    @property
-    def people(self) -> list[str]:
-        """The players that are people, in seat order."""
-        return [s.name for s in self.seats if not s.bot]
-
     def act(self, action: Action) -> Game:
         """Apply ``action`` for the current player through the service; returns the game
         after it. Raises the core's :class:`~yatzy.core.errors.IllegalMove` unchanged,
@@ -97,14 +91,3 @@ class Table:
             self.saved = self.service.load(self.saved.id)
             raise
         return self.game
-
-    def roll(self, hold: Sequence[int], dice: Sequence[int] | None = None) -> Game:
-        """The first roll (nothing held) or a reroll keeping ``hold``."""
-        given = Dice(dice) if dice is not None else None
-        if self.game.dice is None:
-            return self.act(Roll(given))
-        return self.act(Reroll(tuple(sorted(hold)), given))
-
-    def score(self, box: str) -> Game:
-        """Fill ``box`` with the dice on the table."""
-        return self.act(Score(box))

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from yatzy.core.dice import Dice
+from yatzy.core.dice import Dice, check_dice
 from yatzy.core.errors import InvalidDice
 from yatzy.i18n import LANGUAGES
 from yatzy.tui.screens.base import TranslatedModal
@@ -90,9 +90,7 @@ class DiceEntryScreen(TranslatedModal["Dice | None"]):
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
         try:
-            dice = Dice.parse(event.value)
-            if len(dice) != self.count:
-                raise InvalidDice("wrong count", count=self.count)
+            dice = check_dice(Dice.parse(event.value), self.count)
         except InvalidDice:
             self.query_one("#dice-error", Static).update(self.t.ngettext(
                 "Type {n} die from 1 to 6", "Type {n} dice from 1 to 6", self.count,

@@ -48,15 +48,13 @@ class SetupScreen(TranslatedScreen):
         Binding("ctrl+r", "app.show_resume", show=False),
     ]
 
-    def __init__(self, previous: GameSetup | None = None, *, players: str = "") -> None:
+    def __init__(self, previous: GameSetup | None = None) -> None:
         super().__init__(id="setup")
         self.previous = previous
         #: How many saved games are not finished (shown with the key to continue one).
         self.unfinished = 0
-        if previous is not None:
-            players = ", ".join(
-                s.name if s.bot is None else f"{s.name}:{s.bot}" for s in previous.seats)
-        self.players_text = players
+        self.players_text = "" if previous is None else ", ".join(
+            s.name if s.bot is None else f"{s.name}:{s.bot}" for s in previous.seats)
 
     def _options(self, rules_name: str = "yatzy") -> dict[str, list[tuple[str, str]]]:
         t = self.t

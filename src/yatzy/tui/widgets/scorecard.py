@@ -111,7 +111,7 @@ class ScorecardView(Vertical):
             line.append(text.rjust(width)[:width] + " ", style=style)
         return line
 
-    def show(self, game: Game, t: Translator, *, bots: set[str] | None = None) -> None:
+    def show(self, game: Game, t: Translator) -> None:
         """Show ``game`` in ``t``'s language."""
         current = None if game.is_over else game.current_seat
         names = []
