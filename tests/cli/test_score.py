@@ -66,3 +66,12 @@ def test_in_another_language(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Kåk" in out and "Full house" not in out
     assert main(["score", "--lang", "fi", "3", "3", "7"]) == 2
     assert capsys.readouterr().err == "yatzy: Noppia pitää olla 5, arvoiltaan 1–6\n"
+
+
+def test_an_option_of_the_other_ruleset_is_named_as_a_flag(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--rules", "yatzy", "--upper-first", "1", "2", "3", "4", "5"]) == 2
+    assert capsys.readouterr().err == "yatzy: --upper-first is not an option of Yatzy\n"
+    assert main(["score", "--lang", "sv", "--rules", "yahtzee", "--order", "in_order",
+                 "1", "2", "3", "4", "5"]) == 2
+    assert capsys.readouterr().err == "yatzy: --order är inget val för Yahtzee\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from yatzy.core.errors import RulesError
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, Ruleset, ruleset
 
 
@@ -21,11 +22,26 @@ def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rolls", type=int, help="rolls per turn (default 3)")
 
 
+#: The command-line flag of each ruleset option.
+FLAGS = {
+    "order": "--order",
+    "joker": "--joker",
+    "yahtzee_bonus": "--no-yahtzee-bonus",
+    "upper_first": "--upper-first",
+    "rolls": "--rolls",
+}
+
+
 def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
     """The ruleset the options of :func:`add_ruleset_arguments` ask for."""
     options = {
-        key: getattr(args, key)
-        for key in ("order", "joker", "yahtzee_bonus", "upper_first", "rolls")
-        if getattr(args, key, None) is not None
+        key: getattr(args, key) for key in FLAGS if getattr(args, key, None) is not None
     }
+    known = ruleset(args.rules).options
+    for key in options:
+        if key not in known:
+            raise RulesError(
+                f"{FLAGS[key]} is not an option of {args.rules}",
+                code="flag_not_for_rules", flag=FLAGS[key], rules=args.rules,
+            )
     return ruleset(args.rules, **options)

@@ -131,6 +131,9 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])
     if code in simple:
         return t._(simple[code])
+    if code == "flag_not_for_rules":
+        return t._("{flag} is not an option of {rules}", flag=params.get("flag", "?"),
+                   rules=t._(RULESET_NAMES.get(str(params.get("rules")), "?")))
     if code == "not_your_turn":
         return t._("It is {player}'s turn", player=params.get("player", "?"))
     if code == "too_many_players":
