@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from yatzy.app import GameService, SavedGame
+from yatzy.app.table import Table
 from yatzy.core.dice import Dice
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game, roll_off_next
@@ -33,7 +34,6 @@ from yatzy.tui.screens.end import EndScreen
 from yatzy.tui.screens.game import GameScreen
 from yatzy.tui.screens.resume import ResumeScreen
 from yatzy.tui.screens.setup import GameSetup, SetupScreen
-from yatzy.tui.table import Table
 
 
 def write_crash_log(error: BaseException | None) -> Path:

@@ -11,12 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from yatzy.app.table import Table
 from yatzy.core.game import Game
 from yatzy.i18n import Translator
 from yatzy.i18n.words import ruleset_title
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.review import ReviewScreen
-from yatzy.tui.table import Table
 from yatzy.tui.widgets.scorecard import ScorecardView
 
 

@@ -17,6 +17,7 @@ from textual.events import Key
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
+from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
 from yatzy.core.errors import YatzyError
@@ -33,7 +34,6 @@ from yatzy.i18n.words import (
 from yatzy.tui.hints import Advice, hint_text
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, NoticeScreen
-from yatzy.tui.table import Table
 from yatzy.tui.widgets.dice import DiceTray, DieSlot
 from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys, signed
 
@@ -82,9 +82,8 @@ class GameScreen(TranslatedScreen):
         self.message: Message = lambda t: ""
         #: What the last turn scored (kept while the next player rolls).
         self.last_score: Message = lambda t: ""
+        #: A computer's step is being chosen or shown (a pacing guard of this screen).
         self.bot_busy = False
-        #: A computer's turn waits after its dice prompt was cancelled (scorepad mode).
-        self.paused = False
         #: How many of the strategy's best options the hint shows (0: no hint shown).
         self.hint_depth = 0
         self.hint_for: Game | None = None
@@ -180,9 +179,8 @@ class GameScreen(TranslatedScreen):
         self.action_roll()
 
     def action_roll(self) -> None:
-        if self.paused:
-            self.paused = False
-            self.after_action()
+        if self.table.waiting_for_dice and not self.bot_busy:
+            self.play_computer()  # the computer's roll waits for its real dice
             return
         if not self._person_may_act():
             return
@@ -219,11 +217,12 @@ class GameScreen(TranslatedScreen):
 
         def typed(dice: Dice | None) -> None:
             if dice is None:
-                if self.table.bot_to_play is not None:
-                    self.paused = True
+                if self.table.waiting_for_dice:
                     self.say(lambda t: t._("Press r when the dice are rolled."))
                 return
-            if isinstance(action, Roll):
+            if self.table.waiting_for_dice:
+                self.apply(None, dice)
+            elif isinstance(action, Roll):
                 self.apply(Roll(dice))
             else:
                 assert isinstance(action, Reroll)
@@ -322,11 +321,16 @@ class GameScreen(TranslatedScreen):
 
     # --- Applying moves --------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply ``action`` through the table (and so the service), then go on."""
+    def apply(self, action: Action | None, dice: Dice | None = None) -> None:
+        """Apply ``action`` through the table (and so the service), then go on;
+        ``None`` plays the computer's chosen step (with ``dice`` in scorepad mode)."""
         before = self.table.game
         try:
-            after = self.table.act(action)
+            if action is None:
+                action = self.table.computer_choice()
+                after = self.table.play_computer(dice)
+            else:
+                after = self.table.act(action)
         except YatzyError as refused:
             self.say(self._error_message(refused, before))
             self.after_action()
@@ -366,7 +370,8 @@ class GameScreen(TranslatedScreen):
         if game.is_over:
             self.app.call_later(self.app.show_end, self.table)
             return
-        if self.table.bot_to_play is not None and not self.bot_busy and not self.paused:
+        if (self.table.bot_to_play is not None and not self.bot_busy
+                and not self.table.waiting_for_dice):
             self.bot_busy = True
             if self.fast:
                 self.think()
@@ -377,10 +382,9 @@ class GameScreen(TranslatedScreen):
 
     @work(thread=True, exclusive=True, group="bot")
     def think(self) -> None:
-        """Ask the computer player for its next step, off the screen's thread."""
+        """Ask the table for the computer's next step, off the screen's thread."""
         game = self.table.game
-        bot = self.table.bot_to_play
-        self.post_message(self.BotChose(game, None if bot is None else bot.choose(game)))
+        self.post_message(self.BotChose(game, self.table.computer_choice()))
 
     @on(BotChose)
     def bot_chose(self, event: BotChose) -> None:
@@ -396,12 +400,19 @@ class GameScreen(TranslatedScreen):
 
         def go() -> None:
             self.bot_busy = False
-            if isinstance(action, Roll | Reroll):
-                self.roll_with(action)
-            else:
-                self.apply(action)
+            self.play_computer()
 
         if self.fast or not isinstance(action, Reroll):
             go()
         else:
             self.set_timer(PACE / 2, go)
+
+    def play_computer(self) -> None:
+        """Play the computer's chosen step; in scorepad mode ask for its dice first."""
+        action = self.table.computer_choice()
+        if action is None:
+            self.after_action()
+        elif self.table.needs_dice(action):
+            self.roll_with(action)
+        else:
+            self.apply(None)
