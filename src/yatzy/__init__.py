@@ -33,7 +33,8 @@ from yatzy.core import (
     YatzyError,
     ruleset,
 )
-from yatzy.core.seeded import MAX_SEED
+from yatzy.core.record import audit as audit_record
+from yatzy.core.seeded import MAX_SEED, Seed, seed_hash
 
 if TYPE_CHECKING:
     from yatzy.solver import Strategy
@@ -45,7 +46,7 @@ def new_game(
     ruleset: Ruleset,
     players: Iterable[str],
     *,
-    seed: int | None = None,
+    seed: Seed | None = None,
     first_player: str = "seat",
     roll_off_dice: Sequence[Sequence[int]] | None = None,
 ) -> Game:
@@ -93,7 +94,9 @@ __all__ = [
     "UnknownBox",
     "YatzyError",
     "__version__",
+    "audit_record",
     "new_game",
     "ruleset",
+    "seed_hash",
     "strategy",
 ]

@@ -16,7 +16,7 @@ from yatzy.app.errors import BadDiceMode, DiceNeeded, DiceNotAllowed
 from yatzy.core.actions import Reroll, Roll, Score
 from yatzy.core.dice import Dice
 from yatzy.core.game import Game
-from yatzy.core.seeded import MAX_SEED
+from yatzy.core.seeded import MAX_SEED, SECRET_SEED, check_seed
 
 
 def test_modes() -> None:
@@ -30,7 +30,11 @@ def test_modes() -> None:
 def test_seeds() -> None:
     assert starting_seed("auto", 0) == 0
     seeds = {starting_seed("auto", None) for _ in range(20)}
-    assert len(seeds) > 15 and all(s is not None and 0 <= s <= MAX_SEED for s in seeds)
+    # Secret seeds: 256 bits as hexadecimal text, never the same twice.
+    assert len(seeds) == 20
+    assert all(isinstance(s, str) and SECRET_SEED.fullmatch(s) and len(s) == 64
+               for s in seeds)
+    assert check_seed(starting_seed("auto", MAX_SEED)) == MAX_SEED
     assert starting_seed("manual", None) is None
     with pytest.raises(BadDiceMode, match="no seed"):
         starting_seed("manual", 3)

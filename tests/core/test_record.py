@@ -1,12 +1,14 @@
 """Game records: round trips, validation that names the bad step."""
 
 import copy
+import hashlib
 import json
 
 import pytest
 
 import yatzy
 from yatzy import RecordError, ruleset
+from yatzy.core.record import audit
 from yatzy.core.game import Game
 
 
@@ -58,7 +60,11 @@ def mutated(change: object) -> dict:
     ("change", "message", "step"),
     [
         (lambda r: r.update(format="chess"), "Not a yatzy game record", None),
-        (lambda r: r.update(version=2), "Unsupported record version 2", None),
+        (lambda r: r.update(version=3), "Unsupported record version 3", None),
+        (lambda r: r.update(version=True), "Unsupported record version True", None),
+        (lambda r: r.update(seed="ab" * 16), "needs a version 2 record", None),
+        (lambda r: r.update(version=2, seed_hash="00" * 32), "does not match its seed_hash",
+         None),
         (lambda r: r.pop("players"), "no 'players'", None),
         (lambda r: r["ruleset"].update(name="poker"), "Unknown ruleset 'poker'", None),
         (lambda r: r["ruleset"]["options"].update(joker="x"), "Unknown value 'x'", None),
@@ -125,3 +131,47 @@ def test_bonus_is_recorded_and_checked() -> None:
 def test_more_malformed_headers_and_steps(change: object, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         Game.from_record(mutated(change))
+
+
+SECRET = "0123456789abcdef" * 4
+
+
+def test_a_secret_seed_is_hashed_hidden_and_revealed() -> None:
+    game = Game.start(ruleset("yahtzee"), ["Ann", "Bo"], seed=SECRET, first_player="roll")
+    for _ in range(3):
+        game = game.roll().reroll([0]).score(next(iter(game.roll().choices())))
+    record = game.to_record()
+    assert record["version"] == 2 and record["seed"] == SECRET
+    assert record["seed_hash"] == hashlib.sha256(SECRET.encode()).hexdigest()
+    hidden = game.to_record(hide_seed=True)
+    assert hidden["seed"] is None and hidden["seed_hash"] == record["seed_hash"]
+    assert "0123456789abcdef" not in json.dumps(hidden)
+    replayed = Game.from_record(hidden)  # the dice are in the record: it replays
+    assert replayed.history == game.history and replayed.seed is None
+    assert audit(record) == game
+    with pytest.raises(RecordError, match="no seed"):
+        audit(hidden)
+
+
+@pytest.mark.parametrize("step", [0, 1])
+def test_audit_names_the_first_roll_the_seed_did_not_give(step: int) -> None:
+    game = Game.start(ruleset("yatzy"), ["Ann", "Bo"], seed=SECRET)
+    record = game.roll().reroll([0, 1]).score("chance").to_record()
+    dice = record["actions"][step]["dice"]
+    dice[-1] = dice[-1] % 6 + 1
+    del record["actions"][step + 1:]
+    with pytest.raises(RecordError, match=f"Step {step + 1} .*not the seed's"):
+        audit(record)
+
+
+def test_audit_checks_the_roll_off() -> None:
+    game = Game.start(ruleset("yatzy"), ["Ann", "Bo"], seed=SECRET, first_player="roll",
+                      roll_off_dice=[[6, 6, 6, 6, 6], [1, 1, 1, 1, 1]])
+    with pytest.raises(RecordError, match="Roll-off roll 1 .Ann."):
+        audit(game.to_record())
+
+
+def test_a_numeric_seed_keeps_version_1() -> None:
+    record = Game.start(ruleset("yatzy"), ["Ann"], seed=7).roll().to_record()
+    assert record["version"] == 1 and "seed_hash" not in record
+    assert audit(record).seed == 7

@@ -82,8 +82,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert (MIGRATIONS / "env.py").is_file() and (MIGRATIONS / "script.py.mako").is_file()
     scripts = sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py"))
     assert scripts[0] == "r0001_initial.py"
-    assert scripts[-1] == "r0002_version.py"
-    assert head_revision() == "0002"
+    assert scripts[-1] == "r0003_secret_seed.py"
+    assert head_revision() == "0003"
 
 
 def test_programs_opening_a_new_database_at_once(db: str | Path) -> None:
@@ -164,3 +164,25 @@ def test_0002_numbers_the_writes_of_games_saved_before_it(db: str | Path) -> Non
     assert version == saved.version == 3
     with open_service(db) as service:
         assert service.apply(saved.id, yatzy.Roll()).version == 4
+
+
+def test_0003_keeps_numeric_seeds_and_stores_secret_ones(db: str | Path) -> None:
+    import yatzy
+
+    engine = make_engine(db)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0002")
+    engine.dispose()
+    with open_service(db) as service:  # migrates the rest of the way
+        numeric = service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=2**53 - 1)
+        secret = service.create(yatzy.ruleset("yatzy"), ["Bo"])
+        secret = service.apply(secret.id, yatzy.Roll())
+    assert isinstance(secret.game.seed, str) and len(secret.game.seed) == 64
+    engine = make_engine(db)
+    with engine.connect() as connection:
+        seeds = dict(connection.execute(sa.text("SELECT id, seed FROM games")).all())
+    engine.dispose()
+    assert seeds == {numeric.id: str(2**53 - 1), secret.id: secret.game.seed}
+    with open_service(db) as service:
+        assert service.load(secret.id).game == secret.game
+        assert service.load(numeric.id).game.seed == 2**53 - 1

@@ -81,7 +81,7 @@ def test_query_columns_follow_the_record(repo: SqlGameRepository) -> None:
     with repo.engine.connect() as connection:
         row = connection.execute(sa.select(games)).one()
     assert (row.ruleset, row.seed, row.status, row.steps, row.dice_mode) == (
-        "yahtzee", 12345, "playing", 0, "auto")
+        "yahtzee", "12345", "playing", 0, "auto")
     assert row.options_key == options_key(rules)
     assert row.options_key == '{"joker":"free","rolls":2,"upper_first":false,"yahtzee_bonus":true}'
     assert row.seats == [{"name": "Ann", "bot": None}]

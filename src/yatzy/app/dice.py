@@ -24,7 +24,7 @@ from yatzy.app.errors import BadDiceMode, DiceNeeded, DiceNotAllowed
 from yatzy.core.actions import Action, Reroll, Roll
 from yatzy.core.game import roll_off
 from yatzy.core.rulesets import Ruleset
-from yatzy.core.seeded import MAX_SEED
+from yatzy.core.seeded import MAX_SEED, Seed
 
 DICE_MODES = ("auto", "manual")
 
@@ -39,14 +39,20 @@ def check_dice_mode(mode: object) -> str:
     return mode
 
 
-def starting_seed(mode: str, seed: int | None) -> int | None:
-    """The seed a new game gets: ``seed`` or a random one in auto mode, none in manual
-    mode (a seed there is a mistake: the dice are real)."""
+def starting_seed(mode: str, seed: Seed | None) -> Seed | None:
+    """The seed a new game gets: ``seed`` or a new secret one in auto mode, none in
+    manual mode (a seed there is a mistake: the dice are real)."""
     if check_dice_mode(mode) == "manual":
         if seed is not None:
             raise BadDiceMode("A game with real dice (manual mode) takes no seed")
         return None
-    return secrets.randbelow(MAX_SEED + 1) if seed is None else seed
+    return secret_seed() if seed is None else seed
+
+
+def secret_seed() -> str:
+    """A new secret seed: 256 random bits as hexadecimal text (see
+    :mod:`yatzy.core.seeded`), far beyond brute force."""
+    return secrets.token_hex(32)
 
 
 def program_roll_off(rules: Ruleset, players: Sequence[str]) -> list[list[int]] | None:

@@ -46,6 +46,7 @@ from yatzy.core.actions import Action, Score
 from yatzy.core.errors import IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
+from yatzy.core.seeded import Seed
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class GameService:
         rules: Ruleset,
         seats: Sequence[Seat | str],
         *,
-        seed: int | None = None,
+        seed: Seed | None = None,
         first_player: str = "seat",
         roll_off_dice: Sequence[Sequence[int]] | None = None,
         dice_mode: str = "auto",

@@ -32,7 +32,7 @@ from yatzy.core.dice import Dice
 from yatzy.core.errors import IllegalMove, InvalidDice
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
-from yatzy.core.seeded import MAX_SEED, seeded_dice
+from yatzy.core.seeded import Seed, check_seed, seeded_dice
 
 FIRST_PLAYER_MODES = ("seat", "roll")
 MAX_PLAYERS = 99
@@ -79,14 +79,6 @@ def _check_players(players: Iterable[str]) -> tuple[str, ...]:
     return names
 
 
-def _check_seed(seed: object) -> int | None:
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise IllegalMove(f"A seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
-    return seed
-
-
 def _roll_off_rounds(count: int, sums: Sequence[int]) -> tuple[list[int], int]:
     """Walk the roll-off's complete rounds: the seats still in it and the rolls used."""
     contenders, used = list(range(count)), 0
@@ -124,7 +116,7 @@ def roll_off(
     ruleset: Ruleset,
     players: Sequence[str],
     *,
-    seed: int | None,
+    seed: Seed | None,
     dice: Sequence[Sequence[int]] | None = None,
 ) -> tuple[int, tuple[RollOff, ...]]:
     """Who starts: each player rolls all dice; the highest sum starts; those tied for the
@@ -168,7 +160,7 @@ class Game:
     ruleset: Ruleset
     #: Names in seat order.
     players: tuple[str, ...]
-    seed: int | None
+    seed: Seed | None
     first_player: str
     roll_offs: tuple[RollOff, ...]
     #: Seat of the player who starts.
@@ -188,7 +180,7 @@ class Game:
         ruleset: Ruleset,
         players: Iterable[str],
         *,
-        seed: int | None = None,
+        seed: Seed | None = None,
         first_player: str = "seat",
         roll_off_dice: Sequence[Sequence[int]] | None = None,
     ) -> Game:
@@ -196,7 +188,7 @@ class Game:
         if not isinstance(ruleset, Ruleset):
             raise IllegalMove(f"Expected a Ruleset, not {ruleset!r}; use yatzy.ruleset(name)")
         names = _check_players(players)
-        checked_seed = _check_seed(seed)
+        checked_seed = check_seed(seed)
         if first_player not in FIRST_PLAYER_MODES:
             raise IllegalMove(
                 f"first_player must be 'seat' or 'roll', not {first_player!r}"
@@ -486,11 +478,12 @@ class Game:
 
     # --- Records --------------------------------------------------------------------
 
-    def to_record(self) -> dict[str, Any]:
-        """This game as a JSON-serialisable record; see :mod:`yatzy.core.record`."""
+    def to_record(self, *, hide_seed: bool = False) -> dict[str, Any]:
+        """This game as a JSON-serialisable record; see :mod:`yatzy.core.record`
+        (``hide_seed`` leaves a secret seed out until it may be revealed)."""
         from yatzy.core.record import to_record
 
-        return to_record(self)
+        return to_record(self, hide_seed=hide_seed)
 
     @classmethod
     def from_record(cls, record: Any) -> Game:

@@ -24,13 +24,23 @@ from yatzy.core.actions import Score, action_from_dict
 from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
+from yatzy.core.seeded import seed_hash, seeded_dice
 
 FORMAT = "yatzy-game"
-VERSION = 1
+#: The newest record version: 2 adds secret seeds (text) and ``seed_hash``. A record is
+#: written in the oldest version that holds it, so games with numeric seeds still write
+#: version 1 and every reader of version 1 can read them.
+VERSION = 2
+VERSIONS = (1, 2)
 
 
-def to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` (JSON-serialisable, plain dicts and lists)."""
+def to_record(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
+    """The record of ``game`` (JSON-serialisable, plain dicts and lists).
+
+    A game with a secret seed (text) gets a version-2 record with ``seed_hash``;
+    ``hide_seed=True`` leaves the seed itself out (``null``), as a server does until the
+    game is over: the record still replays, since it gives the dice of every roll.
+    """
     actions = []
     for step in game.history:
         entry = step.action.to_dict()
@@ -40,16 +50,20 @@ def to_record(game: Game) -> dict[str, Any]:
             if step.bonus:
                 entry["bonus"] = True
         actions.append(entry)
+    secret = isinstance(game.seed, str)
     record: dict[str, Any] = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": 2 if secret else 1,
         "ruleset": game.ruleset.to_dict(),
         "players": list(game.players),
-        "seed": game.seed,
+        "seed": None if hide_seed else game.seed,
         "first_player": game.first_player,
         "roll_off": [{"player": r.player, "dice": list(r.dice)} for r in game.roll_offs],
         "actions": actions,
     }
+    if secret:
+        assert game.seed is not None
+        record["seed_hash"] = seed_hash(game.seed)
     if game.is_over:
         record["totals"] = {p: game.scorecard(p).total for p in game.players}
     return record
@@ -60,10 +74,18 @@ def _header(record: Any) -> Game:
         raise RecordError(f"A game record must be a JSON object, not {type(record).__name__}")
     if record.get("format") != FORMAT:
         raise RecordError(f"Not a yatzy game record: format is {record.get('format')!r}")
-    if record.get("version") != VERSION:
+    version = record.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
         raise RecordError(
-            f"Unsupported record version {record.get('version')!r}; this program reads {VERSION}"
+            f"Unsupported record version {version!r}; this program reads"
+            f" {' and '.join(map(str, VERSIONS))}"
         )
+    seed, hashed = record.get("seed"), record.get("seed_hash")
+    if version == 1 and (isinstance(seed, str) or "seed_hash" in record):
+        raise RecordError("A secret seed or seed_hash needs a version 2 record")
+    if hashed is not None and (not isinstance(hashed, str)
+                               or (seed is not None and seed_hash(seed) != hashed)):
+        raise RecordError("The record's seed does not match its seed_hash")
     for key in ("ruleset", "players", "actions"):
         if key not in record:
             raise RecordError(f"The record has no {key!r}")
@@ -134,6 +156,40 @@ def from_record(record: Any) -> Game:
         actual = {p: game.scorecard(p).total for p in game.players}
         if totals != actual:
             raise RecordError(f"The record's totals {totals} differ from the replay's {actual}")
+    return game
+
+
+def audit(record: Any) -> Game:
+    """Replay ``record`` (as :func:`from_record` does) and check that every die came from
+    its seed: the roll-off and every roll and reroll, and the seed against its
+    ``seed_hash`` when the record has one. This is how anyone checks a server's dice once
+    it has revealed the seed. Raises :class:`RecordError` naming the first die that the
+    seed does not give.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed="5" * 32).roll().reroll([0])
+    >>> audit(to_record(g)) == g
+    True
+    >>> audit(to_record(g.score("chance").roll([6, 6, 6, 6, 6])))
+    Traceback (most recent call last):
+    ...
+    yatzy.core.errors.RecordError: Step 4 (Ann roll): the dice 6 6 6 6 6 are not the seed's ...
+    """
+    game = from_record(record)
+    if game.seed is None:
+        raise RecordError("The record has no seed to check its dice against")
+    count = game.ruleset.dice_count
+    for k, roll in enumerate(game.roll_offs):
+        if roll.dice != seeded_dice(game.seed, "roll-off", k, count):
+            raise RecordError(f"Roll-off roll {k + 1} ({roll.player}): the dice {roll.dice}"
+                              " are not the seed's")
+    for i, step in enumerate(game.history):
+        dice = step.action.to_dict().get("dice")
+        if dice is not None and tuple(dice) != seeded_dice(game.seed, "turn", i, len(dice)):
+            raise RecordError(
+                f"Step {i + 1} ({step.player} {step.action.to_dict()['type']}): the dice"
+                f" {' '.join(map(str, dice))} are not the seed's ("
+                f"{seeded_dice(game.seed, 'turn', i, len(dice))})", step=i)
     return game
 
 

@@ -80,7 +80,7 @@ class SqlGameRepository:
         return {
             "ruleset": game.ruleset.name,
             "options_key": options_key(game.ruleset),
-            "seed": game.seed,
+            "seed": None if game.seed is None else str(game.seed),
             "dice_mode": saved.dice_mode,
             "status": FINISHED if game.is_over else PLAYING,
             "steps": saved.steps,

@@ -56,7 +56,8 @@ games = sa.Table(
     sa.Column("ruleset", sa.String(32), nullable=False),
     #: Every option of the ruleset as canonical JSON (sorted keys, defaults included).
     sa.Column("options_key", sa.String(255), nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=True),
+    #: The seed's text form: a number, or a secret seed's hexadecimal digits.
+    sa.Column("seed", sa.String(64), nullable=True),
     sa.Column("dice_mode", sa.String(16), nullable=False),
     #: "playing" or "finished".
     sa.Column("status", sa.String(16), nullable=False),
