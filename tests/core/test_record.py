@@ -8,8 +8,8 @@ import pytest
 
 import yatzy
 from yatzy import RecordError, ruleset
-from yatzy.core.record import audit
 from yatzy.core.game import Game
+from yatzy.core.record import audit
 
 
 def sample() -> Game:

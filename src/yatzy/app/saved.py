@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from yatzy.core.errors import IllegalMove
@@ -22,10 +22,13 @@ from yatzy.core.rulesets import Ruleset
 @dataclass(frozen=True)
 class Seat:
     """A place at the table: the player's name and, for a computer player, its level
-    (``"greedy"``); ``bot=None`` is a person."""
+    (``"greedy"``); ``bot=None`` is a person. A person's seat in an online game has
+    ``token_hash``, the hash of the secret that lets its holder act for it
+    (:mod:`yatzy.app.access`)."""
 
     name: str
     bot: str | None = None
+    token_hash: str | None = field(default=None, repr=False)
 
     @property
     def is_bot(self) -> bool:
@@ -56,6 +59,8 @@ class SavedGame:
     #: replaces the version it was read at, so a stale copy never overwrites a newer game
     #: (the number of actions cannot tell: an undo lowers it).
     version: int = 1
+    #: Hints (the optimal move, on demand) are on for the people at this table.
+    hints: bool = False
 
     @property
     def finished(self) -> bool:

@@ -99,6 +99,7 @@ class GameService:
         first_player: str = "seat",
         roll_off_dice: Sequence[Sequence[int]] | None = None,
         dice_mode: str = "auto",
+        hints: bool = False,
     ) -> SavedGame:
         """Start and store a new game of ``rules`` with ``seats`` (in seat order; a plain
         name is a person).
@@ -106,7 +107,8 @@ class GameService:
         ``dice_mode="auto"`` rolls from ``seed`` (random when ``None``);
         ``"manual"`` takes every roll's dice from the actions (no seed). With
         ``first_player="roll"`` a roll-off picks the starter (``roll_off_dice`` are its
-        real dice in manual mode; without them the program rolls it).
+        real dice in manual mode; without them the program rolls it). ``hints`` turns
+        on the optimal-move hint for the people at the table.
         """
         mode = check_dice_mode(dice_mode)
         table = _seats(seats)
@@ -119,7 +121,7 @@ class GameService:
             roll_off_dice=roll_off_dice,
         )
         now = self._clock()
-        saved = SavedGame(uuid.uuid4().hex, game, table, mode, now, now)
+        saved = SavedGame(uuid.uuid4().hex, game, table, mode, now, now, hints=bool(hints))
         self._repo.add(saved)
         self._remember(saved)
         self._publish(GameCreated(saved.id, game.players))

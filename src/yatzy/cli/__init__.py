@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "yatzy.cli.solve",
     "yatzy.cli.stats",
     "yatzy.cli.games",
+    "yatzy.cli.serve",
 )
 
 

@@ -126,6 +126,9 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         "no_players": N_("Name at least one player"),
         "game_not_found": N_("That game is no longer saved"),
         "game_changed": N_("The game was changed elsewhere: here it is as it stands now"),
+        "not_over": N_("The analysis comes when the game is over"),
+        "not_computer_turn": N_("It is not a computer player's turn"),
+        "bad_seed": N_("A seed is a whole number or a secret seed of 32 to 64 hex digits"),
     }
     if code == "invalid_dice" and "count" in params:
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])

@@ -85,8 +85,11 @@ class SqlGameRepository:
             "status": FINISHED if game.is_over else PLAYING,
             "steps": saved.steps,
             "version": saved.version,
-            "seats": [{"name": s.name, "bot": s.bot} for s in saved.seats],
+            "seats": [{"name": s.name, "bot": s.bot}
+                      | ({"token_hash": s.token_hash} if s.token_hash else {})
+                      for s in saved.seats],
             "record": game.to_record(),
+            "settings": {"hints": True} if saved.hints else None,
             "created_at": saved.created_at,
             "updated_at": saved.updated_at,
             "finished_at": saved.updated_at if game.is_over else None,
@@ -136,9 +139,10 @@ class SqlGameRepository:
         except RecordError as exc:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
-        seats = tuple(Seat(s["name"], s.get("bot")) for s in row.seats)
+        seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash")) for s in row.seats)
+        settings = row.settings if isinstance(row.settings, dict) else {}
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
-                         row.version)
+                         row.version, hints=settings.get("hints") is True)
 
     def get(self, game_id: str) -> SavedGame:
         row = self._read(

@@ -68,6 +68,8 @@ games = sa.Table(
     sa.Column("version", sa.Integer, nullable=False, server_default="1"),
     #: [{"name": ..., "bot": ... or null}] in seat order.
     sa.Column("seats", sa.JSON, nullable=False),
+    #: Table settings that are not rules, as JSON: {"hints": true}; NULL = defaults.
+    sa.Column("settings", sa.JSON, nullable=True),
     #: The game record (``Game.to_record()``): the source of truth.
     sa.Column("record", sa.JSON, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),

@@ -7,11 +7,11 @@ import pytest
 import yatzy
 from tests.tui.helpers import play_best_box, shown
 from yatzy.app import GameService, Seat
+from yatzy.app.hints import format_points
+from yatzy.app.review import review_text
 from yatzy.i18n import translator
 from yatzy.solver.analysis import analyse
 from yatzy.tui.app import YatzyApp
-from yatzy.tui.hints import format_points
-from yatzy.tui.review import review_text
 from yatzy.tui.screens.end import EndScreen
 from yatzy.tui.screens.review import ReviewScreen
 from yatzy.tui.screens.setup import GameSetup

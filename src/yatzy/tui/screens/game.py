@@ -17,6 +17,7 @@ from textual.events import Key
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
+from yatzy.app.hints import Advice, hint_text
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
@@ -31,7 +32,6 @@ from yatzy.i18n.words import (
     refusal,
     ruleset_title,
 )
-from yatzy.tui.hints import Advice, hint_text
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, NoticeScreen
 from yatzy.tui.widgets.dice import DiceTray, DieSlot

@@ -11,11 +11,11 @@ from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.widgets import Static
 
+from yatzy.app.review import review_text
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
 from yatzy.i18n.words import error_text, ruleset_title
 from yatzy.solver.analysis import Analysis
-from yatzy.tui.review import review_text
 from yatzy.tui.screens.base import TranslatedScreen
 
 

@@ -8,6 +8,8 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -17,7 +19,7 @@ branch_labels = None
 depends_on = None
 
 
-def _games(seed_type: sa.types.TypeEngine[object]) -> sa.Table:
+def _games(seed_type: sa.types.TypeEngine[Any]) -> sa.Table:
     """The games table as this migration finds it (SQLite rebuilds a table to change a
     column's type; given the table, Alembic need not read it back, so the SQL can also be
     written out offline)."""

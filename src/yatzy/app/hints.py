@@ -1,4 +1,5 @@
-"""Hints from the optimal strategy: the best move now, and the next ones on demand.
+"""Hints from the optimal strategy, in words: the best move now, and the next ones on
+demand (for the terminal game and the web app).
 
 >>> import yatzy
 >>> from yatzy.core.actions import Reroll, Score

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import yatzy
+from yatzy.app.hints import describe_move, hint_text
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.i18n import translator
-from yatzy.tui.hints import describe_move, hint_text
 
 
 class Option(NamedTuple):

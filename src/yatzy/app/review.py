@@ -14,9 +14,9 @@ Ann: 0.9 points lost · decisions 1 · mistakes 1
 
 from __future__ import annotations
 
+from yatzy.app.hints import describe_action, format_points
 from yatzy.i18n import Translator
 from yatzy.solver.analysis import Analysis
-from yatzy.tui.hints import describe_action, format_points
 
 #: The costliest decisions listed for each player.
 WORST_SHOWN = 3

@@ -1,0 +1,73 @@
+"""``yatzy serve``: the web app (FastAPI and uvicorn) on the game database the other
+commands use."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from yatzy.i18n import language_from_env, translator
+
+
+def port_number(text: str) -> int:
+    """A TCP port for argparse: 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
+    return port
+
+
+def pace(text: str) -> float:
+    """Seconds between a computer's steps, for argparse: 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"the pace is 0 to 10 seconds, not {text!r}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` sub-command."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="play in the browser: start the web app",
+        description="Start the web app: games in the browser, alone, against the computer "
+                    "or online with friends, on the same game database as `yatzy play`.",
+    )
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for "
+                             "phones on your network)")
+    parser.add_argument("--port", type=port_number, default=8000, help="default 8000")
+    parser.add_argument("--db", help="the game database, a path or a URL (default: "
+                                     "$YATZY_DB, else in your data folder)")
+    parser.add_argument("--pace", type=pace, default=0.8,
+                        help="seconds a computer takes for each step (default 0.8)")
+    parser.add_argument("--rate", type=float, default=20.0,
+                        help="requests a second one client may make (0: no limit)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until stopped (Ctrl+C)."""
+    import uvicorn
+
+    from yatzy.bootstrap import describe_db, open_service
+    from yatzy.web.app import Settings, create_app
+
+    t = translator(language_from_env(os.environ))
+    service = open_service(args.db)
+    app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0)))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
+              url=f"http://{host}:{args.port}/", db=describe_db(args.db)), file=sys.stderr,
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                access_log=False, ws_max_size=16 * 1024)
+    return 0

@@ -1,0 +1,207 @@
+"""The JSON API: create a game, read its state and record, act for a seat, hints and
+the analysis after the game. The contract is in ``docs/web.md`` and at ``/docs``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
+
+from yatzy.app.access import new_token, token_hash
+from yatzy.app.hints import describe_action, format_points
+from yatzy.app.review import NOISE, WORST_SHOWN
+from yatzy.app.saved import Seat
+from yatzy.app.table import Table
+from yatzy.core.errors import IllegalMove
+from yatzy.core.rulesets import ruleset
+from yatzy.core.seeded import seed_hash
+from yatzy.i18n import translator
+from yatzy.web.errors import WebError, forbidden, request_lang
+from yatzy.web.play import perform, seat_of
+from yatzy.web.rooms import Room, Rooms
+from yatzy.web.schemas import ERRORS, ActionIn, GameCreated, Health, NewGame, QrIn, SeatOut
+
+router = APIRouter()
+bearer = HTTPBearer(auto_error=False, description="A seat's token, from its invite link")
+GameId = Annotated[str, Path(max_length=64, description="The game's id")]
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def rooms_of(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
+
+
+def check_rate(request: Request, token: str | None = None) -> None:
+    """The per-client rate limit (429 when exceeded)."""
+    from yatzy.web.security import client_key
+
+    client = request.client.host if request.client else None
+    if not request.app.state.limiter.allow(client_key(client, token)):
+        raise WebError(429, "rate_limited", "Too many requests: wait a moment")
+
+
+async def room_of(request: Request, game_id: str) -> Room:
+    return await rooms_of(request).get(game_id)
+
+
+@router.get("/healthz", response_model=Health, tags=["server"])
+async def healthz(request: Request) -> dict[str, str]:
+    """200 ``{"status": "ok"}`` once the app can serve games (its database answers)."""
+    await run_in_threadpool(rooms_of(request).service.recent, 1)
+    return {"status": "ok"}
+
+
+def _seats(body: NewGame) -> list[Seat]:
+    """The seats, computers named after their level when no name is given; each person
+    gets a token (only its hash is kept)."""
+    taken = {s.name.casefold() for s in body.seats if s.name}
+    seats = []
+    for given in body.seats:
+        name = given.name
+        if given.bot is not None and not name:
+            base, n = f"CPU {given.bot}", 1
+            name = base
+            while name.casefold() in taken:
+                n += 1
+                name = f"{base} {n}"
+            taken.add(name.casefold())
+        seats.append(Seat(name or "", given.bot))
+    return seats
+
+
+@router.post("/api/games", status_code=201, response_model=GameCreated, responses=ERRORS,
+             tags=["games"])
+async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
+    """Start a game. Each person's seat gets a secret token and a link holding it; the
+    answer is the only time the tokens are shown. With server dice, ``seed_hash``
+    commits to the secret seed that the record reveals once the game is over."""
+    check_rate(request)
+    rooms = rooms_of(request)
+    rules = ruleset(body.rules, **body.options)
+    seats = _seats(body)
+    tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
+    seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
+             for i, s in enumerate(seats)]
+
+    def create() -> Table:
+        saved = rooms.service.create(
+            rules, seats, first_player=body.first_player, hints=body.hints,
+            dice_mode="auto" if body.dice == "server" else "manual")
+        return Table.open(rooms.service, saved)
+
+    table = await run_in_threadpool(create)
+    rooms.add(table)
+    game = table.game
+    base = str(request.base_url).rstrip("/")
+    page = f"{base}/games/{table.saved.id}"
+    return {
+        "id": table.saved.id,
+        "seats": [SeatOut(name=s.name, token=tokens[i], url=f"{page}#token={tokens[i]}")
+                  for i, s in enumerate(seats) if i in tokens],
+        "watch_url": page,
+        "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
+    }
+
+
+@router.get("/api/games/{game_id}", responses=ERRORS, tags=["games"])
+async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
+    """The game's state; no secret (token, unrevealed seed) is ever in it."""
+    check_rate(request)
+    room = await room_of(request, game_id)
+    return room.state(request_lang(request))
+
+
+@router.post("/api/games/{game_id}/actions", responses=ERRORS, tags=["games"])
+async def act(game_id: GameId, body: ActionIn, request: Request,
+              credentials: Bearer) -> dict[str, Any]:
+    """Roll, reroll or fill a box for the seat whose token is given
+    (``Authorization: Bearer <token>``); answers the new state once it is stored."""
+    token = credentials.credentials if credentials else None
+    check_rate(request, token)
+    room = await room_of(request, game_id)
+    seat = seat_of(room, token)
+    await perform(rooms_of(request), room, seat, body)
+    return room.state(request_lang(request))
+
+
+@router.get("/api/games/{game_id}/record", responses=ERRORS, tags=["games"])
+async def record(game_id: GameId, request: Request) -> dict[str, Any]:
+    """The game record (``docs/records.md``); ``Game.from_record`` replays it. The
+    secret seed is in it once the game is over (``yatzy.audit_record`` checks it)."""
+    check_rate(request)
+    room = await room_of(request, game_id)
+    game = room.table.game
+    return game.to_record(hide_seed=not game.is_over)
+
+
+@router.get("/api/games/{game_id}/hint", responses=ERRORS, tags=["games"])
+async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[str, Any]:
+    """The optimal strategy's options for the seat whose turn it is, best first, with
+    the expected final score after each (games with hints on)."""
+    token = credentials.credentials if credentials else None
+    check_rate(request, token)
+    room = await room_of(request, game_id)
+    seat = seat_of(room, token)
+    game = room.table.game
+    if not room.saved.hints:
+        raise forbidden("Hints are off in this game")
+    if game.is_over or game.current_player != seat.name:
+        raise IllegalMove("Hints are for the player whose turn it is", code="not_your_turn",
+                          player=game.current_player if not game.is_over else "?")
+    import yatzy
+
+    options = await run_in_threadpool(lambda: yatzy.strategy(game.ruleset).advise(game))
+    t = translator(request_lang(request))
+    return {"version": room.saved.version, "options": [
+        {"action": o.action.to_dict(), "value": round(o.value, 4),
+         "text": describe_action(t, game.dice, o.action),
+         "points": format_points(t, o.value)} for o in options[:5]]}
+
+
+@router.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
+async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
+    """After the game: what each player's decisions cost against optimal play."""
+    check_rate(request)
+    room = await room_of(request, game_id)
+    game = room.table.game
+    if not game.is_over:
+        raise IllegalMove("The analysis comes when the game is over", code="not_over")
+    from yatzy.solver.analysis import analyse
+
+    result = await run_in_threadpool(analyse, game)
+    t = translator(request_lang(request))
+    players = []
+    for summary in result.players:
+        mine = sorted((d for d in result.decisions
+                       if d.player == summary.player and d.loss > NOISE),
+                      key=lambda d: -d.loss)
+        players.append({
+            "player": summary.player, "loss": round(summary.total_loss, 3),
+            "decisions": summary.decisions, "mistakes": summary.mistakes,
+            "worst": [{"round": d.round, "roll": d.roll, "dice": list(d.dice),
+                       "chosen": describe_action(t, d.dice, d.chosen),
+                       "best": describe_action(t, d.dice, d.best),
+                       "loss": round(d.loss, 3)} for d in mine[:WORST_SHOWN]],
+        })
+    return {"expected_score": round(result.expected_score, 4), "players": players}
+
+
+@router.post("/api/qr", responses={**ERRORS, 200: {"content": {"image/svg+xml": {}}}},
+             tags=["server"], response_class=Response)
+async def qr(body: QrIn, request: Request) -> Response:
+    """A QR code (SVG) of ``text``: an invite link to show a phone. The text is sent
+    in the body, never in an address, so no log keeps a token."""
+    check_rate(request)
+    import io
+
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(body.text, error="m").save(buffer, kind="svg", scale=4, border=2,
+                                          xmldecl=False, svgns=True)
+    return Response(buffer.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

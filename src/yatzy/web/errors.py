@@ -1,0 +1,105 @@
+"""Errors on the wire: every error body is ``{"error": {"code", "message"}}``, the
+message in the player's language. The rules raise typed errors; this module only
+translates them into a status and a body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from yatzy.app.errors import GameChanged, GameNotFound, StorageError
+from yatzy.core.errors import YatzyError
+from yatzy.core.game import Game
+from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language, translator
+from yatzy.i18n.words import error_text
+
+
+class WebError(Exception):
+    """An error of the web layer itself (no token, another seat's token, too many
+    requests), with its status, code and English message (translated when sent)."""
+
+    def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.params = status, code, message, params
+
+
+def forbidden(message: str = "Only the player in this seat can act for it") -> WebError:
+    """403: no token, a watcher, or another seat's token."""
+    return WebError(403, "forbidden", message)
+
+
+def request_lang(request: Request) -> str:
+    """The language of a request: ``?lang=``, else the first language of
+    ``Accept-Language`` that we have, else English."""
+    asked = request.query_params.get("lang")
+    if asked and (lang := normalize_language(asked)) in LANGUAGES:
+        return lang
+    for part in request.headers.get("accept-language", "").split(","):
+        lang = normalize_language(part.split(";")[0].strip())
+        if lang in LANGUAGES:
+            return lang
+    return DEFAULT_LANGUAGE
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    """The one shape of an error, over HTTP and over the websocket."""
+    return {"error": {"code": code, "message": message}}
+
+
+def status_of(error: YatzyError) -> int:
+    """The HTTP status of a typed error of the core or the app."""
+    if isinstance(error, GameNotFound):
+        return 404
+    if isinstance(error, GameChanged):
+        return 409
+    if isinstance(error, StorageError):
+        return 503
+    return 422
+
+
+def yatzy_error_body(error: YatzyError, lang: str, game: Game | None = None) -> dict[str, Any]:
+    """A typed error's body, its message in ``lang``."""
+    return error_body(error.code, error_text(translator(lang), error, game))
+
+
+def web_error_body(error: WebError, lang: str) -> dict[str, Any]:
+    """A web error's body, its message in ``lang``."""
+    return error_body(error.code, translator(lang)._(error.message, **error.params))
+
+
+def install(app: FastAPI) -> None:
+    """Answer every error with the one error shape."""
+
+    @app.exception_handler(YatzyError)
+    async def yatzy_error(request: Request, error: YatzyError) -> JSONResponse:
+        return JSONResponse(yatzy_error_body(error, request_lang(request)),
+                            status_code=status_of(error))
+
+    @app.exception_handler(WebError)
+    async def web_error(request: Request, error: WebError) -> JSONResponse:
+        headers = {"Retry-After": "1"} if error.status == 429 else None
+        return JSONResponse(web_error_body(error, request_lang(request)),
+                            status_code=error.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        t = translator(request_lang(request))
+        message = t._("The request is not valid: {field}: {problem}",
+                      field=where or "body", problem=str(first.get("msg", "?"))[:200])
+        return JSONResponse(error_body("invalid_request", message), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        t = translator(request_lang(request))
+        texts = {404: ("not_found", t._("There is nothing here")),
+                 405: ("method_not_allowed", t._("This address does not take that method"))}
+        code, message = texts.get(error.status_code, ("http_error", str(error.detail)))
+        return JSONResponse(error_body(code, message), status_code=error.status_code,
+                            headers=getattr(error, "headers", None))

@@ -1,0 +1,63 @@
+"""The pages: the home page (start a game) and the game page (play, watch, invite).
+Server-rendered templates; the page's own script does the rest. Every text comes from
+the same catalogs as the terminal game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from yatzy.bots import bot_names
+from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, ruleset
+from yatzy.i18n import LANGUAGES, translator
+from yatzy.i18n.words import BOX_LABELS, JOKER_NAMES, ORDER_NAMES
+from yatzy.i18n.words import RULESET_NAMES as TITLES
+from yatzy.web.errors import request_lang
+from yatzy.web.texts import page_texts
+
+templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+router = APIRouter(include_in_schema=False)
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON safe inside a ``<script type="application/json">`` element: no
+    ``<`` can close it."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _common(request: Request) -> dict[str, Any]:
+    lang = request_lang(request)
+    t = translator(lang)
+    texts = page_texts(t)
+    return {"lang": lang, "t": t, "languages": LANGUAGES, "texts": texts,
+            "texts_json": script_json(texts)}
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    """Start a game: rules and options, seats, dice, hints, language."""
+    t = translator(request_lang(request))
+    context = _common(request) | {
+        "rulesets": [(name, t._(TITLES[name])) for name in RULESET_NAMES],
+        "orders": [(o, t._(ORDER_NAMES[o])) for o in ORDERS],
+        "jokers": [(j, t._(JOKER_NAMES[j])) for j in JOKERS],
+        "defaults": {name: ruleset(name).options for name in RULESET_NAMES},
+        "bots": [b for b in bot_names() if b != "random"],
+    }
+    return templates.TemplateResponse(request, "home.html", context)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def game_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game: a seat's page when the address holds its token (``#token=``, which never
+    reaches the server), else the watchers' page."""
+    t = translator(request_lang(request))
+    boxes = {box: t._(label) for box, label in BOX_LABELS.items()}
+    context = _common(request) | {"game_id": game_id[:64],
+                                  "boxes_json": script_json(boxes)}
+    return templates.TemplateResponse(request, "game.html", context)

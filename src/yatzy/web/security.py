@@ -1,0 +1,152 @@
+"""What keeps the server safe to put on a network: secure headers (a content security
+policy without inline scripts), a size limit on request bodies, a per-client rate
+limit, and no seat token in the logs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from yatzy.app.access import token_hash
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+SendFn = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, SendFn], Awaitable[None]]
+
+#: No script or style but the app's own files; pictures also from blob: (QR codes).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:;"
+       " connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none';"
+       " form-action 'self'; frame-ancestors 'none'")
+
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+#: The largest request body taken (bytes); an action or a new game is far smaller.
+MAX_BODY = 16 * 1024
+
+
+class SecureHeaders:
+    """Adds the secure headers to every HTTP response, and refuses request bodies over
+    :data:`MAX_BODY` with 413 before they are read into memory."""
+
+    def __init__(self, app: ASGIApp, *, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: SendFn) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.max_body:
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_body:
+                raise _BodyTooLarge
+            return message
+
+        async def secure_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *(h for h in HEADERS if h[0] not in names)]
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, secure_send)
+        except _BodyTooLarge:
+            await _too_large(send)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: SendFn) -> None:
+    body = b'{"error": {"code": "too_large", "message": "The request is too large"}}'
+    await send({"type": "http.response.start", "status": 413, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        *HEADERS]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class RateLimiter:
+    """A token bucket per client: ``rate`` requests a second on average, bursts of
+    ``burst``. A client is its seat token when it shows one (so players behind one
+    address don't share a bucket), else its address. ``rate=0`` turns it off."""
+
+    def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic,
+                 max_clients: int = 100_000) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.max_clients = max_clients
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str) -> bool:
+        """Take one request from ``client``'s bucket; False when it is empty."""
+        if self.rate <= 0:
+            return True
+        now = self.clock()
+        tokens, last = self._buckets.get(client, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        if len(self._buckets) >= self.max_clients and client not in self._buckets:
+            self._forget_idle(now)
+        if tokens < 1:
+            self._buckets[client] = (tokens, now)
+            return False
+        self._buckets[client] = (tokens - 1, now)
+        return True
+
+    def _forget_idle(self, now: float) -> None:
+        full = self.burst / self.rate
+        for key, (_, last) in list(self._buckets.items()):
+            if now - last >= full:
+                del self._buckets[key]
+
+
+def client_key(address: str | None, token: str | None) -> str:
+    """Who a request comes from, for the rate limit."""
+    return "seat:" + token_hash(token)[:32] if token else f"addr:{address or '?'}"
+
+
+_TOKEN_IN_TEXT = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Hides seat tokens that a log line would show (a websocket address has
+    ``?token=``): the log keeps ``token=…``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(_TOKEN_IN_TEXT.sub(r"\1…", a) if isinstance(a, str) else a
+                                for a in (record.args if isinstance(record.args, tuple)
+                                          else (record.args,)))
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN_IN_TEXT.sub(r"\1…", record.msg)
+        return True
+
+
+def redact_server_logs() -> None:
+    """Install :class:`RedactTokens` on uvicorn's loggers."""
+    for name in ("uvicorn", "uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())

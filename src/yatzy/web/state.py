@@ -1,0 +1,88 @@
+"""The state of a game as the web app shows it: one JSON-ready dict, the same for the
+HTTP API and the websocket, with no secret in it (no token, no unrevealed seed).
+
+>>> import yatzy
+>>> from yatzy.app import SavedGame, Seat
+>>> from datetime import datetime, timezone
+>>> when = datetime(2026, 1, 1, tzinfo=timezone.utc)
+>>> game = yatzy.new_game(yatzy.ruleset("yatzy"), ["Ann"], seed=1).roll([6, 6, 6, 6, 6])
+>>> s = game_state(SavedGame("g1", game, (Seat("Ann"),), "auto", when, when))
+>>> s["current_player"], s["dice"], s["rolls_left"], s["choices"]["yatzy"]
+('Ann', [6, 6, 6, 6, 6], 2, 50)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yatzy.app.saved import SavedGame
+from yatzy.core.actions import Action
+from yatzy.core.game import Game
+from yatzy.core.scorecard import Scorecard
+from yatzy.core.seeded import seed_hash
+
+
+def card_state(card: Scorecard) -> dict[str, int | None]:
+    """A scorecard: every box (points, or ``None`` while open) and its sums."""
+    state: dict[str, int | None] = {box: card[box] for box in card}
+    state.update(upper_sum=card.upper_sum, upper_bonus=card.upper_bonus,
+                 yahtzee_bonus=card.yahtzee_bonus, total=card.total)
+    return state
+
+
+def last_step(game: Game) -> dict[str, Any] | None:
+    """The last action played, as its dict with the player and the points it scored."""
+    if not game.history:
+        return None
+    step = game.history[-1]
+    last: dict[str, Any] = step.action.to_dict() | {"player": step.player}
+    if step.points is not None:
+        last["points"] = step.points
+        last["bonus"] = step.bonus
+    return last
+
+
+def game_state(
+    saved: SavedGame,
+    *,
+    pending: Action | None = None,
+    waiting_for_dice: bool = False,
+    connected: frozenset[str] = frozenset(),
+    hints: bool = False,
+) -> dict[str, Any]:
+    """The state of ``saved``; ``pending`` is a computer's chosen step not played yet
+    (``waiting_for_dice`` when its real dice must be typed in), ``connected`` the names of
+    the seats with an open connection."""
+    game = saved.game
+    rules = game.ruleset
+    return {
+        "id": saved.id,
+        "version": saved.version,
+        "steps": saved.steps,
+        "rules": rules.to_dict(),
+        "boxes": list(rules.boxes),
+        "upper_boxes": list(rules.upper_boxes),
+        "players": list(game.players),
+        "seats": [{"name": s.name, "bot": s.bot, "connected": s.bot is not None
+                   or s.name in connected} for s in saved.seats],
+        "dice_mode": "server" if saved.dice_mode == "auto" else "manual",
+        "hints": hints,
+        "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
+        "current_player": None if game.is_over else game.current_player,
+        "dice": None if game.dice is None else list(game.dice),
+        "rolls_left": game.rolls_left,
+        "round": game.round,
+        "rounds": len(rules.boxes),
+        "is_over": game.is_over,
+        "choices": game.choices() if game.dice is not None and not game.is_over else {},
+        "joker": bool(game.dice is not None and not game.is_over and game.joker),
+        "bonus_pending": bool(game.dice is not None and not game.is_over
+                              and game.bonus_pending),
+        "upper_par_delta": None if game.is_over else game.card.upper_par_delta,
+        "scorecards": {p: card_state(game.scorecard(p)) for p in game.players},
+        "winners": game.winners() if game.is_over else [],
+        "last": last_step(game),
+        "pending": None if pending is None else pending.to_dict(),
+        "waiting_for_dice": waiting_for_dice,
+        "roll_off": [{"player": r.player, "dice": list(r.dice)} for r in game.roll_offs],
+    }

@@ -1,0 +1,329 @@
+// The game page: live state over a websocket, actions over the JSON API.
+const root = document.getElementById("game");
+const gameId = root.dataset.game;
+const lang = root.dataset.lang;
+const T = JSON.parse(document.getElementById("texts").textContent);
+const BOXES = JSON.parse(document.getElementById("boxes").textContent);
+const $ = (id) => document.getElementById(id);
+const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
+
+// The seat's token comes in the link's fragment (never sent to the server) and stays on
+// this device, so a reload or a reopened tab is the same seat.
+const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+if (fromHash) localStorage.setItem(`yatzy.seat.${gameId}`, fromHash);
+const token = fromHash || localStorage.getItem(`yatzy.seat.${gameId}`);
+
+let state = null;
+let me = null;            // my seat's name, once the server has confirmed the token
+let holds = new Set();
+let shownDice = null;
+let socket = null;
+let retry = 0;
+let busy = false;
+
+// --- Connection -----------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = new URLSearchParams({ lang });
+  if (token) query.set("token", token);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}?${query}`);
+  socket.addEventListener("open", () => { retry = 0; $("connection").hidden = true; });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4404 || event.code === 4403) return;
+    $("connection").textContent = T.reconnecting;
+    $("connection").hidden = false;
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);
+  });
+}
+
+function receive(message) {
+  if (message.type === "welcome") {
+    me = message.seat;
+  } else if (message.type === "state") {
+    const before = state;
+    state = message.state;
+    if (!before || before.steps !== state.steps || before.current_player !== state.current_player) {
+      if (!state.dice || (before && before.current_player !== state.current_player) || state.last?.type !== "reroll") holds = new Set();
+      if (state.last && state.last.type === "reroll" && state.last.player === state.current_player) holds = new Set(state.last.hold);
+      $("hint-box").hidden = true;
+    }
+    if (state.pending && state.pending.type === "reroll") holds = new Set(state.pending.hold);
+    render();
+  } else if (message.type === "computer") {
+    holds = new Set(message.action.hold || []);
+    renderDice();
+  } else if (message.type === "error") {
+    if (message.error.code === "forbidden" && !state) { localStorage.removeItem(`yatzy.seat.${gameId}`); }
+    say(message.error.message);
+  }
+}
+
+async function api(path, options = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(`/api/games/${gameId}${path}?lang=${lang}`, { headers, ...options });
+  const data = await response.json().catch(() => ({}));
+  return { ok: response.ok, status: response.status, data };
+}
+
+async function act(action) {
+  if (busy) return;                       // a double click is sent once
+  busy = true;
+  say("");
+  const { ok, status, data } = await api("/actions", {
+    method: "POST", body: JSON.stringify({ ...action, expected_version: state.version }) });
+  busy = false;
+  if (ok) {
+    receive({ type: "state", state: data });
+  } else if (status !== 409) {
+    say(data.error?.message || "?");
+  }
+}
+
+// --- Moves ----------------------------------------------------------------------------
+
+function myTurn() {
+  return Boolean(state && !state.is_over && me && state.current_player === me);
+}
+function isComputer(name) { return state.seats.some((s) => s.name === name && s.bot); }
+
+function roll() {
+  if (!myTurn() || state.rolls_left === 0) return;
+  if (state.dice_mode === "manual") { $("dice-input").focus(); return; }
+  act(state.dice ? { type: "reroll", hold: [...holds].sort() } : { type: "roll" });
+}
+
+function toggle(i) {
+  if (!myTurn() || !state.dice || state.rolls_left === 0) return;
+  holds.has(i) ? holds.delete(i) : holds.add(i);
+  renderDice();
+}
+
+function choose(box) {
+  if (!myTurn() || !(box in state.choices)) return;
+  if (state.choices[box] === 0) {
+    $("confirm-text").textContent = fill(T.put_zero, { box: BOXES[box] });
+    const dialog = $("confirm");
+    dialog.returnValue = "";
+    dialog.showModal();
+    dialog.addEventListener("close", () => { if (dialog.returnValue === "yes") act({ type: "score", box }); }, { once: true });
+    return;
+  }
+  act({ type: "score", box });
+}
+
+function parseDice(text) {
+  const parts = text.trim().split(/[\s,]+/).filter(Boolean);
+  const digits = parts.length === 1 && parts[0].length > 1 ? [...parts[0]] : parts;
+  return digits.map(Number);
+}
+
+$("dice-entry").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const dice = parseDice($("dice-input").value);
+  $("dice-input").value = "";
+  if (state.waiting_for_dice) {
+    const p = state.pending;
+    act(p.type === "roll" ? { type: "roll", dice } : { type: "reroll", hold: p.hold, dice });
+  } else {
+    act(state.dice ? { type: "reroll", hold: [...holds].sort(), dice } : { type: "roll", dice });
+  }
+});
+
+async function hint() {
+  if (!myTurn() || !state.hints) return;
+  const box = $("hint-box");
+  box.hidden = false;
+  box.textContent = T.thinking;
+  const { ok, data } = await api("/hint");
+  if (!ok) { box.textContent = data.error?.message || "?"; return; }
+  box.textContent = [T.best_moves, ...data.options.map((o, i) => `${i + 1}. ${o.text} · ${o.points}`)].join("\n");
+}
+
+$("roll").addEventListener("click", roll);
+$("hint").addEventListener("click", hint);
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (/^[1-9]$/.test(key)) { toggle(Number(key) - 1); event.preventDefault(); }
+  else if (key === " " || key === "r") { roll(); event.preventDefault(); }
+  else if (key === "h") { hint(); }
+});
+
+// --- Drawing --------------------------------------------------------------------------
+
+const PIPS = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+
+function say(text) { $("message").textContent = text; }
+
+function renderDice() {
+  const box = $("dice");
+  const dice = state.dice || Array(shownDice?.length || 5).fill(null);
+  const changed = JSON.stringify(dice) !== JSON.stringify(shownDice);
+  box.replaceChildren(...dice.map((face, i) => {
+    const die = document.createElement("button");
+    die.type = "button";
+    die.className = "die" + (face ? "" : " blank") + (changed && face && !holds.has(i) ? " rolling" : "");
+    die.setAttribute("aria-pressed", String(holds.has(i)));
+    die.setAttribute("aria-label", face ? `${i + 1}: ${face}${holds.has(i) ? ` (${T.held})` : ""}` : `${i + 1}`);
+    die.disabled = !myTurn() || !state.dice || state.rolls_left === 0;
+    for (const cell of PIPS[face] || []) {
+      const pip = document.createElement("span");
+      pip.className = "pip";
+      pip.style.gridArea = `${Math.ceil(cell / 3)} / ${((cell - 1) % 3) + 1}`;
+      die.append(pip);
+    }
+    die.addEventListener("click", () => toggle(i));
+    return die;
+  }));
+  shownDice = dice;
+}
+
+function render() {
+  const s = state;
+  $("title").textContent = `${fill(T.round, { round: Math.min(s.round, s.rounds), rounds: s.rounds })}`;
+  const who = s.current_player;
+  let status;
+  if (s.is_over) status = T.game_over;
+  else if (isComputer(who)) status = fill(T.computer_plays, { player: who });
+  else status = fill(T.turn, { player: who });
+  if (!s.is_over) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
+  $("status").textContent = status;
+  renderDice();
+  const mine = myTurn();
+  const roll = $("roll");
+  roll.textContent = s.dice ? T.reroll : T.roll;
+  roll.disabled = !mine || s.rolls_left === 0 || s.dice_mode === "manual";
+  roll.hidden = s.dice_mode === "manual";
+  $("hint").hidden = !(s.hints && me);
+  $("hint").disabled = !mine;
+  const entry = $("dice-entry");
+  const computerDice = s.waiting_for_dice && me;
+  entry.hidden = !(s.dice_mode === "manual" && ((mine && s.rolls_left > 0) || computerDice));
+  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: who }) : T.enter_dice;
+  const notes = [];
+  if (s.last && s.last.type === "score") {
+    notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
+    if (s.last.bonus) notes.push(fill(T.yahtzee_bonus_plus, { points: 100 }));
+  }
+  if (s.texts?.joker) notes.push(s.texts.joker);
+  if (s.texts?.bonus) notes.push(s.texts.bonus);
+  notes.push(me ? fill(T.your_seat, { player: me }) : T.watching);
+  $("notes").textContent = notes.join("\n");
+  renderCards();
+  $("seed").textContent = s.seed_hash ? fill(T.seed_check, { hash: s.seed_hash }) : "";
+  renderInvite();
+  if (s.is_over) renderEnd();
+}
+
+function cell(tag, text, attrs = {}) {
+  const el = document.createElement(tag);
+  el.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function renderCards() {
+  const s = state;
+  const table = $("cards");
+  const head = document.createElement("thead");
+  const hr = document.createElement("tr");
+  hr.append(cell("th", "", { scope: "col" }));
+  for (const seat of s.seats) {
+    const th = cell("th", seat.name, { scope: "col" });
+    if (!seat.bot) th.className = seat.connected ? "online" : "away";
+    if (seat.name === s.current_player) th.classList.add("current");
+    hr.append(th);
+  }
+  head.append(hr);
+  const body = document.createElement("tbody");
+  const mine = myTurn();
+  const row = (label, values, cls) => {
+    const tr = document.createElement("tr");
+    if (cls) tr.className = cls;
+    tr.append(cell("th", label, { scope: "row" }));
+    values.forEach((v) => tr.append(v));
+    body.append(tr);
+  };
+  for (const box of s.boxes) {
+    row(BOXES[box], s.players.map((p) => {
+      const points = s.scorecards[p][box];
+      const td = cell("td", points === null ? "" : String(points));
+      if (p === s.current_player) td.classList.add("current");
+      if (points === null && p === s.current_player && box in s.choices) {
+        if (mine) {
+          const b = cell("button", String(s.choices[box]), { type: "button", "aria-label": `${BOXES[box]}: ${s.choices[box]}` });
+          b.className = "box" + (s.choices[box] === 0 ? " zero" : "");
+          b.addEventListener("click", () => choose(box));
+          td.replaceChildren(b);
+        } else {
+          td.textContent = "";
+          td.append(cell("span", String(s.choices[box]), { class: "small", title: T.points_now }));
+        }
+      }
+      return td;
+    }));
+    if (box === s.upper_boxes[s.upper_boxes.length - 1]) {
+      row(T.upper_sum, s.players.map((p) => cell("td", String(s.scorecards[p].upper_sum))), "sum");
+      row(T.bonus, s.players.map((p) => cell("td", String(s.scorecards[p].upper_bonus))), "sum");
+    }
+  }
+  if (s.rules.name === "yahtzee") row(T.yahtzee_bonus, s.players.map((p) => cell("td", String(s.scorecards[p].yahtzee_bonus))), "sum");
+  row(T.total, s.players.map((p) => cell("td", String(s.scorecards[p].total))), "sum");
+  table.replaceChildren(head, body);
+}
+
+function renderInvite() {
+  const invites = JSON.parse(localStorage.getItem(`yatzy.invites.${gameId}`) || "null");
+  const panel = $("invite");
+  if (!invites || state.is_over || (invites.seats.length < 2 && state.seats.length < 2)) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const list = $("links");
+  if (list.childElementCount) return;
+  const links = [...invites.seats.map((s) => [s.name, s.url]), [T.watch_link, invites.watch_url]];
+  for (const [name, url] of links) {
+    const li = document.createElement("li");
+    const a = cell("a", name, { href: url });
+    const copy = cell("button", T.copy, { type: "button" });
+    copy.addEventListener("click", async () => {
+      await navigator.clipboard?.writeText(url).catch(() => {});
+      copy.textContent = T.copied;
+    });
+    const qr = document.createElement("img");
+    qr.alt = `QR: ${name}`;
+    fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: url }) })
+      .then((r) => (r.ok ? r.blob() : null)).then((b) => { if (b) qr.src = URL.createObjectURL(b); });
+    li.append(a, " ", copy, qr);
+    list.append(li);
+  }
+}
+
+let analysed = false;
+async function renderEnd() {
+  const s = state;
+  $("end").hidden = false;
+  $("verdict").textContent = s.winners.length === 1 ? fill(T.wins, { player: s.winners[0] })
+    : fill(T.share, { players: s.winners.join(", ") });
+  const ranking = $("ranking");
+  const totals = s.players.map((p) => [p, s.scorecards[p].total]).sort((a, b) => b[1] - a[1]);
+  ranking.replaceChildren(...totals.map(([p, t]) => cell("li", `${p}: ${t}`)));
+  $("record-link").href = `/api/games/${gameId}/record`;
+  if (analysed) return;
+  analysed = true;
+  const box = $("analysis");
+  box.textContent = T.analysing;
+  const { ok, data } = await api("/analysis");
+  if (!ok) { box.textContent = data.error?.message || "?"; return; }
+  box.replaceChildren(...data.players.flatMap((p) => {
+    const lines = [cell("p", fill(T.loss_line, { player: p.player, loss: p.loss.toFixed(1), n: p.decisions, mistakes: p.mistakes }))];
+    const list = document.createElement("ul");
+    for (const d of p.worst) list.append(cell("li", fill(T.worst_line, { round: d.round, roll: d.roll, dice: d.dice.join(" "), chosen: d.chosen, best: d.best, loss: d.loss.toFixed(1) })));
+    if (!p.worst.length && p.decisions) list.append(cell("li", T.all_optimal));
+    return [...lines, list];
+  }));
+}
+
+connect();

@@ -1,0 +1,60 @@
+// The home page: set up a game, create it, keep the invite links on this device, go play.
+const form = document.getElementById("new-game");
+const seats = document.getElementById("seats");
+const texts = JSON.parse(document.getElementById("texts").textContent);
+
+function addRow(templateId, name) {
+  const row = document.getElementById(templateId).content.firstElementChild.cloneNode(true);
+  if (name !== undefined) row.querySelector("input").value = name;
+  row.querySelector(".remove").addEventListener("click", () => row.remove());
+  seats.append(row);
+  return row;
+}
+
+function showRules() {
+  const rules = form.elements.rules.value;
+  for (const block of form.querySelectorAll("[data-rules]")) block.hidden = block.dataset.rules !== rules;
+}
+
+document.getElementById("add-person").addEventListener("click", () => addRow("person-row").querySelector("input").focus());
+document.getElementById("add-computer").addEventListener("click", () => addRow("computer-row"));
+for (const radio of form.elements.rules) radio.addEventListener("change", showRules);
+addRow("person-row", localStorage.getItem("yatzy.name") || "");
+showRules();
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = document.getElementById("form-error");
+  error.textContent = "";
+  const rules = form.elements.rules.value;
+  const options = rules === "yatzy"
+    ? { order: form.elements.order.value }
+    : { joker: form.elements.joker.value, yahtzee_bonus: form.elements.yahtzee_bonus.checked,
+        upper_first: form.elements.upper_first.checked };
+  const seatList = [...seats.children].map((li) => {
+    const bot = li.querySelector("select");
+    return bot ? { bot: bot.value } : { name: li.querySelector("input").value.trim() };
+  });
+  const body = { rules, options, seats: seatList, dice: form.elements.dice.value,
+                 first_player: form.elements.first_player.value, hints: form.elements.hints.checked };
+  const button = document.getElementById("start");
+  button.disabled = true;
+  try {
+    const response = await fetch(`/api/games?lang=${document.documentElement.lang}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await response.json();
+    if (!response.ok) { error.textContent = data.error.message; return; }
+    const me = data.seats[0];
+    if (me) localStorage.setItem("yatzy.name", me.name);
+    // The creator sees every link on the game page; they live only on this device.
+    localStorage.setItem(`yatzy.invites.${data.id}`, JSON.stringify({ seats: data.seats, watch_url: data.watch_url }));
+    const lang = document.documentElement.lang;
+    const page = new URL(me ? me.url : data.watch_url);
+    page.searchParams.set("lang", lang);
+    location.assign(page.toString());
+  } catch (e) {
+    error.textContent = texts.reconnecting;
+  } finally {
+    button.disabled = false;
+  }
+});

@@ -1,0 +1,91 @@
+"""The texts a page's script shows, in the page's language, from the catalogs the
+terminal game uses (most of them are the terminal game's own words)."""
+
+from __future__ import annotations
+
+from yatzy.i18n import N_, Translator
+
+#: Key -> English text (a catalog msgid). Placeholders in braces are filled in by the
+#: page's script.
+TEXTS: dict[str, str] = {
+    # Shared with the terminal game.
+    "roll": N_("Roll (r)"),
+    "reroll": N_("Reroll (r)"),
+    "turn": N_("{player}'s turn"),
+    "computer_plays": N_("{player} (computer) plays"),
+    "round": N_("Round {round} of {rounds}"),
+    "game_over": N_("The game is over"),
+    "wins": N_("{player} wins!"),
+    "share": N_("{players} share the win!"),
+    "held": N_("held"),
+    "put": N_("{player} put {points} in {box}."),
+    "yahtzee_bonus_plus": N_("Yahtzee bonus +{points}!"),
+    "upper_sum": N_("Upper sum"),
+    "bonus": N_("Bonus"),
+    "yahtzee_bonus": N_("Yahtzee bonus"),
+    "total": N_("Total"),
+    "par": N_("Bonus: {delta} over par"),
+    "put_zero": N_("Put 0 in {box}?"),
+    "yes": N_("Yes (y)"),
+    "no": N_("No (n)"),
+    "analysis": N_("Analysis"),
+    "analysing": N_("Analysing the game…"),
+    "thinking": N_("Thinking…"),
+    "loss_line": N_("{player}: {loss} points lost · decisions {n} · mistakes {mistakes}"),
+    "worst_line": N_("Round {round}, roll {roll} ({dice}): {chosen}; best: {best} · −{loss}"),
+    "all_optimal": N_("Every decision was optimal."),
+    "best_moves": N_("Best moves (expected final score):"),
+    "type_roll": N_("{player}: type the {n} dice you rolled"),
+    "dice": N_("Dice"),
+    "new_game": N_("New game"),
+    "roll_off": N_("Roll-off: the highest sum starts."),
+    "starts": N_("{player} starts."),
+    # The web app's own.
+    "hint": N_("Hint (h)"),
+    "invite": N_("Invite the players"),
+    "invite_help": N_("Send each player their own link: it lets them play their seat."),
+    "watch_link": N_("Watch (read only)"),
+    "copy": N_("Copy"),
+    "copied": N_("Copied"),
+    "connected": N_("online"),
+    "offline": N_("offline"),
+    "reconnecting": N_("Connection lost: reconnecting…"),
+    "watching": N_("You are watching this game."),
+    "your_seat": N_("You play {player}."),
+    "enter_dice": N_("Dice thrown"),
+    "send_dice": N_("Enter dice"),
+    "record": N_("Game record"),
+    "seed_check": N_("Dice seed, committed at the start: {hash}"),
+    "key_help": N_("1-5 hold · Space or R roll · H hint"),
+    "points_now": N_("Points if chosen now"),
+    "computer_dice": N_("Type the dice {player} (computer) rolls."),
+    "start_game": N_("Start a game"),
+    "add_person": N_("Add a person"),
+    "add_computer": N_("Add a computer"),
+    "remove": N_("Remove"),
+    "name": N_("Name"),
+    "level": N_("Level"),
+    "hints_on": N_("Hints: show the best move on request"),
+    "start": N_("Start"),
+    "rules": N_("Rules"),
+    "play_order": N_("Play order"),
+    "joker": N_("Joker"),
+    "players": N_("Players"),
+    "first_player": N_("First player"),
+    "language": N_("Language"),
+    "program_dice": N_("rolled by the program"),
+    "real_dice": N_("real dice, typed in (scorepad)"),
+    "by_seat": N_("the first in the list"),
+    "by_roll": N_("roll-off (highest sum starts)"),
+    "extra_yahtzee": N_("+100 for each extra Yahtzee"),
+    "upper_first": N_("upper section first"),
+    "api_docs": N_("API"),
+}
+
+
+def page_texts(t: Translator) -> dict[str, str]:
+    """Every text of :data:`TEXTS` in ``t``'s language."""
+    texts = {key: t._(message) for key, message in TEXTS.items()}
+    texts["rolls_left_one"] = t.ngettext("{n} roll left", "{n} rolls left", 1)
+    texts["rolls_left_many"] = t.ngettext("{n} roll left", "{n} rolls left", 2)
+    return texts

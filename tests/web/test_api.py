@@ -1,0 +1,246 @@
+"""The JSON API's contract: creation, state, actions for a seat, every error code, the
+record with its commit-reveal seed, and computer and manual-dice games."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+import yatzy
+from tests.web.conftest import act, bearer, new_game
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def test_health(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_creation_gives_each_person_a_link_and_commits_to_the_seed(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ann"}, {"bot": "greedy"}, {"name": "Bo"}])
+    assert [s["name"] for s in created["seats"]] == ["Ann", "Bo"]  # people only
+    tokens = [s["token"] for s in created["seats"]]
+    assert len(set(tokens)) == 2 and all(len(t) >= 40 for t in tokens)
+    for seat in created["seats"]:
+        assert seat["url"].endswith(f"/games/{created['id']}#token={seat['token']}")
+    assert created["watch_url"].endswith(f"/games/{created['id']}")
+    assert len(created["seed_hash"]) == 64
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["players"] == ["Ann", "CPU greedy", "Bo"]
+    assert state["current_player"] == "Ann" and state["dice"] is None
+    assert state["rolls_left"] == 3 and state["round"] == 1 and state["is_over"] is False
+    assert state["choices"] == {} and state["winners"] == []
+    assert state["scorecards"]["Bo"]["chance"] is None
+    assert state["scorecards"]["Bo"]["total"] == 0
+    assert state["seed_hash"] == created["seed_hash"]
+
+
+def test_the_state_holds_no_secret(client: TestClient, db: object) -> None:
+    created = new_game(client)
+    game_id = created["id"]
+    act(client, game_id, created["seats"][0]["token"], type="roll")
+    texts = [client.get(f"/api/games/{game_id}").text,
+             client.get(f"/api/games/{game_id}/record").text]
+    seed = yatzy.bootstrap.open_service(db).load(game_id).game.seed  # type: ignore[attr-defined]
+    assert isinstance(seed, str)
+    for text in texts:
+        assert seed not in text
+        assert all(s["token"] not in text for s in created["seats"])
+
+
+def test_a_seat_plays_its_turn_and_only_its_turn(client: TestClient) -> None:
+    created = new_game(client)
+    game_id = created["id"]
+    ann, bo = (s["token"] for s in created["seats"])
+    state = act(client, game_id, ann, type="roll").json()
+    assert state["dice"] and state["rolls_left"] == 2 and state["version"] == 2
+    assert set(state["choices"]) == set(state["boxes"])
+    state = act(client, game_id, ann, type="reroll", hold=[0, 1]).json()
+    assert state["rolls_left"] == 1
+    # Bo out of turn: the core refuses, in the player's language.
+    response = act(client, game_id, bo, type="roll")
+    assert response.status_code == 422
+    assert response.json() == {"error": {"code": "not_your_turn",
+                                         "message": "It is Ann's turn"}}
+    sv = client.post(f"/api/games/{game_id}/actions?lang=sv", json={"type": "roll"},
+                     headers=bearer(bo))
+    assert sv.json()["error"]["message"] == "Det är Anns tur"
+    state = act(client, game_id, ann, type="score", box="chance").json()
+    assert state["current_player"] == "Bo" and state["last"]["box"] == "chance"
+    assert state["scorecards"]["Ann"]["chance"] == state["last"]["points"]
+
+
+@pytest.mark.parametrize(("token", "status"), [(None, 403), ("wrong-token", 403)])
+def test_no_token_or_a_wrong_one_is_forbidden(client: TestClient, token: str | None,
+                                              status: int) -> None:
+    created = new_game(client)
+    response = act(client, created["id"], token, type="roll")
+    assert response.status_code == status
+    assert response.json()["error"]["code"] == "forbidden"
+    assert client.get(f"/api/games/{created['id']}").json()["version"] == 1
+
+
+def test_error_codes(client: TestClient) -> None:
+    created = new_game(client)
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    cases = [
+        (act(client, game_id, ann, type="score", box="chance"), 422, "no_roll"),
+        (act(client, game_id, ann, type="roll", dice=[1, 2, 3, 4, 5]), 422,
+         "dice_not_allowed"),
+        (act(client, game_id, ann, type="jump"), 422, "invalid_request"),
+        (act(client, game_id, ann, type="roll", expected_version=7), 409, "game_changed"),
+        (act(client, "0" * 32, ann, type="roll"), 404, "game_not_found"),
+        (client.get("/api/games/nope"), 404, "game_not_found"),
+        (client.post(f"/api/games/{game_id}/actions", content=b"{not json",
+                     headers={**bearer(ann), "Content-Type": "application/json"}), 422,
+         "invalid_request"),
+        (client.post("/api/games", json={"rules": "chess", "seats": [{"name": "A"}]}), 422,
+         "rules"),
+        (client.post("/api/games", json={"rules": "yatzy", "seats": [{"bot": "god"}]}), 422,
+         "unknown_bot"),
+        (client.post("/api/games", json={"rules": "yatzy",
+                                         "seats": [{"name": "A"}, {"name": "A"}]}), 422,
+         "duplicate_player"),
+        (client.post("/api/games", content=b"x" * 20_000,
+                     headers={"Content-Type": "application/json"}), 413, "too_large"),
+        (client.get("/nowhere"), 404, "not_found"),
+    ]
+    for response, status, code in cases:
+        assert response.status_code == status, response.text
+        body = response.json()
+        assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+        assert body["error"]["message"]
+        if code is not None:
+            assert body["error"]["code"] == code
+    assert client.get(f"/api/games/{game_id}").json()["version"] == 1  # nothing changed
+
+
+def test_a_stale_version_is_a_conflict_and_a_retry_is_applied_once(client: TestClient) -> None:
+    created = new_game(client)
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    first = act(client, game_id, ann, type="roll", expected_version=1)
+    again = act(client, game_id, ann, type="roll", expected_version=1)  # a double click
+    assert first.status_code == 200 and again.status_code == 409
+    assert client.get(f"/api/games/{game_id}").json()["steps"] == 1
+
+
+def test_the_record_reveals_the_seed_at_the_end(client: TestClient) -> None:
+    created = new_game(client, rules="yatzy", options={"rolls": 1},
+                       seats=[{"name": "Ann"}])
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    state = client.get(f"/api/games/{game_id}").json()
+    while not state["is_over"]:
+        state = act(client, game_id, ann, type="roll").json()
+        box = max(state["choices"], key=state["choices"].get)
+        state = act(client, game_id, ann, type="score", box=box).json()
+        if not state["is_over"]:
+            hidden = client.get(f"/api/games/{game_id}/record").json()
+            assert hidden["seed"] is None
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert hashlib.sha256(record["seed"].encode()).hexdigest() == created["seed_hash"]
+    game = yatzy.audit_record(record)  # every die came from the revealed seed
+    assert game.is_over and game.scorecard("Ann").total == state["scorecards"]["Ann"]["total"]
+    assert state["winners"] == ["Ann"]
+
+
+def test_a_game_against_the_computer(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ann"}, {"bot": "greedy"}], options={"rolls": 1})
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    state = client.get(f"/api/games/{game_id}").json()
+    deadline = time.monotonic() + 60
+    while not state["is_over"] and time.monotonic() < deadline:
+        if state["current_player"] == "Ann":
+            state = act(client, game_id, ann, type="roll").json()
+            state = act(client, game_id, ann, type="score",
+                        box=next(iter(state["choices"]))).json()
+        else:  # the computer plays on its own, in the server
+            time.sleep(0.01)
+            state = client.get(f"/api/games/{game_id}").json()
+    assert state["is_over"]
+    assert all(v is not None for v in (state["scorecards"]["CPU greedy"][b]
+                                       for b in state["boxes"]))
+
+
+def test_a_manual_dice_game(client: TestClient) -> None:
+    created = new_game(client, dice="manual", seats=[{"name": "Ann"}, {"bot": "greedy"}])
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    assert created["seed_hash"] is None
+    response = act(client, game_id, ann, type="roll")
+    assert response.status_code == 422 and response.json()["error"]["code"] == "dice_needed"
+    state = act(client, game_id, ann, type="roll", dice=[6, 6, 6, 6, 6]).json()
+    assert state["dice"] == [6, 6, 6, 6, 6]
+    state = act(client, game_id, ann, type="score", box="yatzy").json()
+    assert state["scorecards"]["Ann"]["yatzy"] == 50
+    # The computer's roll waits for the real dice; any seat types them in.
+    deadline = time.monotonic() + 30
+    while not state["waiting_for_dice"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+        state = client.get(f"/api/games/{game_id}").json()
+    assert state["pending"] == {"type": "roll"} and state["current_player"] == "CPU greedy"
+    wrong = act(client, game_id, ann, type="reroll", hold=[0], dice=[1, 2, 3, 4])
+    assert wrong.status_code == 422
+    state = act(client, game_id, ann, type="roll", dice=[1, 2, 3, 4, 5]).json()
+    assert state["dice"] == [1, 2, 3, 4, 5] and state["current_player"] == "CPU greedy"
+
+
+def test_hints_only_when_on_and_for_the_player_to_move(client: TestClient) -> None:
+    off = new_game(client)
+    response = client.get(f"/api/games/{off['id']}/hint", headers=bearer(off["seats"][0]["token"]))
+    assert response.status_code == 403
+    on = new_game(client, hints=True)
+    ann, bo = (s["token"] for s in on["seats"])
+    act(client, on["id"], ann, type="roll")
+    assert client.get(f"/api/games/{on['id']}/hint", headers=bearer(bo)).status_code == 422
+    hint = client.get(f"/api/games/{on['id']}/hint?lang=fi", headers=bearer(ann)).json()
+    values = [o["value"] for o in hint["options"]]
+    assert values == sorted(values, reverse=True) and len(values) == 5
+    assert "," in hint["options"][0]["points"]  # Finnish decimals
+
+
+def test_analysis_after_the_game(client: TestClient) -> None:
+    created = new_game(client, options={"rolls": 1, "order": "in_order"}, seats=[{"name": "A"}])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    response = client.get(f"/api/games/{game_id}/analysis")
+    assert response.status_code == 422 and response.json()["error"]["code"] == "not_over"
+    state: dict[str, object] = {"is_over": False}
+    while not state["is_over"]:
+        act(client, game_id, token, type="roll")
+        state = act(client, game_id, token, type="score",
+                    box=next(iter(client.get(f"/api/games/{game_id}").json()["choices"]))).json()
+    analysis = client.get(f"/api/games/{game_id}/analysis").json()
+    assert analysis["players"][0]["player"] == "A"
+    assert analysis["players"][0]["decisions"] == 15
+
+
+def test_qr_code_and_secure_headers(client: TestClient) -> None:
+    response = client.post("/api/qr", json={"text": "http://example.test/games/x#token=y"})
+    assert response.status_code == 200 and response.text.startswith("<svg")
+    page = client.get("/")
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "<script>" not in page.text  # no inline script: only src= and JSON data
+    json.loads(page.text.split('id="texts">')[1].split("</script>")[0])
+
+
+def test_names_are_escaped(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "<img src=x onerror=alert(1)>"}])
+    page = client.get(created["watch_url"].replace("http://testserver", ""))
+    assert "<img src=x" not in page.text
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["players"] == ["<img src=x onerror=alert(1)>"]  # data, drawn as text
+
+
+def test_rate_limit(db: object) -> None:
+    from yatzy.bootstrap import open_service
+    from yatzy.web.app import Settings, create_app
+
+    app = create_app(open_service(db), Settings(pace=0, rate=1, burst=3))  # type: ignore[arg-type]
+    with TestClient(app) as limited:
+        codes = [limited.get("/api/games/x").status_code for _ in range(6)]
+    assert codes[:3] == [404, 404, 404] and 429 in codes[3:]
