@@ -1,4 +1,5 @@
-# The two set-up commands: `make run` starts the game, `make test` runs every check.
+# The two set-up commands: `make run` starts the game (the web app; `yatzy play` is the
+# terminal game), `make test` runs every check.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/yatzy play
+	$(BIN)/yatzy serve $(if $(PORT),--port $(PORT))
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard bench)
@@ -25,6 +26,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/web.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

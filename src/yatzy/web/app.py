@@ -42,11 +42,12 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     """The web app over ``service`` (which it closes when it stops)."""
     settings = settings or Settings()
 
+    rooms = Rooms(service, pace=settings.pace)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.rooms = Rooms(service, pace=settings.pace)
         yield
-        await app.state.rooms.close()
+        await rooms.close()
         service.close()
 
     app = FastAPI(
@@ -57,6 +58,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
         lifespan=lifespan,
         docs_url=None, redoc_url=None,
     )
+    app.state.rooms = rooms
     app.state.limiter = RateLimiter(settings.rate, settings.burst)
     errors.install(app)
     app.include_router(api.router)
