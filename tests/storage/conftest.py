@@ -40,7 +40,7 @@ def postgres_url() -> Iterator[str]:
 def _empty(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as connection:
-        for table in ("results", "games", "alembic_version"):
+        for table in ("seat_keys", "results", "games", "alembic_version"):
             connection.exec_driver_sql(f"DROP TABLE IF EXISTS {table} CASCADE")
     engine.dispose()
 

@@ -64,6 +64,7 @@ def test_two_people_play_a_whole_game(browser: Browser, base: str) -> None:
     ann = desktop.new_page()
     errors: list[str] = []
     ann.on("pageerror", lambda error: errors.append(str(error)))
+    ann.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     ann.goto(f"{base}/?lang=en")
     ann.fill("#seats input[name=name]", "Ann")
     ann.click("#add-person")
@@ -75,6 +76,7 @@ def test_two_people_play_a_whole_game(browser: Browser, base: str) -> None:
     assert bo_link and "#token=" in bo_link
     bo = phone.new_page()
     bo.on("pageerror", lambda error: errors.append(str(error)))
+    bo.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     bo.goto(bo_link)
     expect(bo.locator("#notes")).to_contain_text("You play Bo.")
     assert bo.evaluate("document.documentElement.scrollWidth") <= 360  # fits the phone
@@ -108,6 +110,20 @@ def test_two_people_play_a_whole_game(browser: Browser, base: str) -> None:
     expect(ann.locator("#analysis")).to_contain_text("Ann", timeout=60_000)
     totals = ann.locator("#ranking li").all_inner_texts()
     assert len(totals) == 2 and all(re.fullmatch(r"(Ann|Bo): \d+", t) for t in totals)
+    # The history: Ann's browser sat in this game; its replay steps with the arrow keys.
+    game_url = ann.url.split("#")[0].split("?")[0]
+    ann.goto(f"{base}/history?lang=en")
+    expect(ann.locator("#my-games li")).to_have_count(1)
+    expect(ann.locator("#my-bests tr")).to_have_count(1)
+    expect(ann.locator("#my-bests")).not_to_contain_text("No games")
+    expect(ann.locator("#leaderboards li")).to_have_count(2)
+    ann.locator("#my-games a").click()
+    ann.wait_for_url(re.compile(r"/replay"))
+    assert ann.url.startswith(game_url)
+    expect(ann.locator("#replay-step")).to_contain_text("Step 0 of")
+    ann.keyboard.press("ArrowRight")
+    expect(ann.locator("#replay-step")).to_contain_text("Step 1 of")
+    expect(ann.locator("#dice .die.blank")).to_have_count(0)
     assert errors == []
     desktop.close()
     phone.close()

@@ -1,4 +1,5 @@
-"""Seat tokens: who may act for a seat in a game played over a network.
+"""Seat tokens and player keys: who may act for a seat in a game played over a network,
+and which games a browser sat in.
 
 A person's seat in an online game gets a secret token (256 random bits, URL-safe text).
 Only its SHA-256 is stored with the seat, so a stolen database holds no working token;
@@ -16,10 +17,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Iterable
 
+from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
+
+#: A player key: what a browser keeps (random, no password) so that "my games" and "my
+#: best" follow that device. 22 to 64 URL-safe characters (128 bits and more).
+PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+
+class BadPlayerKey(AppError):
+    """A player key that is not one (a browser makes them; see :data:`PLAYER_KEY`)."""
+
+    code = "bad_player_key"
 
 #: Random bytes in a token (256 bits).
 TOKEN_BYTES = 32
@@ -46,3 +59,11 @@ def seat_for_token(seats: Iterable[Seat], token: str | None) -> Seat | None:
         if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
             found = seat
     return found
+
+
+def player_key_hash(key: object) -> str:
+    """What is stored of a player key: its SHA-256. Raises :class:`BadPlayerKey` for
+    anything that is not a player key."""
+    if not isinstance(key, str) or PLAYER_KEY.fullmatch(key) is None:
+        raise BadPlayerKey("A player key is 22 to 64 letters, digits, '-' or '_'")
+    return token_hash(key)

@@ -6,9 +6,10 @@ never imports it (the composition root :mod:`yatzy.bootstrap` plugs them togethe
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
-from yatzy.app.saved import SavedGame, StatsRow
+from yatzy.app.saved import BestScore, LeaderEntry, SavedGame, SeatedGame, StatsRow
 from yatzy.core.rulesets import Ruleset
 
 #: A ruleset filter: a :class:`Ruleset` (that name with exactly those options), a
@@ -74,6 +75,25 @@ class GameRepository(Protocol):
 
     def rulesets(self, rules: RulesFilter = None) -> list[Ruleset]:
         """The ruleset variants that have finished games, in display order."""
+        ...
+
+    def claim(self, game_id: str, seat: int, key_hash: str, when: datetime) -> None:
+        """Record that the browser whose player key hashes to ``key_hash`` sits in seat
+        ``seat`` of game ``game_id`` (again: no change)."""
+        ...
+
+    def seated_games(self, key_hash: str, limit: int) -> list[SeatedGame]:
+        """Up to ``limit`` games in which ``key_hash`` has a seat, most recently played
+        first."""
+        ...
+
+    def bests(self, key_hash: str) -> list[BestScore]:
+        """``key_hash``'s best finished total per ruleset variant."""
+        ...
+
+    def leaderboard(self, rules: Ruleset, limit: int) -> list[LeaderEntry]:
+        """The ``limit`` best totals of people (not computers) under exactly ``rules``,
+        the earliest first among equal totals."""
         ...
 
     def close(self) -> None:

@@ -163,3 +163,30 @@ class StatsRow:
     yahtzee_rate: float
     #: Games won (shared wins count).
     wins: int = 0
+
+
+@dataclass(frozen=True)
+class SeatedGame:
+    """A game in which a browser's player key has a seat (``seat``: its index)."""
+
+    saved: SavedGame
+    seat: int
+
+
+@dataclass(frozen=True)
+class LeaderEntry:
+    """One line of a leaderboard: a person's total in a finished game."""
+
+    player: str
+    total: int
+    game_id: str
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class BestScore:
+    """A player key's best total under one ruleset variant, over ``games`` games."""
+
+    rules: Ruleset
+    best: int
+    games: int

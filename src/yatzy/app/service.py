@@ -24,13 +24,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from yatzy.app.access import player_key_hash
 from yatzy.app.dice import (
     check_action_dice,
     check_dice_mode,
     program_roll_off,
     starting_seed,
 )
-from yatzy.app.errors import AmbiguousGameId, BadSeats, GameChanged, GameNotFound, UnknownBot
+from yatzy.app.errors import (
+    AmbiguousGameId,
+    AppError,
+    BadSeats,
+    GameChanged,
+    GameNotFound,
+    UnknownBot,
+)
 from yatzy.app.events import (
     ActionApplied,
     ActionUndone,
@@ -40,7 +48,7 @@ from yatzy.app.events import (
     GameFinished,
 )
 from yatzy.app.ports import GameRepository, RulesFilter
-from yatzy.app.saved import SavedGame, Seat, StatsRow
+from yatzy.app.saved import BestScore, LeaderEntry, SavedGame, Seat, SeatedGame, StatsRow
 from yatzy.bots import bot_names
 from yatzy.core.actions import Action, Score
 from yatzy.core.errors import IllegalMove
@@ -281,6 +289,32 @@ class GameService:
         self._repo.delete(game_id)
         self._publish(GameDeleted(game_id))
 
+    # --- Player keys (a browser's "my games" and "my best") -----------------------------
+
+    def claim_seat(self, game_id: str, seat: str, player_key: str) -> None:
+        """Note that the browser with ``player_key`` sits in ``seat`` (a player's name)
+        of game ``game_id``."""
+        key_hash = player_key_hash(player_key)
+        saved = self._cached(game_id) or self._repo.get(game_id)
+        names = [s.name for s in saved.seats]
+        if seat not in names:
+            raise BadSeats(f"Game {game_id} has no seat {seat!r}")
+        self._repo.claim(game_id, names.index(seat), key_hash, self._clock())
+
+    def my_games(self, player_key: str, limit: int = 50) -> list[SeatedGame]:
+        """The games the browser with ``player_key`` sat in, most recently played first."""
+        return self._repo.seated_games(player_key_hash(player_key), _limit(limit))
+
+    def my_bests(self, player_key: str) -> list[BestScore]:
+        """The best finished total of ``player_key``'s seats per ruleset variant."""
+        return self._repo.bests(player_key_hash(player_key))
+
+    def leaderboard(self, rules: Ruleset, limit: int = 10) -> list[LeaderEntry]:
+        """The best totals of people under exactly ``rules`` (its options too)."""
+        if not isinstance(rules, Ruleset):
+            raise AppError("A leaderboard is for a ruleset", code="bad_rules")
+        return self._repo.leaderboard(rules, _limit(limit))
+
     # --- History --------------------------------------------------------------------
 
     def best(self, rules: Ruleset, player: str, *, excluding: str | None = None) -> int | None:
@@ -340,6 +374,13 @@ class GameService:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _limit(limit: object) -> int:
+    """A list's length limit: a whole number from 0 to 1000 (more is cut to 1000)."""
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise AppError("A limit is a whole number", code="bad_limit")
+    return max(0, min(limit, 1000))
 
 
 def _check_expected(saved: SavedGame, steps: int | None, version: int | None) -> None:

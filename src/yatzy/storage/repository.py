@@ -10,17 +10,26 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.app.ports import RulesFilter
-from yatzy.app.saved import SavedGame, Seat, StatsRow, player_results
+from yatzy.app.saved import (
+    BestScore,
+    LeaderEntry,
+    SavedGame,
+    Seat,
+    SeatedGame,
+    StatsRow,
+    player_results,
+)
 from yatzy.core.errors import RecordError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
-from yatzy.storage.tables import games, results
+from yatzy.storage.tables import games, results, seat_keys
 
 T = TypeVar("T")
 
@@ -205,9 +214,72 @@ class SqlGameRepository:
     def delete(self, game_id: str) -> None:
         with self._transaction() as connection:
             connection.execute(results.delete().where(results.c.game_id == game_id))
+            connection.execute(seat_keys.delete().where(seat_keys.c.game_id == game_id))
             done = connection.execute(games.delete().where(games.c.id == game_id))
             if done.rowcount != 1:
                 raise GameNotFound(game_id)
+
+    # --- Player keys -------------------------------------------------------------------
+
+    def claim(self, game_id: str, seat: int, key_hash: str, when: datetime) -> None:
+        key = (seat_keys.c.game_id == game_id, seat_keys.c.seat == seat,
+               seat_keys.c.key_hash == key_hash)
+        with self._transaction() as connection:
+            if connection.scalar(sa.select(sa.func.count()).where(*key)):
+                return
+            if not connection.scalar(sa.select(sa.func.count()).where(games.c.id == game_id)):
+                raise GameNotFound(game_id)
+            try:
+                with connection.begin_nested():
+                    connection.execute(seat_keys.insert().values(
+                        game_id=game_id, seat=seat, key_hash=key_hash, claimed_at=when))
+            except sa.exc.IntegrityError:
+                pass  # claimed at the same moment by another request: the same fact
+
+    def seated_games(self, key_hash: str, limit: int) -> list[SeatedGame]:
+        if limit <= 0:
+            return []
+        query = (
+            sa.select(games, seat_keys.c.seat.label("my_seat"))
+            .join(seat_keys, seat_keys.c.game_id == games.c.id)
+            .where(seat_keys.c.key_hash == key_hash)
+            .order_by(games.c.updated_at.desc(), games.c.id, seat_keys.c.seat)
+            .limit(limit)
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        return [SeatedGame(self._saved(row), row.my_seat) for row in rows]
+
+    def bests(self, key_hash: str) -> list[BestScore]:
+        query = (
+            sa.select(games.c.ruleset, games.c.options_key,
+                      sa.func.max(results.c.total).label("best"),
+                      sa.func.count().label("games"))
+            .select_from(seat_keys)
+            .join(results, sa.and_(results.c.game_id == seat_keys.c.game_id,
+                                   results.c.seat == seat_keys.c.seat))
+            .join(games, games.c.id == seat_keys.c.game_id)
+            .where(seat_keys.c.key_hash == key_hash)
+            .group_by(games.c.ruleset, games.c.options_key)
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        found = [BestScore(_rules_of(r.ruleset, r.options_key), int(r.best), int(r.games))
+                 for r in rows]
+        return sorted(found, key=lambda b: str(b.rules))
+
+    def leaderboard(self, rules: Ruleset, limit: int) -> list[LeaderEntry]:
+        if limit <= 0:
+            return []
+        query = (
+            sa.select(results.c.player, results.c.total, results.c.game_id,
+                      games.c.finished_at)
+            .join(games, games.c.id == results.c.game_id)
+            .where(results.c.is_bot.is_(False), *_rules_where(rules))
+            .order_by(results.c.total.desc(), games.c.finished_at, results.c.game_id,
+                      results.c.seat)
+            .limit(limit)
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        return [LeaderEntry(r.player, int(r.total), r.game_id, r.finished_at) for r in rows]
 
     # --- History --------------------------------------------------------------------
 

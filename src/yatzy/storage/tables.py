@@ -102,3 +102,20 @@ results = sa.Table(
     sa.Column("place", sa.Integer, nullable=False),
     sa.Index("ix_results_player", "player"),
 )
+
+#: Which browsers sit in which seats: a browser keeps a random player key (no password)
+#: and only its SHA-256 is stored. One seat may have several (a phone and a laptop).
+seat_keys = sa.Table(
+    "seat_keys",
+    metadata,
+    sa.Column(
+        "game_id",
+        sa.String(32),
+        sa.ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column("claimed_at", UTCDateTime, nullable=False),
+    sa.Index("ix_seat_keys_key_hash", "key_hash"),
+)

@@ -3,9 +3,10 @@ the analysis after the game. The contract is in ``docs/web.md`` and at ``/docs``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
@@ -19,10 +20,12 @@ from yatzy.core.errors import IllegalMove
 from yatzy.core.rulesets import ruleset
 from yatzy.core.seeded import seed_hash
 from yatzy.i18n import translator
+from yatzy.i18n.words import ruleset_title
 from yatzy.web.errors import WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
 from yatzy.web.rooms import Room, Rooms
 from yatzy.web.schemas import ERRORS, ActionIn, GameCreated, Health, NewGame, QrIn, SeatOut
+from yatzy.web.state import game_state
 
 router = APIRouter()
 bearer = HTTPBearer(auto_error=False, description="A seat's token, from its invite link")
@@ -205,3 +208,85 @@ async def qr(body: QrIn, request: Request) -> Response:
                                           xmldecl=False, svgns=True)
     return Response(buffer.getvalue(), media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
+
+
+PlayerKey = Annotated[str | None, Header(alias="X-Player-Key", max_length=64,
+                                         description="The browser's random player key")]
+
+
+def _key(player_key: str | None) -> str:
+    if not player_key:
+        raise WebError(403, "forbidden", "This needs the browser's player key")
+    return player_key
+
+
+@router.post("/api/games/{game_id}/claim", status_code=204, responses=ERRORS, tags=["history"])
+async def claim(game_id: GameId, request: Request, credentials: Bearer,
+                player_key: PlayerKey = None) -> Response:
+    """Note that this browser (its ``X-Player-Key``) sits in the seat of the token, so
+    the game shows in its "my games" and counts for its best scores."""
+    token = credentials.credentials if credentials else None
+    check_rate(request, token)
+    room = await room_of(request, game_id)
+    seat = seat_of(room, token)
+    key = _key(player_key)
+    await run_in_threadpool(rooms_of(request).service.claim_seat, game_id, seat.name, key)
+    return Response(status_code=204)
+
+
+@router.get("/api/me", responses=ERRORS, tags=["history"])
+async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
+    """This browser's games (newest first) and best scores per ruleset variant."""
+    check_rate(request)
+    key = _key(player_key)
+    service = rooms_of(request).service
+    seated = await run_in_threadpool(service.my_games, key, 50)
+    bests = await run_in_threadpool(service.my_bests, key)
+    t = translator(request_lang(request))
+    return {
+        "games": [{
+            "id": g.saved.id, "rules": g.saved.rules.to_dict(),
+            "title": ruleset_title(t, g.saved.rules), "player": g.saved.seats[g.seat].name,
+            "players": list(g.saved.game.players), "is_over": g.saved.finished,
+            "round": g.saved.game.round, "rounds": len(g.saved.rules.boxes),
+            "total": g.saved.game.cards[g.seat].total,
+            "winners": g.saved.game.winners() if g.saved.finished else [],
+            "updated_at": g.saved.updated_at.isoformat(),
+        } for g in seated],
+        "bests": [{"rules": b.rules.to_dict(), "title": ruleset_title(t, b.rules),
+                   "best": b.best, "games": b.games} for b in bests],
+    }
+
+
+@router.get("/api/leaderboards", responses=ERRORS, tags=["history"])
+async def leaderboards(request: Request) -> list[dict[str, Any]]:
+    """The ten best totals of people for every ruleset variant with finished games."""
+    check_rate(request)
+    service = rooms_of(request).service
+    t = translator(request_lang(request))
+
+    def read() -> list[dict[str, Any]]:
+        return [{"rules": rules.to_dict(), "title": ruleset_title(t, rules), "entries": [
+            {"player": e.player, "total": e.total, "game_id": e.game_id,
+             "finished_at": e.finished_at.isoformat()} for e in service.leaderboard(rules, 10)]}
+            for rules in service.rulesets()]
+
+    return await run_in_threadpool(read)
+
+
+@router.get("/api/games/{game_id}/replay", responses=ERRORS, tags=["history"])
+async def replay(game_id: GameId, request: Request,
+                 step: Annotated[int, Query(ge=0, le=10_000)] = 0) -> dict[str, Any]:
+    """The game as it stood after its first ``step`` actions (a step past the end is
+    the end), for watching a game again step by step."""
+    check_rate(request)
+    room = await room_of(request, game_id)
+    saved = room.saved
+    game = saved.game
+    actions = [step_.action for step_ in game.history]
+    shown = game.at_start()
+    for action in actions[:step]:
+        shown = shown.apply(action)
+    state = game_state(replace(saved, game=shown))
+    state["replay"] = {"step": min(step, len(actions)), "steps": len(actions)}
+    return state

@@ -83,6 +83,7 @@ def _docs(app: FastAPI) -> None:
     async def docs() -> HTMLResponse:
         return HTMLResponse(
             "<!doctype html><html lang=en><head><meta charset=utf-8><title>yatzy API</title>"
+            '<link rel=icon href="/static/favicon.svg" type="image/svg+xml">'
             '<link rel=stylesheet href="/docs/assets/swagger-ui.css"></head><body>'
             '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js">'
             '</script><script src="/static/docs.js"></script></body></html>')

@@ -56,8 +56,24 @@ async def home(request: Request) -> HTMLResponse:
 async def game_page(request: Request, game_id: str) -> HTMLResponse:
     """A game: a seat's page when the address holds its token (``#token=``, which never
     reaches the server), else the watchers' page."""
+    return _game(request, game_id, replay=False)
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game again, step by step (arrow keys, or the buttons)."""
+    return _game(request, game_id, replay=True)
+
+
+def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse:
     t = translator(request_lang(request))
     boxes = {box: t._(label) for box, label in BOX_LABELS.items()}
-    context = _common(request) | {"game_id": game_id[:64],
+    context = _common(request) | {"game_id": game_id[:64], "replay": replay,
                                   "boxes_json": script_json(boxes)}
     return templates.TemplateResponse(request, "game.html", context)
+
+
+@router.get("/history", response_class=HTMLResponse)
+async def history(request: Request) -> HTMLResponse:
+    """This browser's games and best scores, and the leaderboards."""
+    return templates.TemplateResponse(request, "history.html", _common(request))

@@ -80,6 +80,18 @@ TEXTS: dict[str, str] = {
     "extra_yahtzee": N_("+100 for each extra Yahtzee"),
     "upper_first": N_("upper section first"),
     "api_docs": N_("API"),
+    "history": N_("History"),
+    "my_games": N_("My games"),
+    "my_bests": N_("My best scores"),
+    "leaderboards": N_("Leaderboards"),
+    "no_games": N_("No games yet."),
+    "step_of": N_("Step {step} of {steps}"),
+    "previous": N_("Previous"),
+    "next": N_("Next"),
+    "replay": N_("Replay"),
+    "best": N_("Best"),
+    "games": N_("Games"),
+    "rules_title": N_("Ruleset"),
 }
 
 

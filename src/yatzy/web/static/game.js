@@ -1,7 +1,11 @@
-// The game page: live state over a websocket, actions over the JSON API.
+// The game page: live state over a websocket, actions over the JSON API; or, on a
+// replay page, a finished game step by step.
+import { playerKey } from "./player.js";
+
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const lang = root.dataset.lang;
+const replayMode = root.dataset.replay === "1";
 const T = JSON.parse(document.getElementById("texts").textContent);
 const BOXES = JSON.parse(document.getElementById("boxes").textContent);
 const $ = (id) => document.getElementById(id);
@@ -11,7 +15,7 @@ const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in p
 // this device, so a reload or a reopened tab is the same seat.
 const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
 if (fromHash) localStorage.setItem(`yatzy.seat.${gameId}`, fromHash);
-const token = fromHash || localStorage.getItem(`yatzy.seat.${gameId}`);
+const token = replayMode ? null : fromHash || localStorage.getItem(`yatzy.seat.${gameId}`);
 
 let state = null;
 let me = null;            // my seat's name, once the server has confirmed the token
@@ -42,6 +46,8 @@ function connect() {
 function receive(message) {
   if (message.type === "welcome") {
     me = message.seat;
+    // This browser sits in that seat: the game goes into its history.
+    if (me) api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${token}` } });
   } else if (message.type === "state") {
     const before = state;
     state = message.state;
@@ -61,10 +67,10 @@ function receive(message) {
   }
 }
 
-async function api(path, options = {}) {
+async function api(path, options = {}, query = "") {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`/api/games/${gameId}${path}?lang=${lang}`, { headers, ...options });
+  const response = await fetch(`/api/games/${gameId}${path}?lang=${lang}${query}`, { headers, ...options });
   const data = await response.json().catch(() => ({}));
   return { ok: response.ok, status: response.status, data };
 }
@@ -148,6 +154,11 @@ $("hint").addEventListener("click", hint);
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key.toLowerCase();
+  if (replayMode) {
+    if (key === "arrowleft") showStep(replayStep - 1);
+    else if (key === "arrowright") showStep(replayStep + 1);
+    return;
+  }
   if (/^[1-9]$/.test(key)) { toggle(Number(key) - 1); event.preventDefault(); }
   else if (key === " " || key === "r") { roll(); event.preventDefault(); }
   else if (key === "h") { hint(); }
@@ -211,12 +222,12 @@ function render() {
   }
   if (s.texts?.joker) notes.push(s.texts.joker);
   if (s.texts?.bonus) notes.push(s.texts.bonus);
-  notes.push(me ? fill(T.your_seat, { player: me }) : T.watching);
+  if (!replayMode) notes.push(me ? fill(T.your_seat, { player: me }) : T.watching);
   $("notes").textContent = notes.join("\n");
   renderCards();
   $("seed").textContent = s.seed_hash ? fill(T.seed_check, { hash: s.seed_hash }) : "";
-  renderInvite();
-  if (s.is_over) renderEnd();
+  if (!replayMode) renderInvite();
+  if (s.is_over && !replayMode) renderEnd();
 }
 
 function cell(tag, text, attrs = {}) {
@@ -326,4 +337,28 @@ async function renderEnd() {
   }));
 }
 
-connect();
+// --- Replay ---------------------------------------------------------------------------
+
+let replayStep = 0;
+async function showStep(step) {
+  const steps = state?.replay?.steps ?? Infinity;
+  replayStep = Math.max(0, Math.min(step, steps));
+  const { ok, data } = await api(`/replay`, {}, `&step=${replayStep}`);
+  if (!ok) { say(data.error?.message || "?"); return; }
+  holds = new Set();
+  state = data;
+  render();
+  $("replay-step").textContent = fill(T.step_of, { step: data.replay.step, steps: data.replay.steps });
+  $("replay-range").max = String(data.replay.steps);
+  $("replay-range").value = String(data.replay.step);
+}
+
+if (replayMode) {
+  $("replay").hidden = false;
+  $("replay-prev").addEventListener("click", () => showStep(replayStep - 1));
+  $("replay-next").addEventListener("click", () => showStep(replayStep + 1));
+  $("replay-range").addEventListener("input", (event) => showStep(Number(event.target.value)));
+  showStep(Number(new URLSearchParams(location.search).get("step") || 0));
+} else {
+  connect();
+}

@@ -1,4 +1,6 @@
 // The home page: set up a game, create it, keep the invite links on this device, go play.
+import { playerKey } from "./player.js";
+
 const form = document.getElementById("new-game");
 const seats = document.getElementById("seats");
 const texts = JSON.parse(document.getElementById("texts").textContent);
@@ -45,6 +47,7 @@ form.addEventListener("submit", async (event) => {
     const data = await response.json();
     if (!response.ok) { error.textContent = data.error.message; return; }
     const me = data.seats[0];
+    playerKey();
     if (me) localStorage.setItem("yatzy.name", me.name);
     // The creator sees every link on the game page; they live only on this device.
     localStorage.setItem(`yatzy.invites.${data.id}`, JSON.stringify({ seats: data.seats, watch_url: data.watch_url }));

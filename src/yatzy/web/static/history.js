@@ -1,0 +1,61 @@
+// The history page: this browser's games and best scores, and the leaderboards.
+import { playerKey } from "./player.js";
+
+const T = JSON.parse(document.getElementById("texts").textContent);
+const lang = document.documentElement.lang;
+const $ = (id) => document.getElementById(id);
+const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
+const el = (tag, text, attrs = {}) => {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+};
+const date = (iso) => new Date(iso).toLocaleDateString(lang);
+
+async function get(path, headers = {}) {
+  const response = await fetch(path, { headers });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error?.message || String(response.status));
+  return data;
+}
+
+async function load() {
+  const mine = await get(`/api/me?lang=${lang}`, { "X-Player-Key": playerKey() });
+  const games = $("my-games");
+  games.replaceChildren(...mine.games.map((g) => {
+    const li = el("li");
+    const href = g.is_over ? `/games/${g.id}/replay?lang=${lang}` : `/games/${g.id}?lang=${lang}`;
+    li.append(el("a", `${g.title} · ${g.players.join(", ")}`, { href }), " ");
+    li.append(el("span", g.is_over ? `${g.player}: ${g.total}${g.winners.includes(g.player) && g.players.length > 1 ? " ★" : ""}`
+      : fill(T.round, { round: g.round, rounds: g.rounds }), { class: "small" }));
+    return li;
+  }));
+  if (!mine.games.length) games.append(el("li", T.no_games));
+  const bests = $("my-bests");
+  bests.replaceChildren(...mine.bests.map((b) => {
+    const tr = el("tr");
+    tr.append(el("th", b.title, { scope: "row" }), el("td", String(b.best)), el("td", String(b.games)));
+    return tr;
+  }));
+  if (!mine.bests.length) {
+    const tr = el("tr");
+    tr.append(el("td", T.no_games, { colspan: "3" }));
+    bests.append(tr);
+  }
+  const boards = await get(`/api/leaderboards?lang=${lang}`);
+  const box = $("leaderboards");
+  box.replaceChildren(...boards.flatMap((board) => {
+    const list = el("ol");
+    for (const e of board.entries) {
+      const li = el("li");
+      li.append(el("a", `${e.player}: ${e.total}`, { href: `/games/${e.game_id}/replay?lang=${lang}` }), " ",
+                el("span", date(e.finished_at), { class: "small" }));
+      list.append(li);
+    }
+    return [el("h3", board.title), list];
+  }));
+  if (!boards.length) box.append(el("p", T.no_games));
+}
+
+load().catch((error) => { $("error").textContent = error.message; });
