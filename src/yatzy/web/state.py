@@ -62,6 +62,7 @@ def game_state(
         "rules": rules.to_dict(),
         "boxes": list(rules.boxes),
         "upper_boxes": list(rules.upper_boxes),
+        "dice_count": rules.dice_count,
         "players": list(game.players),
         "seats": [{"name": s.name, "bot": s.bot, "connected": s.bot is not None
                    or s.name in connected} for s in saved.seats],
@@ -79,6 +80,8 @@ def game_state(
         "bonus_pending": bool(game.dice is not None and not game.is_over
                               and game.bonus_pending),
         "upper_par_delta": None if game.is_over else game.card.upper_par_delta,
+        "upper_bonus_threshold": rules.upper_bonus_threshold,
+        "upper_bonus_points": rules.upper_bonus_points,
         "scorecards": {p: card_state(game.scorecard(p)) for p in game.players},
         "winners": game.winners() if game.is_over else [],
         "last": last_step(game),

@@ -24,6 +24,7 @@ let shownDice = null;
 let socket = null;
 let retry = 0;
 let busy = false;
+let suggested = new Set();  // the dice the hint keeps (outlined)
 
 // --- Connection -----------------------------------------------------------------------
 
@@ -55,6 +56,7 @@ function receive(message) {
       if (!state.dice || (before && before.current_player !== state.current_player) || state.last?.type !== "reroll") holds = new Set();
       if (state.last && state.last.type === "reroll" && state.last.player === state.current_player) holds = new Set(state.last.hold);
       $("hint-box").hidden = true;
+      suggested = new Set();
     }
     if (state.pending && state.pending.type === "reroll") holds = new Set(state.pending.hold);
     render();
@@ -147,6 +149,9 @@ async function hint() {
   const { ok, data } = await api("/hint");
   if (!ok) { box.textContent = data.error?.message || "?"; return; }
   box.textContent = [T.best_moves, ...data.options.map((o, i) => `${i + 1}. ${o.text} · ${o.points}`)].join("\n");
+  const best = data.options[0]?.action;
+  suggested = new Set(best?.type === "reroll" ? best.hold : []);
+  renderDice();
 }
 
 $("roll").addEventListener("click", roll);
@@ -172,12 +177,13 @@ function say(text) { $("message").textContent = text; }
 
 function renderDice() {
   const box = $("dice");
-  const dice = state.dice || Array(shownDice?.length || 5).fill(null);
+  const dice = state.dice || Array(state.dice_count).fill(null);
   const changed = JSON.stringify(dice) !== JSON.stringify(shownDice);
   box.replaceChildren(...dice.map((face, i) => {
     const die = document.createElement("button");
     die.type = "button";
-    die.className = "die" + (face ? "" : " blank") + (changed && face && !holds.has(i) ? " rolling" : "");
+    die.className = "die" + (face ? "" : " blank") + (changed && face && !holds.has(i) ? " rolling" : "")
+      + (suggested.has(i) ? " suggest" : "");
     die.setAttribute("aria-pressed", String(holds.has(i)));
     die.setAttribute("aria-label", face ? `${i + 1}: ${face}${holds.has(i) ? ` (${T.held})` : ""}` : `${i + 1}`);
     die.disabled = !myTurn() || !state.dice || state.rolls_left === 0;
@@ -215,10 +221,17 @@ function render() {
   const computerDice = s.waiting_for_dice && me;
   entry.hidden = !(s.dice_mode === "manual" && ((mine && s.rolls_left > 0) || computerDice));
   $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: who }) : T.enter_dice;
+  // How many dice to type: all of them, or those not held (the computer's held ones too).
+  const kept = computerDice ? (s.pending.hold || []).length : s.dice ? holds.size : 0;
+  $("dice-input").placeholder = Array(s.dice_count - (s.dice || computerDice ? kept : 0)).fill("?").join(" ");
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
     if (s.last.bonus) notes.push(fill(T.yahtzee_bonus_plus, { points: 100 }));
+  }
+  if (s.steps === 0 && s.roll_off.length) {
+    notes.push(T.roll_off, ...s.roll_off.map((r) => `${r.player}: ${r.dice.join(" ")} = ${r.dice.reduce((a, b) => a + b, 0)}`),
+               fill(T.starts, { player: s.current_player }));
   }
   if (s.texts?.joker) notes.push(s.texts.joker);
   if (s.texts?.bonus) notes.push(s.texts.bonus);
@@ -278,7 +291,9 @@ function renderCards() {
       return td;
     }));
     if (box === s.upper_boxes[s.upper_boxes.length - 1]) {
-      row(T.upper_sum, s.players.map((p) => cell("td", String(s.scorecards[p].upper_sum))), "sum");
+      // The upper sum against the bonus threshold: "41 / 63".
+      row(T.upper_sum, s.players.map((p) => cell("td", s.scorecards[p].upper_bonus
+        ? String(s.scorecards[p].upper_sum) : `${s.scorecards[p].upper_sum} / ${s.upper_bonus_threshold}`)), "sum");
       row(T.bonus, s.players.map((p) => cell("td", String(s.scorecards[p].upper_bonus))), "sum");
     }
   }
