@@ -1,0 +1,54 @@
+"""The server's safety parts on their own: the rate limiter's buckets and the log filter
+that keeps seat tokens out of the logs."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from yatzy.web.security import RateLimiter, RedactTokens, client_key
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_buckets_refill_at_the_rate() -> None:
+    clock = Clock()
+    limiter = RateLimiter(2.0, 3, clock=clock)
+    assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
+    assert limiter.allow("b")  # another client has its own bucket
+    clock.now = 0.5  # one request's worth back
+    assert limiter.allow("a") and not limiter.allow("a")
+    assert RateLimiter(0, 1).allow("a") and RateLimiter(0, 1).allow("a")  # off
+
+
+def test_idle_clients_are_forgotten() -> None:
+    clock = Clock()
+    limiter = RateLimiter(1.0, 2, clock=clock, max_clients=3)
+    for name in "abc":
+        limiter.allow(name)
+    clock.now = 100
+    limiter.allow("d")
+    assert len(limiter._buckets) <= 2
+
+
+def test_a_seat_is_its_own_client() -> None:
+    assert client_key("1.2.3.4", None) == "addr:1.2.3.4"
+    seat = client_key("1.2.3.4", "secret-token")
+    assert seat.startswith("seat:") and "secret-token" not in seat
+
+
+@pytest.mark.parametrize("args", [("GET /ws/games/x?token=abc.DEF_1-2 HTTP/1.1",),
+                                  ("%s", "/ws/games/x?lang=sv&token=abcdef")])
+def test_tokens_never_reach_the_log(args: tuple[str, ...]) -> None:
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, args[0],
+                               args[1:] or None, None)
+    RedactTokens().filter(record)
+    text = record.getMessage()
+    assert "token=…" in text and "abc" not in text
