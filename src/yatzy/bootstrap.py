@@ -15,7 +15,7 @@ import platformdirs
 import sqlalchemy as sa
 
 from yatzy.app.errors import StorageError
-from yatzy.app.service import Clock, GameService, utc_now
+from yatzy.app.service import CACHE_SIZE, Clock, GameService, utc_now
 from yatzy.storage.engine import database_url, is_url, make_engine
 from yatzy.storage.migrate import upgrade
 from yatzy.storage.repository import SqlGameRepository
@@ -62,10 +62,12 @@ def describe_db(db: str | Path | None) -> str:
     return sa.make_url(database_url(target)).render_as_string(hide_password=True)
 
 
-def open_service(db: str | Path | None = None, *, clock: Clock = utc_now) -> GameService:
+def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
+                 cache_size: int = CACHE_SIZE) -> GameService:
     """A game service on ``db``: an SQLite file path (created if missing), an
     SQLAlchemy URL (``sqlite:///…``, ``postgresql://…``) or ``None`` for
     :func:`default_db`. The schema is migrated to the newest version first.
+    ``cache_size`` is how many games in play the service keeps in memory.
 
     Raises :class:`~yatzy.app.errors.StorageError` when the database cannot be opened.
     """
@@ -81,4 +83,4 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now) -> Gam
             f"Cannot open the game database {describe_db(target)}: {reason}",
             db=describe_db(target), reason=str(reason),
         ) from exc
-    return GameService(SqlGameRepository(engine), clock=clock)
+    return GameService(SqlGameRepository(engine), clock=clock, cache_size=cache_size)

@@ -58,7 +58,7 @@ from yatzy.core.seeded import Seed
 
 log = logging.getLogger(__name__)
 
-#: Games in play the service keeps in memory (the least recently used go first).
+#: Games in play a service keeps in memory by default (the least recently used go first).
 CACHE_SIZE = 64
 
 Clock = Callable[[], datetime]
@@ -89,8 +89,12 @@ class GameService:
     the same games. Get one with :func:`yatzy.bootstrap.open_service`.
     """
 
-    def __init__(self, repository: GameRepository, *, clock: Clock = utc_now) -> None:
+    def __init__(self, repository: GameRepository, *, clock: Clock = utc_now,
+                 cache_size: int = CACHE_SIZE) -> None:
         self._repo = repository
+        #: Games in play kept in memory: a server with many games at once wants them all
+        #: (a game not kept is read and replayed from the store for each action).
+        self._cache_size = cache_size
         self._clock = clock
         self._subscribers: list[Subscriber] = []
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
@@ -238,7 +242,7 @@ class GameService:
                 return
             self._cache[saved.id] = saved
             self._cache.move_to_end(saved.id)
-            while len(self._cache) > CACHE_SIZE:
+            while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
     def _forget(self, game_id: str) -> None:

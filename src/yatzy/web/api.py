@@ -96,7 +96,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
             dice_mode="auto" if body.dice == "server" else "manual")
         return Table.open(rooms.service, saved)
 
-    table = await run_in_threadpool(create)
+    table = await rooms.run(create)
     rooms.add(table)
     game = table.game
     base = str(request.base_url).rstrip("/")
@@ -230,7 +230,7 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     key = _key(player_key)
-    await run_in_threadpool(rooms_of(request).service.claim_seat, game_id, seat.name, key)
+    await rooms_of(request).run(rooms_of(request).service.claim_seat, game_id, seat.name, key)
     return Response(status_code=204)
 
 

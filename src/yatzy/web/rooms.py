@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
-
-from starlette.concurrency import run_in_threadpool
+from typing import Any, TypeVar
 
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
@@ -33,8 +34,15 @@ log = logging.getLogger(__name__)
 #: Rooms kept in memory before idle ones are forgotten (they reload from the database).
 MAX_IDLE_ROOMS = 2000
 
-#: A connection's way to send a JSON message; it raises when the connection is gone.
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: A connection's way to send a text message; it raises when the connection is gone.
+Send = Callable[[str], Awaitable[None]]
+
+#: Threads that run the rooms' database work (every action is a commit). A few, not
+#: many: SQLite has one writer at a time, and writers that queue inside the database
+#: retry with growing waits.
+DATABASE_THREADS = 4
+
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -96,6 +104,12 @@ class Rooms:
         self.pace = pace
         self._rooms: dict[str, Room] = {}
         self._opening = asyncio.Lock()
+        self._executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="yatzy-db")
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` on one of the rooms' database threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(work, *args))
 
     async def get(self, game_id: str) -> Room:
         """The room of ``game_id``, loading the game the first time
@@ -106,8 +120,8 @@ class Rooms:
         async with self._opening:
             room = self._rooms.get(game_id)
             if room is None:
-                saved = await run_in_threadpool(self.service.load, game_id)
-                table = await run_in_threadpool(Table.open, self.service, saved)
+                saved = await self.run(self.service.load, game_id)
+                table = await self.run(Table.open, self.service, saved)
                 room = Room(table)
                 self._keep(room)
         self.drive(room)
@@ -129,21 +143,23 @@ class Rooms:
         """Run ``change`` on the room's table (it applies one action through the
         service, which commits it), then tell everyone and let a computer go on."""
         async with room.lock:
-            await run_in_threadpool(change, room.table)
+            await self.run(change, room.table)
             saved = room.saved
         await self.broadcast(room)
         self.drive(room)
         return saved
 
     async def broadcast(self, room: Room, extra: dict[str, Any] | None = None) -> None:
-        """Send the state (and ``extra`` first, if given) to every listener."""
-        states: dict[str, dict[str, Any]] = {}
+        """Send the state (and ``extra`` first, if given) to every listener; the state is
+        encoded once per language."""
+        states: dict[str, str] = {}
+        before = None if extra is None else json.dumps(extra)
         for listener in list(room.listeners):
             if listener.lang not in states:
-                states[listener.lang] = {"type": "state", "state": room.state(listener.lang)}
+                states[listener.lang] = state_message(room, listener.lang)
             try:
-                if extra is not None:
-                    await listener.send(extra)
+                if before is not None:
+                    await listener.send(before)
                 await listener.send(states[listener.lang])
             except Exception:  # a connection that went away: forget it
                 room.listeners.discard(listener)
@@ -151,7 +167,7 @@ class Rooms:
     async def join(self, room: Room, listener: Listener) -> None:
         """A connection opened: send it the state, tell the others who is here."""
         room.listeners.add(listener)
-        await listener.send({"type": "state", "state": room.state(listener.lang)})
+        await listener.send(state_message(room, listener.lang))
         if listener.seat is not None:
             await self.broadcast(room, {"type": "presence", "seat": listener.seat,
                                         "connected": True})
@@ -204,7 +220,7 @@ class Rooms:
             while room.table.bot_to_play is not None:
                 await asyncio.sleep(self.pace)
                 async with room.lock:
-                    action = await run_in_threadpool(room.table.computer_choice)
+                    action = await self.run(room.table.computer_choice)
                 if action is None or room.table.waiting_for_dice:
                     await self.broadcast(room)
                     return
@@ -214,7 +230,7 @@ class Rooms:
                                                 "action": action.to_dict()})
                     await asyncio.sleep(self.pace / 2)
                 async with room.lock:
-                    await run_in_threadpool(room.table.play_computer)
+                    await self.run(room.table.play_computer)
                 await self.broadcast(room)
         except asyncio.CancelledError:
             raise
@@ -222,16 +238,22 @@ class Rooms:
             # Nothing is lost (every step played is stored); the next visit retries.
             log.exception("A computer's turn failed in game %s", room.saved.id)
             with contextlib.suppress(Exception):
-                await run_in_threadpool(room.table.reload)
+                await self.run(room.table.reload)
         finally:
             room.driver = None
             self._maybe_close(room)
 
     async def close(self) -> None:
-        """Stop every computer's task (at shutdown)."""
+        """Stop every computer's task (at shutdown), then the database threads."""
         tasks = [r.driver for r in self._rooms.values() if r.driver is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self._executor.shutdown(wait=True)
+
+
+def state_message(room: Room, lang: str) -> str:
+    """The state message of ``room`` in ``lang``, as JSON text."""
+    return json.dumps({"type": "state", "state": room.state(lang)}, ensure_ascii=False)

@@ -52,7 +52,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             WebError(403, "forbidden", "Only the player in this seat can act for it"), lang),
             4403)
         return
-    listener = Listener(websocket.send_json, None if seat is None else seat.name, lang)
+    listener = Listener(websocket.send_text, None if seat is None else seat.name, lang)
     await websocket.send_json({"type": "welcome", "seat": listener.seat})
     await rooms.join(room, listener)
     try:
