@@ -7,9 +7,11 @@ the rules every time it is read.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -63,13 +65,19 @@ class SqlGameRepository:
 
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        # SQLite has one writer at a time, and a writer that finds the database locked
+        # sleeps in growing steps (up to 100 ms) before it tries again. Writers of this
+        # process queue on a lock instead and go the moment it is free; other processes
+        # still meet SQLite's own lock.
+        self._writing: AbstractContextManager[Any] = (threading.Lock() if engine.dialect.name == "sqlite"
+                         else contextlib.nullcontext())
 
     # --- Plumbing -------------------------------------------------------------------
 
     @contextmanager
     def _transaction(self) -> Iterator[sa.Connection]:
         try:
-            with self.engine.begin() as connection:
+            with self._writing, self.engine.begin() as connection:
                 yield connection
         except sa.exc.DBAPIError as exc:
             raise StorageError(f"The game database failed: {exc.orig}") from exc
