@@ -67,6 +67,8 @@ def test_advise_a_joker_and_the_turn_start(capsys: pytest.CaptureFixture[str]) -
     (["--card", "twos=4"], "the play order forbids twos=4"),
     (["--card", "ones"], "Scorecard entries look like 'box=points'"),
     (["--dice", "1", "2"], "Dice must be 5 values"),
+    (["--dice", "1", "2", "x"], "yatzy: Dice must be 5 values from 1 to 6\n"),
+    (["--dice", "-1", "-2", "-3", "-4", "-5"], "yatzy: Dice must be 5 values from 1 to 6\n"),
     (["--dice", "12345", "--rolls-left", "3"], "Rolls left after a roll must be 0 to 2"),
     (["--rolls-left", "1"], "--rolls-left needs --dice"),
 ])

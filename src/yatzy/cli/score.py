@@ -14,7 +14,7 @@ from typing import Any
 
 from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
 from yatzy.core.dice import Dice
-from yatzy.core.errors import InvalidDice, YatzyError
+from yatzy.core.errors import YatzyError
 from yatzy.i18n import LANGUAGES, language_from_env, translator
 from yatzy.i18n.words import box_label, error_text, ruleset_title
 
@@ -37,11 +37,7 @@ def run(args: argparse.Namespace) -> int:
     t = translator(args.lang or language_from_env(os.environ))
     try:
         rules = ruleset_from_args(args)
-        try:
-            dice = rules.check_dice(Dice.parse(" ".join(args.dice)))
-        except InvalidDice:
-            count = rules.dice_count
-            raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count) from None
+        dice = Dice.parse(" ".join(args.dice), rules.dice_count)
     except YatzyError as error:
         print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
         return 2

@@ -168,10 +168,8 @@ def run_advise(args: argparse.Namespace) -> int:
     card = Scorecard.parse(ruleset, args.card)
     if card.is_complete:
         raise IllegalMove("The scorecard is full: the game is over")
-    dice = Dice.parse(" ".join(args.dice)) if args.dice else None
-    if dice is not None:
-        dice = ruleset.check_dice(dice)
-    elif args.rolls_left is not None:
+    dice = Dice.parse(" ".join(args.dice), ruleset.dice_count) if args.dice else None
+    if dice is None and args.rolls_left is not None:
         raise IllegalMove("--rolls-left needs --dice (before the first roll there are none)")
     s = load_strategy(ruleset)
     options = s.advise_card(card, dice, args.rolls_left)
