@@ -92,9 +92,12 @@ def test_a_real_terminal_session(tmp_path: Path) -> None:
         assert saved.game.dice is not None and saved.seats[0].name == "Ann"
 
 
-@pytest.mark.parametrize("seed", ["-1", str(2**53)])
+@pytest.mark.parametrize("seed", ["-1", str(2**53), "99999999999999999999999999"])
 def test_a_seed_out_of_range_is_refused_before_the_game(
         seed: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--seed", seed, "--lang", "sv"]) == 2
-    assert capsys.readouterr().err == (
-        "yatzy: Fröet måste vara ett heltal från 0 till 9007199254740991\n")
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--seed", seed, "--lang", "sv"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        f"yatzy play: error: argument --seed: måste vara ett heltal från 0 till "
+        f"9007199254740991, inte {seed}\n")

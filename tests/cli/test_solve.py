@@ -21,6 +21,14 @@ from yatzy.solver import artifacts
 
 
 @pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests read English output, whatever the tester's locale."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
 def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
               ) -> Iterator[None]:
     monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path_factory.getbasetemp() / "cli-cache"))
@@ -30,7 +38,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 def test_solve(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "--order", "in_order"]) == 0
     out = capsys.readouterr().out
-    assert "yatzy (order=in_order): expected score 122.5585274" in out
+    assert "Yatzy · in order: expected score 122.5585274" in out
     assert "745 states" in out
     assert main(["solve", "--order", "in_order", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -43,7 +51,7 @@ def test_advise_ranks_every_option(capsys: pytest.CaptureFixture[str]) -> None:
             "--rolls-left", "2"]
     assert main(args) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "yatzy — card: ones=3 fives=20 — dice 3 3 5 6 6, 2 rolls left"
+    assert lines[0] == "Yatzy — card: Ones=3, Fives=20 — dice 3 3 5 6 6, 2 rolls left"
     assert lines[1].split()[:4] == ["1.", "keep", "6", "6"]
     assert len(lines) == 1 + 17 + 13  # 17 distinct keeps, 13 open boxes
     assert main([*args, "--json", "--top", "3"]) == 0
@@ -69,7 +77,8 @@ def test_advise_a_joker_and_the_turn_start(capsys: pytest.CaptureFixture[str]) -
     (["--dice", "1", "2"], "Dice must be 5 values"),
     (["--dice", "1", "2", "x"], "yatzy: Dice must be 5 values from 1 to 6\n"),
     (["--dice", "-1", "-2", "-3", "-4", "-5"], "yatzy: Dice must be 5 values from 1 to 6\n"),
-    (["--dice", "12345", "--rolls-left", "3"], "Rolls left after a roll must be 0 to 2"),
+    (["--dice", "12345", "--rolls-left", "3"],
+     "yatzy: --rolls-left after a roll must be from 0 to 2, not 3\n"),
     (["--rolls-left", "1"], "--rolls-left needs --dice"),
 ])
 def test_advise_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -83,7 +92,7 @@ def test_simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--order", "in_order", "-n", "2000", "--seed", "1",
                  "--plot", str(png)]) == 0
     out = capsys.readouterr().out
-    assert "yatzy (order=in_order) — optimal, 2,000 games (seed 1)" in out
+    assert "Yatzy · in order — optimal, 2,000 games (seed 1)" in out
     assert "exact expected score 122.5585274" in out
     assert png.read_bytes()[:4] == b"\x89PNG"
     assert main(["simulate", "--rules", "yahtzee", "--bot", "hard", "-n", "500", "--json"]) == 0
@@ -91,7 +100,7 @@ def test_simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert data["games"] == 500 and data["bot"] == "hard"
     assert 0 <= data["upper_bonus_rate"] <= 1 and data["extra_yahtzees_per_game"] >= 0
     assert main(["simulate", "--bot", "wizard"]) == 2
-    assert "Unknown computer player 'wizard'" in capsys.readouterr().err
+    assert "Unknown computer player wizard; choose from " in capsys.readouterr().err
 
 
 def test_analyse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -174,7 +183,7 @@ def test_analyse_a_stored_game(stored_game: tuple[Path, str, yatzy.Game],
         ([], "Give a game record (a JSON file, or - for standard input) or --game ID"),
         (["game.json", "--game", "abc"], "Give a game record or --game ID, not both"),
         (["game.json", "--db", "games.sqlite3"], "--db goes with --game ID"),
-        (["--game", "c0ffee"], "No saved game with id 'c0ffee'"),
+        (["--game", "c0ffee"], "No saved game has an id starting with c0ffee"),
         (["--game", "abc", "--db", "missing.sqlite3"],
          "No saved games: there is no game database at "),
     ],
@@ -199,19 +208,26 @@ def test_analyse_an_ambiguous_id(tmp_path: Path, capsys: pytest.CaptureFixture[s
         for seed in (1, 2):
             service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=seed)
     assert main(["analyse", "--game", "ab", "--db", str(path)]) == 2
-    assert "Several saved games have an id starting with 'ab'" in capsys.readouterr().err
+    assert "Several saved games have an id starting with ab: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     ("words", "message"),
-    [(["advise", "--top", "0"], "--top takes a number of options from 1 up, not 0"),
-     (["simulate", "--seed", "-1", "-n", "5"], "The seed must be a whole number >= 0, not -1")],
+    [(["advise", "--top", "0"], "argument --top: must be a whole number 1 or more, not 0"),
+     (["simulate", "--seed", "-1", "-n", "5"],
+      "argument --seed: must be a whole number from 0 to 9007199254740991, not -1"),
+     (["simulate", "-n", "0"], "argument -n/--games: must be a whole number from 1 to 10000000"),
+     (["simulate", "-n", "99999999999"], "from 1 to 10000000, not 99999999999"),
+     (["advise", "--rolls-left", "two"],
+      "argument --rolls-left: must be a whole number, not 'two'"),
+     (["advise", "--lang", "sv", "--top", "0"], "måste vara ett heltal, minst 1, inte 0")],
 )
 def test_out_of_range_numbers_are_clear_errors(words: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(words) == 2
+    with pytest.raises(SystemExit) as info:
+        main(words)
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert info.value.code == 2 and message in err and "Traceback" not in err
 
 
 def test_simulating_a_simple_bot_builds_no_table(tmp_path: Path,
