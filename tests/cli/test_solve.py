@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -238,3 +239,37 @@ def test_simulating_a_simple_bot_builds_no_table(tmp_path: Path,
                  "-n", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 3
     assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("content", [
+    b"\xff\xfe{\x00}",                                   # not UTF-8 (it raised UnicodeDecodeError)
+    "{\"format\": \"yatzy-game\", \"players\": [\"Åsa\"]}".encode("latin-1"),
+    b"[" * 100_000,                                      # nested too deep (RecursionError)
+])
+def test_analyse_a_file_that_is_no_record(content: bytes, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.json"
+    record.write_bytes(content)
+    assert main(["analyse", str(record)]) == 2
+    assert capsys.readouterr().err.startswith("yatzy: The record is not valid JSON: ")
+
+
+def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """/dev/zero was read without end (5 GB in 8 s); standard input too."""
+    from yatzy.cli.analyse import MOST_RECORD_BYTES
+
+    start = time.perf_counter()
+    assert main(["analyse", "/dev/zero", "--lang", "fi"]) == 2
+    assert time.perf_counter() - start < 5
+    assert capsys.readouterr().err == (
+        "yatzy: Pöytäkirja on suurempi kuin 4 Mt: yksikään pelin pöytäkirja ei ole niin "
+        "suuri\n")
+    stdin = io.TextIOWrapper(io.BytesIO(b" " * (MOST_RECORD_BYTES + 1)))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["analyse", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "yatzy: The record is larger than 4 MB: no game record is that big\n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff" * 10)))
+    assert main(["analyse", "-"]) == 2
+    assert "not valid JSON" in capsys.readouterr().err

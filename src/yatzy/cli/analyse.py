@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from yatzy.cli.errors import CommandError
 from yatzy.cli.numbers import decimal
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from yatzy.app import SavedGame
     from yatzy.core.game import Game
     from yatzy.solver.analysis import Decision
+
+#: The most bytes of a game record read: a finished game of six players is about 30 kB.
+MOST_RECORD_BYTES = 4_000_000
 
 
 def register(subparsers: Any, t: Translator) -> None:
@@ -71,14 +74,25 @@ def _game_to_analyse(args: argparse.Namespace) -> Game:
     if args.game is not None:
         return _saved_game(args.game, args.db).game
     if args.record == "-":
-        return Game.from_json(sys.stdin.read())
+        # The bytes, as a file's: the record format (the core) decodes and checks them.
+        return Game.from_json(_read_record(getattr(sys.stdin, "buffer", sys.stdin)))
     try:
-        with open(args.record, encoding="utf-8") as f:
-            text = f.read()
+        with open(args.record, "rb") as f:
+            data = _read_record(f)
     except OSError as exc:
         raise CommandError(N_("Cannot read {file}: {reason}"), file=args.record,
                            reason=exc.strerror or exc) from None
-    return Game.from_json(text)
+    return Game.from_json(data)
+
+
+def _read_record(source: IO[Any]) -> Any:
+    """At most :data:`MOST_RECORD_BYTES` of ``source``: more is no game record (and
+    ``/dev/zero`` would be read without end)."""
+    data = source.read(MOST_RECORD_BYTES + 1)
+    if len(data) > MOST_RECORD_BYTES:
+        raise CommandError(N_("The record is larger than {size} MB: no game record is that "
+                              "big"), size=MOST_RECORD_BYTES // 1_000_000)
+    return data
 
 
 def _saved_game(game_id: str, db: str | None) -> SavedGame:

@@ -154,6 +154,7 @@ def from_json(text: str | bytes) -> Game:
     """Replay a record given as JSON text; malformed JSON raises :class:`RecordError`."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        # RecursionError: arrays or objects nested thousands deep ("[[[[...").
         raise RecordError(f"The record is not valid JSON: {exc}") from None
     return from_record(data)
