@@ -273,3 +273,53 @@ def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixtur
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff" * 10)))
     assert main(["analyse", "-"]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def _simulate_with_plot(plot: str) -> list[str]:
+    return ["simulate", "--bot", "random", "-n", "3", "--plot", plot]
+
+
+def test_plot_without_an_extension_is_a_png_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--plot noext` said "saved to noext" and wrote noext.png."""
+    assert main(_simulate_with_plot(str(tmp_path / "noext"))) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == f"histogram saved to {tmp_path / 'noext.png'}"
+    assert [p.name for p in tmp_path.iterdir()] == ["noext.png"]
+    assert (tmp_path / "noext.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(_simulate_with_plot(str(tmp_path / "Scores.SVG"))) == 0
+    assert (tmp_path / "Scores.SVG").read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize(("plot", "message"), [
+    ("x.txt", "yatzy: --plot cannot write .txt files; it writes .png, .svg, .pdf, "),
+    ("plots", "yatzy: {tmp}/plots is a folder: give --plot a file name, such as scores.png"),
+    ("plots/", "yatzy: {tmp}/plots/ is a folder: give --plot a file name"),
+    ("missing/x.png",
+     "yatzy: Cannot save the histogram to {tmp}/missing/x.png: there is no folder "),
+])
+def test_a_plot_file_that_cannot_be_is_refused_before_the_games(
+        plot: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--plot x.txt` raised matplotlib's ValueError after the games, printing no
+    statistics; `--plot plots` (a folder) wrote plots.png beside it."""
+    (tmp_path / "plots").mkdir()
+    assert main(_simulate_with_plot(f"{tmp_path}/{plot}")) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(message.format(tmp=tmp_path)) and not captured.out
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["plots"]
+
+
+def test_the_statistics_come_before_a_plot_that_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.figure import Figure
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(Figure, "savefig", disk_full)
+    assert main(_simulate_with_plot(str(tmp_path / "scores.png"))) == 2
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Yatzy — random, 3 games (seed 0)")
+    assert "histogram saved" not in captured.out
+    assert captured.err == (f"yatzy: Cannot save the histogram to {tmp_path / 'scores.png'}: "
+                            "No space left on device\n")

@@ -5,7 +5,10 @@ stays as it is."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 from yatzy.app.errors import UnknownBot
@@ -26,6 +29,11 @@ from yatzy.i18n.words import BONUS_LABEL, box_label, ruleset_title
 #: The most games one simulation plays (about 90 bytes each on the fast path).
 MOST_SIMULATED = 10_000_000
 
+#: The file types ``--plot`` writes, by extension (matplotlib's, less those that need
+#: more than matplotlib and Pillow, like pgf's LaTeX, or are no picture, like raw).
+PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "gif", "tif", "tiff", "eps",
+                "ps", "svgz")
+
 
 def register(subparsers: Any, t: Translator) -> None:
     simulate = subparsers.add_parser(
@@ -42,7 +50,9 @@ def register(subparsers: Any, t: Translator) -> None:
                           default=10_000, help="number of games (default 10000)")
     simulate.add_argument("--seed", type=whole_number(t, 0, MAX_SEED), default=0,
                           help="random seed (default 0)")
-    simulate.add_argument("--plot", metavar="PNG", help="save a histogram of the scores")
+    simulate.add_argument("--plot", metavar="FILE",
+                          help="save a histogram of the scores (FILE.png, .svg, .pdf, ...; "
+                          "no extension: .png)")
     simulate.add_argument("--json", action="store_true", help="print JSON for programs")
     add_language_argument(simulate)
     simulate.set_defaults(handler=run_simulate)
@@ -56,6 +66,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     ruleset = ruleset_from_args(args)
     if args.bot not in bot_names():
         raise UnknownBot(args.bot, bot_names())
+    # A bad file name is refused before the games are played, not after.
+    plot = _plot_file(args.plot) if args.plot else None
     # Only the solver's levels need its table (built with a progress bar if need be).
     solved = load_strategy(t, ruleset) if args.bot in LEVELS else None
     result = simulate_level(args.bot, ruleset, args.games, seed=args.seed)
@@ -76,12 +88,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         "seconds": result.seconds,
     }
     title = ruleset_title(t, ruleset)
-    if args.plot:
-        _plot(t, result, args.plot, t.ngettext(
-            "{rules} — {bot}, {n} game", "{rules} — {bot}, {n} games", result.games,
-            rules=title, bot=args.bot, n=whole(t, result.games)))
+    plot_title = t.ngettext("{rules} — {bot}, {n} game", "{rules} — {bot}, {n} games",
+                            result.games, rules=title, bot=args.bot, n=whole(t, result.games))
     if args.json:
         print(json.dumps(data))
+        if plot is not None:
+            _plot(t, result, plot, plot_title)
         return 0
     print(t.ngettext(
         "{rules} — {bot}, {n} game (seed {seed}) in {seconds} s ({rate} games/s)",
@@ -101,8 +113,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     print(line)
     if args.bot == "optimal" and solved is not None:
         print(t._("exact expected score {score}", score=decimal(t, solved.expected_score, 7)))
-    if args.plot:
-        print(t._("histogram saved to {file}", file=args.plot))
+    if plot is not None:
+        # After the statistics, so that a file that cannot be written loses none of them.
+        _plot(t, result, plot, plot_title)
+        print(t._("histogram saved to {file}", file=plot))
     return 0
 
 
@@ -111,11 +125,31 @@ def _score(t: Translator, value: float) -> str:
     return decimal(t, value, 0 if float(value).is_integer() else 1)
 
 
+def _plot_file(name: str) -> str:
+    """The file ``--plot name`` writes: ``name`` itself, or ``name.png`` when it has no
+    extension. A folder, a missing folder or a file type we do not write is refused."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise CommandError(N_("--plot needs matplotlib: pip install 'yatzy[plot]'"))
+    if name.endswith(("/", os.sep)) or Path(name).expanduser().is_dir():
+        raise CommandError(N_("{file} is a folder: give --plot a file name, such as "
+                              "scores.png"), file=name)
+    stem, extension = os.path.splitext(name)
+    if not extension.strip("."):
+        name = stem.rstrip(".") + ".png"
+    elif extension[1:].lower() not in PLOT_FORMATS:
+        raise CommandError(N_("--plot cannot write {extension} files; it writes "
+                              "{extensions}"), extension=extension,
+                           extensions=", ".join("." + f for f in PLOT_FORMATS))
+    folder = Path(name).expanduser().parent
+    if not folder.is_dir():
+        raise CommandError(N_("Cannot save the histogram to {file}: there is no folder "
+                              "{folder}"), file=name, folder=folder)
+    return name
+
+
 def _plot(t: Translator, result: Any, path: str, title: str) -> None:
-    try:
-        import matplotlib
-    except ImportError:
-        raise CommandError(N_("--plot needs matplotlib: pip install 'yatzy[plot]'")) from None
+    import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -130,9 +164,10 @@ def _plot(t: Translator, result: Any, path: str, title: str) -> None:
     ax.legend()
     fig.tight_layout()
     try:
-        fig.savefig(path)
-    except OSError as exc:
+        fig.savefig(Path(path).expanduser(), format=os.path.splitext(path)[1][1:].lower())
+    except (OSError, ValueError, RuntimeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise CommandError(N_("Cannot save the histogram to {file}: {reason}"), file=path,
-                           reason=exc.strerror or exc) from None
+                           reason=reason) from None
     finally:
         plt.close(fig)
