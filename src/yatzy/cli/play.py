@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from yatzy.bots import bot_names
@@ -67,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None:
         seats = parse_seats(args.players, bot_names())
         setup = GameSetup(rules, seats, args.dice, args.first, args.seed)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # The screen would wait for keys that never come (or draw into a pipe).
+        raise CommandError(N_("yatzy play needs a terminal: its input and output cannot "
+                              "be a file or a pipe"))
     service = open_service(args.db)
     app = YatzyApp(service, lang=t.lang, setup=setup, resume=args.resume, fast=args.fast,
                    bot_seed=args.seed)
