@@ -141,3 +141,21 @@ def test_the_arguments_are_checked_before_the_terminal(
     assert "Two players are called Ann" in capsys.readouterr().err
     assert main(["play", "--players", "Ann", "--lang", "en"]) == 2
     assert capsys.readouterr().err == NO_TERMINAL
+
+
+def test_a_database_in_a_folder_that_is_not_there_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play --db /nonexistent/dir/x.sqlite3` created the folders (stats refused it)."""
+    from yatzy.tui.app import YatzyApp
+
+    def no_screen(self: YatzyApp) -> None:
+        raise AssertionError("the game screen opened")
+    monkeypatch.setattr(YatzyApp, "run", no_screen)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    db = tmp_path / "nonexistent" / "dir" / "x.sqlite3"
+    assert main(["play", "--db", str(db), "--lang", "da"]) == 2
+    assert capsys.readouterr().err == (
+        f"yatzy: Kan ikke åbne spildatabasen {db}: der er ingen mappe {db.parent}\n")
+    assert not (tmp_path / "nonexistent").exists()

@@ -175,6 +175,9 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         return t._("Unknown computer player {level}; choose from {levels}",
                    level=params.get("bot", "?"), levels=params.get("known", ""))
     if code == "storage":
+        if "folder" in params:
+            return t._("Cannot open the game database {db}: there is no folder {folder}",
+                       db=params.get("db", "?"), folder=params["folder"])
         if "db" in params:
             return t._("Cannot open the game database {db}: {reason}", db=params["db"],
                        reason=params.get("reason", "?"))
