@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.app.ports import RulesFilter
 from yatzy.app.saved import SavedGame, Seat, StatsRow, player_results
-from yatzy.core.errors import RecordError
+from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.storage.tables import games, results
@@ -25,6 +25,13 @@ from yatzy.storage.tables import games, results
 T = TypeVar("T")
 
 PLAYING, FINISHED = "playing", "finished"
+
+#: What decoding a row that was not written by us raises (JSON, dates, seats).
+_DECODING = (ValueError, TypeError, KeyError, AttributeError)
+
+
+def _damaged(exc: Exception) -> StorageError:
+    return StorageError(f"The game database failed: it holds damaged data ({exc})")
 
 
 def options_key(rules: Ruleset) -> str:
@@ -38,7 +45,11 @@ def options_key(rules: Ruleset) -> str:
 
 
 def _rules_of(name: str, key: str) -> Ruleset:
-    return Ruleset.from_dict({"name": name, "options": json.loads(key)})
+    try:
+        options = json.loads(key)
+    except ValueError as exc:
+        raise _damaged(exc) from exc
+    return Ruleset.from_dict({"name": name, "options": options})
 
 
 def _rules_where(rules: RulesFilter) -> list[sa.ColumnElement[bool]]:
@@ -71,6 +82,10 @@ class SqlGameRepository:
                 return query(connection)
         except sa.exc.DBAPIError as exc:
             raise StorageError(f"The game database failed: {exc.orig}") from exc
+        except _DECODING as exc:
+            if isinstance(exc, YatzyError):
+                raise
+            raise _damaged(exc) from exc
 
     # --- Games ----------------------------------------------------------------------
 
@@ -136,7 +151,10 @@ class SqlGameRepository:
         except RecordError as exc:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
-        seats = tuple(Seat(s["name"], s.get("bot")) for s in row.seats)
+        try:
+            seats = tuple(Seat(s["name"], s.get("bot")) for s in row.seats)
+        except _DECODING as exc:
+            raise _damaged(exc) from exc
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
                          row.version)
 
