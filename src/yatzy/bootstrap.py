@@ -52,7 +52,8 @@ def db_exists(db: str | Path | None) -> bool:
     there yet; a URL counts as there. For commands that only read and must not create
     a database."""
     file = _sqlite_file(default_db() if db is None else db)
-    return file is None or file.exists()
+    # os.path.exists: a name too long for the system is no file either (no OSError).
+    return file is None or os.path.exists(file)
 
 
 def _sqlite_file(target: str | Path) -> Path | None:
@@ -71,7 +72,7 @@ def _check_folder(target: str | Path) -> None:
     :func:`~yatzy.storage.engine.make_engine` then creates: a typo in a named path must
     not create a tree of folders."""
     file = _sqlite_file(target)
-    if file is None or file.parent.is_dir() or file.parent == default_data_folder():
+    if file is None or os.path.isdir(file.parent) or file.parent == default_data_folder():
         return
     raise StorageError(
         f"Cannot open the game database {describe_db(target)}: there is no folder "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -55,19 +56,47 @@ def _starts_without_command(words: list[str]) -> bool:
     return first.startswith("-") and first not in ("-h", "--help", "--version")
 
 
+def _not_text(word: str) -> bool:
+    """True for an argument whose bytes were not text in the system's encoding: Python
+    keeps them as lone surrogates, which can be neither printed nor stored."""
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _shown(word: str) -> str:
+    """An argument that is not text, with its odd bytes written as ``\\xff``."""
+    return word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _fail(text: str) -> int:
+    """Say ``text`` on one line of standard error; the exit status of a refusal."""
+    print("yatzy: " + " ".join(text.split()), file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``yatzy`` command; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        # Text from a record or a database may hold what the terminal cannot show.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     if _starts_without_command(words):
         # `yatzy` and `yatzy --players Ann,Bo` play, as `yatzy play ...` does.
         words = ["play", *words]
-    parser = build_parser(translator(language_asked(words, os.environ)))
+    t = translator(language_asked(words, os.environ))
+    odd = [word for word in words if _not_text(word)]
+    if odd:
+        return _fail(t._("{word} is not text in the system's encoding", word=_shown(odd[0])))
+    parser = build_parser(t)
     args = parser.parse_args(words)
     try:
         return int(args.handler(args) or 0)
     except YatzyError as exc:
-        print(f"yatzy: {error_message(command_translator(args), exc)}", file=sys.stderr)
-        return 2
+        return _fail(error_message(command_translator(args), exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -130,7 +130,7 @@ def _plot_file(name: str) -> str:
     extension. A folder, a missing folder or a file type we do not write is refused."""
     if importlib.util.find_spec("matplotlib") is None:
         raise CommandError(N_("--plot needs matplotlib: pip install 'yatzy[plot]'"))
-    if name.endswith(("/", os.sep)) or Path(name).expanduser().is_dir():
+    if name.endswith(("/", os.sep)) or os.path.isdir(Path(name).expanduser()):
         raise CommandError(N_("{file} is a folder: give --plot a file name, such as "
                               "scores.png"), file=name)
     stem, extension = os.path.splitext(name)
@@ -141,7 +141,7 @@ def _plot_file(name: str) -> str:
                               "{extensions}"), extension=extension,
                            extensions=", ".join("." + f for f in PLOT_FORMATS))
     folder = Path(name).expanduser().parent
-    if not folder.is_dir():
+    if not os.path.isdir(folder):
         raise CommandError(N_("Cannot save the histogram to {file}: there is no folder "
                               "{folder}"), file=name, folder=folder)
     return name
