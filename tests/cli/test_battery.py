@@ -92,9 +92,14 @@ class ScreenOpened(Exception):
 def _sandbox(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
              monkeypatch: pytest.MonkeyPatch, good_db: Path, record: Path) -> Iterator[None]:
     """English, the shared CLI cache, a game database of one finished game as default,
-    and a working directory holding games.sqlite3 and record.json (for the slots)."""
+    and a working directory holding games.sqlite3 and record.json (for the slots).
+    The user's folders point into the test's folder too, so that a case that falls back
+    to the default database (``YATZY_DB=""``) never reaches the player's own."""
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
+    for name in ("HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "home" / name.lower()))
+    monkeypatch.setenv("MPLCONFIGDIR", str(tmp_path_factory.getbasetemp() / "matplotlib"))
     monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path_factory.getbasetemp() / "cli-cache"))
     shutil.copy(good_db, tmp_path / "games.sqlite3")
@@ -241,15 +246,15 @@ def test_odd_option_values(words: list[str], after: str | None, value: str,
      "full_house=7 chance=5 yatzy=50"],
     ["simulate", "--rules", "yahtzee", "--order", "free", "--bot", "random"],
     ["simulate", "--bot", "random", "-n", "1", "--plot", "."],
-    ["simulate", "--bot", "random", "-n", "1", "--plot", "/dev/null"],
+    ["simulate", "--bot", "random", "-n", "1", "--plot", "plot."],
     ["simulate", "--bot", "random", "-n", "1", "--plot", "x.png", "--json"],
     ["games", "--export", "a", "-o", "/"],
-    ["games", "--export", "", "-o", "/nonexistent/dir/x.json"],
+    ["games", "--export", "", "-o", "nonexistent/dir/x.json"],
     ["stats", "--db", "postgresql://127.0.0.1:1/none"],
     ["stats", "--db", "nodriver+nothing://x/y"],
     ["stats", "--db", "sqlite:///:memory:"],
     ["games", "--db", "sqlite://"],
-    ["play", "--db", "/nonexistent/dir/x.sqlite3"],
+    ["play", "--db", "nonexistent/dir/x.sqlite3"],
     ["play", "--dice", "manual", "--seed", "4"],
     ["play", "--players", ",,,"], ["play", "--players", "a,b,c,d,e,f,g"],
     ["play", "--players", "cpu:" + "x" * 300], ["play", "--players", " Ann "],
@@ -320,13 +325,24 @@ def test_odd_record_files(kind: str, how: str, record: Path, tmp_path: Path,
         check(run(["analyse", "-", "--json"], capsys, monkeypatch, stdin=content))
 
 
-@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null", "/", "/proc/self/mem",
-                                  "/etc/shadow-not-there", "\udcff.json"])
-def test_odd_paths(path: str, good_db: Path, capsys: pytest.CaptureFixture[str],
-                   monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null", "/", ".", "/proc/self/mem",
+                                  "missing/dir/x.json", "\udcff.json"])
+def test_odd_paths_to_read(path: str, capsys: pytest.CaptureFixture[str],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
     check(run(["analyse", path], capsys, monkeypatch))
+    if not path.startswith(("/dev/", "/proc/")):  # SQLite would put a journal beside it
+        check(run(["stats", "--db", path], capsys, monkeypatch))
+        check(run(["games", "--db", path, "--json"], capsys, monkeypatch))
+
+
+# Only places where a write is refused or harmless (never outside the test's folder).
+@pytest.mark.parametrize("path", ["/", ".", "missing/dir/x.json", "\udcff.json", "x" * 5000,
+                                  "x.txt"])
+def test_odd_paths_to_write(path: str, good_db: Path, capsys: pytest.CaptureFixture[str],
+                            monkeypatch: pytest.MonkeyPatch) -> None:
     check(run(["games", "--export", _game_id(good_db), "-o", path], capsys, monkeypatch))
-    check(run(["stats", "--db", path], capsys, monkeypatch))
+    check(run(["simulate", "--bot", "random", "-n", "1", "--plot", path], capsys,
+              monkeypatch))
 
 
 @pytest.mark.parametrize("kind", DB_KINDS)
@@ -345,8 +361,8 @@ def test_odd_databases(kind: str, words: list[str], good_db: Path, tmp_path: Pat
     ("LANGUAGE", ":::"), ("LC_ALL", "fi_FI@euro"), ("COLUMNS", "0"), ("COLUMNS", "-5"),
     ("COLUMNS", "abc"), ("TERM", "dumb"), ("NO_COLOR", "1"), ("USER", ",,,"),
     ("USER", "a,b,c,d,e,f,g"), ("USER", "cpu:wizard"), ("USER", " "),
-    (DB_ENV, ""), (DB_ENV, "/nonexistent/dir/x.sqlite3"), (DB_ENV, "nodriver+x://y"),
-    (artifacts.ENV_VAR, "/dev/null"),
+    (DB_ENV, ""), (DB_ENV, "nonexistent/dir/x.sqlite3"), (DB_ENV, "nodriver+x://y"),
+    (artifacts.ENV_VAR, "record.json"),  # a file, not a folder
 ])
 @pytest.mark.parametrize("words", [
     ["stats", "--histogram"], ["games"], ["score", "12345"], ["play"],
