@@ -95,3 +95,20 @@ def test_an_unusable_url_is_a_storage_error_with_the_reason(url: str) -> None:
     with pytest.raises(StorageError, match="Cannot open the game database") as caught:
         open_service(url)
     assert caught.value.params["reason"]
+
+
+@pytest.mark.parametrize("named", ["path", "url", "env"])
+def test_a_named_database_needs_its_folder(named: str, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the user's data folder is created: `--db /nonexistent/dir/x.sqlite3` made the
+    whole tree (while `yatzy stats` refused the same path)."""
+    missing = tmp_path / "nonexistent" / "dir"
+    target = missing / "x.sqlite3"
+    db: str | None = {"path": str(target), "url": f"sqlite:///{target}", "env": None}[named]
+    monkeypatch.setenv(DB_ENV, str(target))
+    with pytest.raises(StorageError) as info:
+        open_service(db)
+    assert info.value.params["folder"] == str(missing)
+    assert str(info.value) == (f"Cannot open the game database {describe_db(db)}: there "
+                               f"is no folder {missing}")
+    assert not (tmp_path / "nonexistent").exists()

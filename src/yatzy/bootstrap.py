@@ -25,6 +25,12 @@ DB_ENV = "YATZY_DB"
 DB_FILENAME = "yatzy.sqlite3"
 
 
+def default_data_folder() -> Path:
+    """The user's data folder for yatzy (``~/.local/share/yatzy`` on Linux): the one
+    folder :func:`open_service` creates when it is missing."""
+    return Path(platformdirs.user_data_dir("yatzy"))
+
+
 def default_db_path() -> Path:
     """Where the game database lives when none is named: ``$YATZY_DB`` if it is a path,
     else ``yatzy.sqlite3`` in the user's data folder (``~/.local/share/yatzy`` on
@@ -32,7 +38,7 @@ def default_db_path() -> Path:
     env = os.environ.get(DB_ENV)
     if env and not is_url(env):
         return Path(env).expanduser()
-    return Path(platformdirs.user_data_dir("yatzy")) / DB_FILENAME
+    return default_data_folder() / DB_FILENAME
 
 
 def default_db() -> str | Path:
@@ -45,13 +51,34 @@ def db_exists(db: str | Path | None) -> bool:
     """False when ``db`` (default: :func:`default_db`) is a database file that is not
     there yet; a URL counts as there. For commands that only read and must not create
     a database."""
-    target = default_db() if db is None else db
+    file = _sqlite_file(default_db() if db is None else db)
+    # os.path.exists: a name too long for the system is no file either (no OSError).
+    return file is None or os.path.exists(file)
+
+
+def _sqlite_file(target: str | Path) -> Path | None:
+    """The file of the SQLite database ``target`` (a path or a URL); ``None`` for a
+    database in memory or on a server."""
     if not is_url(target):
-        return Path(target).expanduser().exists()
+        return Path(target).expanduser()
     url = sa.make_url(str(target))
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        return Path(url.database).expanduser().exists()
-    return True
+        return Path(url.database).expanduser()
+    return None
+
+
+def _check_folder(target: str | Path) -> None:
+    """A database file's folder must be there, but for the user's data folder, which
+    :func:`~yatzy.storage.engine.make_engine` then creates: a typo in a named path must
+    not create a tree of folders."""
+    file = _sqlite_file(target)
+    if file is None or os.path.isdir(file.parent) or file.parent == default_data_folder():
+        return
+    raise StorageError(
+        f"Cannot open the game database {describe_db(target)}: there is no folder "
+        f"{file.parent}", db=describe_db(target), folder=str(file.parent),
+        reason=f"there is no folder {file.parent}",
+    )
 
 
 def describe_db(db: str | Path | None) -> str:
@@ -64,7 +91,8 @@ def describe_db(db: str | Path | None) -> str:
 
 def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
                  cache_size: int = CACHE_SIZE) -> GameService:
-    """A game service on ``db``: an SQLite file path (created if missing), an
+    """A game service on ``db``: an SQLite file path (the file is created if missing,
+    in a folder that must exist unless it is :func:`default_data_folder`), an
     SQLAlchemy URL (``sqlite:///…``, ``postgresql://…``) or ``None`` for
     :func:`default_db`. The schema is migrated to the newest version first.
     ``cache_size`` is how many games in play the service keeps in memory.
@@ -73,6 +101,7 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
     """
     target = default_db() if db is None else db
     try:
+        _check_folder(target)
         engine = make_engine(target)
         upgrade(engine)
     except (sa.exc.DBAPIError, sa.exc.ArgumentError, OSError, ImportError) as exc:

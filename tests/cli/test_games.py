@@ -104,6 +104,20 @@ def test_filters_and_limit(db: Path, capsys: pytest.CaptureFixture[str]) -> None
         main(["games", "--db", str(db), "--finished", "--unfinished"])
     with pytest.raises(SystemExit):
         main(["games", "--db", str(db), "-n", "0"])
+    assert main(["games", "--db", str(db), "-n", "1000000"]) == 0
+    assert len(rows(capsys.readouterr().out)) == 3
+
+
+@pytest.mark.parametrize("n", ["99999999999999999999", "9223372036854775807", "1000001"])
+def test_a_huge_limit_is_refused_by_the_parser(db: Path, n: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """It raised OverflowError in SQLite ("bigint out of range" in PostgreSQL)."""
+    with pytest.raises(SystemExit) as info:
+        main(["games", "--db", str(db), "-n", n, "--lang", "sv"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "Traceback" not in err
+    assert err.endswith(f"yatzy games: error: argument -n: måste vara ett heltal från 1 till "
+                        f"1000000, inte {n}\n")
 
 
 def test_json(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,6 +40,15 @@ def test_bad_dice_is_a_clear_error(dice: list[str], capsys: pytest.CaptureFixtur
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("dice", [["--", "-6", "-6", "-6", "-6", "-6"], ["+1", "2", "3", "4", "5"],
+                                  ["3-3-5-6-6"], ["１２３４５"]])
+def test_signs_and_other_digits_are_no_dice(dice: list[str],
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", *dice]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "yatzy: Dice must be 5 values from 1 to 6\n" and not captured.out
+
+
 def test_unknown_ruleset_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["score", "--rules", "poker", "1", "2", "3", "4", "5"])

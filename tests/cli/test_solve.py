@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,14 @@ from yatzy.solver import artifacts
 
 
 @pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests read English output, whatever the tester's locale."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
 def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
               ) -> Iterator[None]:
     monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path_factory.getbasetemp() / "cli-cache"))
@@ -30,7 +39,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 def test_solve(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "--order", "in_order"]) == 0
     out = capsys.readouterr().out
-    assert "yatzy (order=in_order): expected score 122.5585274" in out
+    assert "Yatzy · in order: expected score 122.5585274" in out
     assert "745 states" in out
     assert main(["solve", "--order", "in_order", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -43,7 +52,7 @@ def test_advise_ranks_every_option(capsys: pytest.CaptureFixture[str]) -> None:
             "--rolls-left", "2"]
     assert main(args) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "yatzy — card: ones=3 fives=20 — dice 3 3 5 6 6, 2 rolls left"
+    assert lines[0] == "Yatzy — card: Ones=3, Fives=20 — dice 3 3 5 6 6, 2 rolls left"
     assert lines[1].split()[:4] == ["1.", "keep", "6", "6"]
     assert len(lines) == 1 + 17 + 13  # 17 distinct keeps, 13 open boxes
     assert main([*args, "--json", "--top", "3"]) == 0
@@ -67,7 +76,10 @@ def test_advise_a_joker_and_the_turn_start(capsys: pytest.CaptureFixture[str]) -
     (["--card", "twos=4"], "the play order forbids twos=4"),
     (["--card", "ones"], "Scorecard entries look like 'box=points'"),
     (["--dice", "1", "2"], "Dice must be 5 values"),
-    (["--dice", "12345", "--rolls-left", "3"], "Rolls left after a roll must be 0 to 2"),
+    (["--dice", "1", "2", "x"], "yatzy: Dice must be 5 values from 1 to 6\n"),
+    (["--dice", "-1", "-2", "-3", "-4", "-5"], "yatzy: Dice must be 5 values from 1 to 6\n"),
+    (["--dice", "12345", "--rolls-left", "3"],
+     "yatzy: --rolls-left after a roll must be from 0 to 2, not 3\n"),
     (["--rolls-left", "1"], "--rolls-left needs --dice"),
 ])
 def test_advise_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -81,7 +93,7 @@ def test_simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--order", "in_order", "-n", "2000", "--seed", "1",
                  "--plot", str(png)]) == 0
     out = capsys.readouterr().out
-    assert "yatzy (order=in_order) — optimal, 2,000 games (seed 1)" in out
+    assert "Yatzy · in order — optimal, 2,000 games (seed 1)" in out
     assert "exact expected score 122.5585274" in out
     assert png.read_bytes()[:4] == b"\x89PNG"
     assert main(["simulate", "--rules", "yahtzee", "--bot", "hard", "-n", "500", "--json"]) == 0
@@ -89,7 +101,7 @@ def test_simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert data["games"] == 500 and data["bot"] == "hard"
     assert 0 <= data["upper_bonus_rate"] <= 1 and data["extra_yahtzees_per_game"] >= 0
     assert main(["simulate", "--bot", "wizard"]) == 2
-    assert "Unknown computer player 'wizard'" in capsys.readouterr().err
+    assert "Unknown computer player wizard; choose from " in capsys.readouterr().err
 
 
 def test_analyse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -172,7 +184,7 @@ def test_analyse_a_stored_game(stored_game: tuple[Path, str, yatzy.Game],
         ([], "Give a game record (a JSON file, or - for standard input) or --game ID"),
         (["game.json", "--game", "abc"], "Give a game record or --game ID, not both"),
         (["game.json", "--db", "games.sqlite3"], "--db goes with --game ID"),
-        (["--game", "c0ffee"], "No saved game with id 'c0ffee'"),
+        (["--game", "c0ffee"], "No saved game has an id starting with c0ffee"),
         (["--game", "abc", "--db", "missing.sqlite3"],
          "No saved games: there is no game database at "),
     ],
@@ -197,19 +209,26 @@ def test_analyse_an_ambiguous_id(tmp_path: Path, capsys: pytest.CaptureFixture[s
         for seed in (1, 2):
             service.create(yatzy.ruleset("yatzy"), ["Ann"], seed=seed)
     assert main(["analyse", "--game", "ab", "--db", str(path)]) == 2
-    assert "Several saved games have an id starting with 'ab'" in capsys.readouterr().err
+    assert "Several saved games have an id starting with ab: " in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     ("words", "message"),
-    [(["advise", "--top", "0"], "--top takes a number of options from 1 up, not 0"),
-     (["simulate", "--seed", "-1", "-n", "5"], "The seed must be a whole number >= 0, not -1")],
+    [(["advise", "--top", "0"], "argument --top: must be a whole number 1 or more, not 0"),
+     (["simulate", "--seed", "-1", "-n", "5"],
+      "argument --seed: must be a whole number from 0 to 9007199254740991, not -1"),
+     (["simulate", "-n", "0"], "argument -n/--games: must be a whole number from 1 to 10000000"),
+     (["simulate", "-n", "99999999999"], "from 1 to 10000000, not 99999999999"),
+     (["advise", "--rolls-left", "two"],
+      "argument --rolls-left: must be a whole number, not 'two'"),
+     (["advise", "--lang", "sv", "--top", "0"], "måste vara ett heltal, minst 1, inte 0")],
 )
 def test_out_of_range_numbers_are_clear_errors(words: list[str], message: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(words) == 2
+    with pytest.raises(SystemExit) as info:
+        main(words)
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert info.value.code == 2 and message in err and "Traceback" not in err
 
 
 def test_simulating_a_simple_bot_builds_no_table(tmp_path: Path,
@@ -220,3 +239,87 @@ def test_simulating_a_simple_bot_builds_no_table(tmp_path: Path,
                  "-n", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 3
     assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("content", [
+    b"\xff\xfe{\x00}",                                   # not UTF-8 (it raised UnicodeDecodeError)
+    "{\"format\": \"yatzy-game\", \"players\": [\"Åsa\"]}".encode("latin-1"),
+    b"[" * 100_000,                                      # nested too deep (RecursionError)
+])
+def test_analyse_a_file_that_is_no_record(content: bytes, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.json"
+    record.write_bytes(content)
+    assert main(["analyse", str(record)]) == 2
+    assert capsys.readouterr().err.startswith("yatzy: The record is not valid JSON: ")
+
+
+def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """/dev/zero was read without end (5 GB in 8 s); standard input too."""
+    from yatzy.cli.analyse import MOST_RECORD_BYTES
+
+    start = time.perf_counter()
+    assert main(["analyse", "/dev/zero", "--lang", "fi"]) == 2
+    assert time.perf_counter() - start < 5
+    assert capsys.readouterr().err == (
+        "yatzy: Pöytäkirja on suurempi kuin 4 Mt: yksikään pelin pöytäkirja ei ole niin "
+        "suuri\n")
+    stdin = io.TextIOWrapper(io.BytesIO(b" " * (MOST_RECORD_BYTES + 1)))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["analyse", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "yatzy: The record is larger than 4 MB: no game record is that big\n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff" * 10)))
+    assert main(["analyse", "-"]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def _simulate_with_plot(plot: str) -> list[str]:
+    return ["simulate", "--bot", "random", "-n", "3", "--plot", plot]
+
+
+def test_plot_without_an_extension_is_a_png_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--plot noext` said "saved to noext" and wrote noext.png."""
+    assert main(_simulate_with_plot(str(tmp_path / "noext"))) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == f"histogram saved to {tmp_path / 'noext.png'}"
+    assert [p.name for p in tmp_path.iterdir()] == ["noext.png"]
+    assert (tmp_path / "noext.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(_simulate_with_plot(str(tmp_path / "Scores.SVG"))) == 0
+    assert (tmp_path / "Scores.SVG").read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize(("plot", "message"), [
+    ("x.txt", "yatzy: --plot cannot write .txt files; it writes .png, .svg, .pdf, "),
+    ("plots", "yatzy: {tmp}/plots is a folder: give --plot a file name, such as scores.png"),
+    ("plots/", "yatzy: {tmp}/plots/ is a folder: give --plot a file name"),
+    ("missing/x.png",
+     "yatzy: Cannot save the histogram to {tmp}/missing/x.png: there is no folder "),
+])
+def test_a_plot_file_that_cannot_be_is_refused_before_the_games(
+        plot: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--plot x.txt` raised matplotlib's ValueError after the games, printing no
+    statistics; `--plot plots` (a folder) wrote plots.png beside it."""
+    (tmp_path / "plots").mkdir()
+    assert main(_simulate_with_plot(f"{tmp_path}/{plot}")) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(message.format(tmp=tmp_path)) and not captured.out
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["plots"]
+
+
+def test_the_statistics_come_before_a_plot_that_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.figure import Figure
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(Figure, "savefig", disk_full)
+    assert main(_simulate_with_plot(str(tmp_path / "scores.png"))) == 2
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Yatzy — random, 3 games (seed 0)")
+    assert "histogram saved" not in captured.out
+    assert captured.err == (f"yatzy: Cannot save the histogram to {tmp_path / 'scores.png'}: "
+                            "No space left on device\n")

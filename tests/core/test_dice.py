@@ -17,15 +17,32 @@ def test_dice_is_a_tuple_with_a_text_form() -> None:
     assert eval(repr(d), {"Dice": Dice}) == d
 
 
-@pytest.mark.parametrize("text", ["3 3 5 6 6", "3,3,5,6,6", "33566", "3-3-5-6-6"])
+@pytest.mark.parametrize("text", ["3 3 5 6 6", "3,3,5,6,6", "33566", " 3, 3 5\t6 6 "])
 def test_parse(text: str) -> None:
     assert Dice.parse(text) == (3, 3, 5, 6, 6)
+    assert Dice.parse(text, 5) == (3, 3, 5, 6, 6)
 
 
-@pytest.mark.parametrize("text", ["3 3 x", "9", "0 1", "three"])
+@pytest.mark.parametrize("text", [
+    "3 3 x", "9", "0 1", "three",
+    # A sign is no separator: these were read as 6 6 6 6 6, 1 2 3 4 5 and 3 3 5 6 6.
+    "-6 -6 -6 -6 -6", "+1 2 3 4 5", "3-3-5-6-6",
+    # Only ASCII digits: not full-width or Arabic-Indic ones, not "06".
+    "１２３４５", "\u0663 1 2 3 4", "06 1 2 3 4",
+])
 def test_parse_errors(text: str) -> None:
-    with pytest.raises(InvalidDice):
+    with pytest.raises(InvalidDice, match="^Dice must be values from 1 to 6, not "):
         Dice.parse(text)
+    with pytest.raises(InvalidDice, match="^Dice must be 5 values from 1 to 6$") as info:
+        Dice.parse(text, 5)
+    assert info.value.params == {"count": 5}
+
+
+def test_parse_with_a_count_is_one_refusal_for_any_wrong_dice() -> None:
+    for text in ("1 2 3 4", "1 2 3 4 5 6", "", "1 2 3 4 7"):
+        with pytest.raises(InvalidDice, match="^Dice must be 5 values from 1 to 6$"):
+            Dice.parse(text, 5)
+    assert Dice.parse("", 0) == ()
 
 
 def test_n_of_a_kind() -> None:

@@ -92,7 +92,11 @@ def test_malformed_records_name_the_bad_step(change: object, message: str,
     assert isinstance(info.value, ValueError)
 
 
-@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", b"\xff\xfe"])
+@pytest.mark.parametrize("text", [
+    "", "{", "[1, 2]", "null", b"\xff\xfe",
+    "[" * 100_000,                      # nested too deep: RecursionError in json
+    '{"seed": ' + "9" * 5000 + "}",     # more digits than int() takes: ValueError
+])
 def test_malformed_json(text: str | bytes) -> None:
     with pytest.raises(RecordError):
         Game.from_json(text)

@@ -12,6 +12,7 @@ from yatzy.i18n.words import (
     BOX_LABELS,
     bonus_explanation,
     box_label,
+    box_named,
     error_text,
     joker_explanation,
     refusal,
@@ -49,6 +50,18 @@ def test_box_names_differ_from_english(lang: str) -> None:
     t, en = translator(lang), translator("en")
     differing = [b for b in LABELS if box_label(t, b) != box_label(en, b)]
     assert len(differing) >= 10
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_a_box_is_found_by_any_of_its_names(lang: str) -> None:
+    t = translator(lang)
+    for box, label in BOX_LABELS.items():
+        for name in (box, label, box_label(t, box), box_label(t, box).upper(),
+                     "  " + box_label(t, box).replace(" ", "_").lower() + " "):
+            assert box_named(t, name) == box, (lang, name)
+    assert box_named(t, "yahtzee_bonus") == "yahtzee_bonus"
+    assert box_named(t, t._("Yahtzee bonus")) == "yahtzee_bonus"
+    assert box_named(t, "fivez") is None and box_named(t, "") is None
 
 
 def test_ruleset_title() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,44 @@ def test_damaged_or_foreign_files_are_ignored(tmp_path: Path) -> None:
     assert artifacts.load(r, tmp_path) is None
     path.write_bytes(b"not a table")
     assert artifacts.load(r, tmp_path) is None
+
+
+def test_any_unreadable_file_is_ignored(tmp_path: Path) -> None:
+    """Every prefix of a table file (an empty one too) and random damage to its bytes:
+    the load gives the table or nothing, and never raises (numpy and zipfile raised
+    EOFError, NotImplementedError and RuntimeError here)."""
+    r = yatzy.ruleset("yatzy")
+    values, allowed, five = _arrays()
+    path = artifacts.save(r, values, allowed, five, {}, tmp_path)
+    good = path.read_bytes()
+    rng = random.Random(8)
+    damaged = [good[:n] for n in range(len(good))]
+    for _ in range(1500):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 3)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        damaged.append(bytes(data))
+    loaded = 0
+    for data in damaged:
+        path.write_bytes(data)
+        stored = artifacts.load(r, tmp_path)
+        if stored is not None:
+            loaded += 1
+            assert np.array_equal(stored.values, values) and np.array_equal(stored.allowed, allowed)
+    assert loaded < len(damaged) // 5  # most damage is caught (the rest hit unused bytes)
+
+
+def test_an_empty_table_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path))
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    r = yatzy.ruleset("yatzy", order="in_order")
+    path = artifacts.table_path(r)
+    path.write_bytes(b"")
+    built = policy.strategy(r)
+    assert built.source == "built" and built.path == path and path.stat().st_size > 0
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    assert policy.strategy(r).source == "cache"
 
 
 def test_cache_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -1,30 +1,44 @@
 """The ``yatzy`` command. Each sub-command lives in its own module with a
-``register(subparsers)`` function; :data:`COMMAND_MODULES` lists them."""
+``register(subparsers, t)`` function; :data:`COMMAND_MODULES` lists them.
+
+Every command speaks the player's language (``--lang``, else ``LANG``) and ends a
+refusal with one line ``yatzy: …`` on standard error and exit status 2: a handler
+raises a typed error (:class:`~yatzy.core.errors.YatzyError`) and :func:`main`
+translates it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
 
 from yatzy import __version__
+from yatzy.cli.errors import error_message
+from yatzy.cli.options import command_translator, language_asked
 from yatzy.core.errors import YatzyError
+from yatzy.i18n import Translator, translator
 
 #: Modules that each add one or more sub-commands, in the order of ``yatzy --help``.
 COMMAND_MODULES = (
     "yatzy.cli.play",
     "yatzy.cli.score",
     "yatzy.cli.solve",
+    "yatzy.cli.simulate",
+    "yatzy.cli.analyse",
     "yatzy.cli.stats",
     "yatzy.cli.games",
     "yatzy.cli.serve",
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command."""
+def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command; it refuses bad option values in
+    ``t``'s language (English by default)."""
+    t = t or translator("en")
     parser = argparse.ArgumentParser(
         prog="yatzy",
         description="Scandinavian Yatzy and Yahtzee: play, score and solve.",
@@ -32,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"yatzy {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+        importlib.import_module(name).register(subparsers, t)
     return parser
 
 
@@ -43,19 +57,47 @@ def _starts_without_command(words: list[str]) -> bool:
     return first.startswith("-") and first not in ("-h", "--help", "--version")
 
 
+def _not_text(word: str) -> bool:
+    """True for an argument whose bytes were not text in the system's encoding: Python
+    keeps them as lone surrogates, which can be neither printed nor stored."""
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _shown(word: str) -> str:
+    """An argument that is not text, with its odd bytes written as ``\\xff``."""
+    return word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _fail(text: str) -> int:
+    """Say ``text`` on one line of standard error; the exit status of a refusal."""
+    print("yatzy: " + " ".join(text.split()), file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``yatzy`` command; returns the exit status."""
-    parser = build_parser()
+    for stream in (sys.stdout, sys.stderr):
+        # Text from a record or a database may hold what the terminal cannot show.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     if _starts_without_command(words):
         # `yatzy` and `yatzy --players Ann,Bo` play, as `yatzy play ...` does.
         words = ["play", *words]
+    t = translator(language_asked(words, os.environ))
+    odd = [word for word in words if _not_text(word)]
+    if odd:
+        return _fail(t._("{word} is not text in the system's encoding", word=_shown(odd[0])))
+    parser = build_parser(t)
     args = parser.parse_args(words)
     try:
         return int(args.handler(args) or 0)
     except YatzyError as exc:
-        print(f"yatzy: {exc}", file=sys.stderr)
-        return 2
+        return _fail(error_message(command_translator(args), exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

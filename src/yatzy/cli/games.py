@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,10 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from yatzy.app import AmbiguousGameId, GameNotFound, GameService, SavedGame, player_results
-from yatzy.core.errors import YatzyError
-from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
-from yatzy.i18n.words import error_text, ruleset_title
+from yatzy.app import GameNotFound, GameService, SavedGame, player_results
+from yatzy.cli.errors import CommandError
+from yatzy.cli.options import add_language_argument, command_translator, whole_number
+from yatzy.i18n import N_, Translator, translator
+from yatzy.i18n.words import ruleset_title
 
 #: Characters of a game's id shown in the table (any unique start of an id will do).
 SHORT_ID = 8
@@ -27,17 +27,11 @@ SHORT_ID = 8
 WINNER = "★"
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError("list at least one game")
-    return n
+#: The most games one listing shows (more would not fit a database's whole numbers).
+MOST_LISTED = 1_000_000
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, t: Translator) -> None:
     """Add the ``games`` sub-command."""
     parser = subparsers.add_parser(
         "games",
@@ -54,7 +48,8 @@ def register(subparsers: Any) -> None:
     status.add_argument("--unfinished", dest="finished", action="store_const", const=False,
                         help="only games not over yet")
     parser.add_argument("--player", help="only games this player plays in")
-    parser.add_argument("-n", dest="limit", metavar="N", type=_count, default=20,
+    parser.add_argument("-n", dest="limit", metavar="N", type=whole_number(t, 1, MOST_LISTED),
+                        default=20,
                         help="list at most N games (default 20)")
     parser.add_argument("--export", metavar="ID",
                         help="print the record of this game (its id, or the start of it)")
@@ -62,18 +57,16 @@ def register(subparsers: Any) -> None:
                         help="with --export: write the record to FILE")
     parser.add_argument("--json", action="store_true",
                         help="print JSON for programs (never translated)")
-    parser.add_argument("--lang", choices=tuple(LANGUAGES),
-                        help="language (default: from LANG, else English)")
+    add_language_argument(parser)
     parser.set_defaults(handler=run, finished=None)
 
 
 def run(args: argparse.Namespace, console: Console | None = None) -> int:
     """List the games or export one; never creates a database that is not there yet."""
     console = console or Console()
-    t = translator(args.lang or language_from_env(os.environ))
+    t = command_translator(args)
     if args.output is not None and args.export is None:
-        print("yatzy: " + t._("-o FILE goes with --export ID"), file=sys.stderr)
-        return 2
+        raise CommandError(N_("-o FILE goes with --export ID"))
     # The database layer (SQLAlchemy, Alembic) loads only when a command needs it.
     from yatzy.bootstrap import db_exists, open_service
     from yatzy.cli.database import no_games_yet
@@ -81,34 +74,16 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     db = args.db
     if not db_exists(db):
         if args.export is not None:
-            return _fail(t, GameNotFound(args.export))
+            raise GameNotFound(args.export)
         if args.json:
             print(json.dumps({"games": [], "more": False}))
             return 0
         console.print(no_games_yet(t, db), highlight=False)
         return 0
-    try:
-        with open_service(db) as service:
-            if args.export is not None:
-                return _export(console, t, service, args)
-            return _list(console, t, service, args)
-    except YatzyError as error:
-        return _fail(t, error)
-
-
-def _fail(t: Translator, error: YatzyError) -> int:
-    print(f"yatzy: {game_error_text(t, error)}", file=sys.stderr)
-    return 2
-
-
-def game_error_text(t: Translator, error: YatzyError) -> str:
-    """An error in ``t``'s language, saying which id was not found or is ambiguous."""
-    if isinstance(error, GameNotFound):
-        return t._("No saved game has an id starting with {id}", id=error.game_id)
-    if isinstance(error, AmbiguousGameId):
-        return t._("Several saved games have an id starting with {id}: {ids}. "
-                   "Give more of the id.", id=error.game_id, ids=", ".join(error.matches))
-    return error_text(t, error)
+    with open_service(db) as service:
+        if args.export is not None:
+            return _export(console, t, service, args)
+        return _list(console, t, service, args)
 
 
 # --- Export -----------------------------------------------------------------------------
@@ -124,9 +99,8 @@ def _export(console: Console, t: Translator, service: GameService,
     try:
         Path(args.output).expanduser().write_text(text, encoding="utf-8")
     except OSError as exc:
-        print("yatzy: " + t._("Cannot write {file}: {reason}", file=args.output,
-                              reason=exc.strerror or exc), file=sys.stderr)
-        return 2
+        raise CommandError(N_("Cannot write {file}: {reason}"), file=args.output,
+                           reason=exc.strerror or exc) from None
     console.print(t._("Wrote the record of game {id} to {file}.", id=saved.id[:SHORT_ID],
                       file=escape(args.output)), highlight=False)
     return 0

@@ -1,14 +1,94 @@
-"""Command-line options shared by sub-commands: choosing a ruleset and its options."""
+"""Command-line options shared by sub-commands: the player's language, bounded whole
+numbers, and choosing a ruleset and its options."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 from yatzy.core.errors import RulesError
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, Ruleset, ruleset
+from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
+
+#: A whole number as a player types it: ASCII digits, perhaps a sign.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
-def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
+def add_language_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--lang``: every command speaks the player's language."""
+    parser.add_argument("--lang", choices=tuple(LANGUAGES),
+                        help="language (default: from LANG, else English)")
+
+
+def command_translator(args: argparse.Namespace) -> Translator:
+    """The texts of the language ``--lang`` asks for, else the one ``LANG`` (or
+    ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``) names, else English."""
+    return translator(getattr(args, "lang", None) or language_from_env(os.environ))
+
+
+def language_asked(words: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of a command line before it is parsed (``--lang X`` or
+    ``--lang=X``, else the environment's), so that even the parser's refusals of a
+    bad option value speak it.
+
+    >>> language_asked(["games", "-n", "x", "--lang", "fi"], {}), language_asked([], {})
+    ('fi', 'en')
+    """
+    for i, word in enumerate(words):
+        value = None
+        if word == "--lang" and i + 1 < len(words):
+            value = words[i + 1]
+        elif word.startswith("--lang="):
+            value = word.removeprefix("--lang=")
+        if value in LANGUAGES:
+            return value
+        if word == "--":
+            break
+    return language_from_env(environ)
+
+
+def whole_number(t: Translator, low: int | None = None, high: int | None = None
+                 ) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (either bound may be
+    left out), refused in ``t``'s language otherwise. The bounds keep a number small
+    enough for every database and array it reaches.
+
+    >>> from yatzy.i18n import translator
+    >>> whole_number(translator("en"), 1, 20)("7")
+    7
+    >>> whole_number(translator("en"), 1, 20)("99999999999999999999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number from 1 to 20, not 99999999999999999999
+    """
+
+    def convert(text: str) -> int:
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        n: int | None = None
+        if _WHOLE.fullmatch(text.strip()):
+            try:
+                n = int(text)
+            except ValueError:  # more digits than Python converts: beyond any bound
+                if low is not None or high is not None:
+                    n = max(abs(low or 0), abs(high or 0)) + 1
+        if n is None:
+            raise argparse.ArgumentTypeError(
+                t._("must be a whole number, not {value}", value=repr(shown)))
+        if (low is None or low <= n) and (high is None or n <= high):
+            return n
+        if high is None:
+            raise argparse.ArgumentTypeError(t._(
+                "must be a whole number {low} or more, not {value}", low=low, value=shown))
+        raise argparse.ArgumentTypeError(t._(
+            "must be a whole number from {low} to {high}, not {value}",
+            low=low, high=high, value=shown))
+
+    return convert
+
+
+def add_ruleset_arguments(parser: argparse.ArgumentParser, t: Translator) -> None:
     """Add ``--rules`` and the options of every ruleset."""
     group = parser.add_argument_group("rules")
     group.add_argument("--rules", choices=RULESET_NAMES, default="yatzy",
@@ -19,7 +99,9 @@ def add_ruleset_arguments(parser: argparse.ArgumentParser) -> None:
                        default=None, help="yahtzee: no +100 for extra Yahtzees")
     group.add_argument("--upper-first", dest="upper_first", action="store_true", default=None,
                        help="yahtzee: fill the upper section before the lower")
-    group.add_argument("--rolls", type=int, help="rolls per turn (default 3)")
+    # The ruleset checks the number of rolls; here it only has to be a number.
+    group.add_argument("--rolls", type=whole_number(t),
+                       help="rolls per turn (default 3)")
 
 
 #: The command-line flag of each ruleset option.

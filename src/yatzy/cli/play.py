@@ -8,14 +8,19 @@ import sys
 from typing import Any
 
 from yatzy.bots import bot_names
-from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
-from yatzy.core.errors import YatzyError
+from yatzy.cli.errors import CommandError
+from yatzy.cli.options import (
+    add_language_argument,
+    add_ruleset_arguments,
+    command_translator,
+    ruleset_from_args,
+    whole_number,
+)
 from yatzy.core.seeded import MAX_SEED
-from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
-from yatzy.i18n.words import error_text
+from yatzy.i18n import N_, Translator
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, t: Translator) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play in the terminal (the default command)",
@@ -25,7 +30,7 @@ def register(subparsers: Any) -> None:
             "saved at once: quit any time and continue with --resume."
         ),
     )
-    add_ruleset_arguments(parser)
+    add_ruleset_arguments(parser, t)
     parser.add_argument(
         "--players", metavar="LIST",
         help='players in seat order, e.g. "Ann,Bo,cpu:greedy" (cpu:LEVEL or NAME:LEVEL '
@@ -36,21 +41,16 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--first", choices=("seat", "roll"),
                         help="who starts: the first seat, or a roll-off (default: roll-off"
                              " for multi-player Yahtzee)")
-    parser.add_argument("--seed", type=int, help="seed of the dice, to replay a game")
+    parser.add_argument("--seed", type=whole_number(t, 0, MAX_SEED),
+                        help="seed of the dice, to replay a game")
     parser.add_argument("--resume", action="store_true",
                         help="list the unfinished games and continue one")
     parser.add_argument("--db", metavar="PATH",
                         help="the game database (default: $YATZY_DB or the user data folder)")
-    parser.add_argument("--lang", choices=tuple(LANGUAGES),
-                        help="language (default: from LANG, else English)")
+    add_language_argument(parser)
     parser.add_argument("--fast", action="store_true",
                         help="computer players move at once instead of at a readable pace")
     parser.set_defaults(handler=run)
-
-
-def _fail(t: Translator, error: YatzyError) -> int:
-    print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
-    return 2
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,23 +60,19 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.tui.screens.setup import GameSetup
     from yatzy.tui.seats import parse_seats
 
-    t = translator(args.lang or language_from_env(os.environ))
+    t = command_translator(args)
     if args.dice == "manual" and args.seed is not None:
-        print("yatzy: " + t._("A game with real dice takes no seed"), file=sys.stderr)
-        return 2
-    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
-        print("yatzy: " + t._("The seed must be a whole number from 0 to {most}",
-                              most=MAX_SEED), file=sys.stderr)
-        return 2
-    try:
-        rules = ruleset_from_args(args)
-        setup = None
-        if args.players is not None:
-            seats = parse_seats(args.players, bot_names())
-            setup = GameSetup(rules, seats, args.dice, args.first, args.seed)
-        service = open_service(args.db)
-    except YatzyError as error:
-        return _fail(t, error)
+        raise CommandError(N_("A game with real dice takes no seed"))
+    rules = ruleset_from_args(args)
+    setup = None
+    if args.players is not None:
+        seats = parse_seats(args.players, bot_names())
+        setup = GameSetup(rules, seats, args.dice, args.first, args.seed)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # The screen would wait for keys that never come (or draw into a pipe).
+        raise CommandError(N_("yatzy play needs a terminal: its input and output cannot "
+                              "be a file or a pipe"))
+    service = open_service(args.db)
     app = YatzyApp(service, lang=t.lang, setup=setup, resume=args.resume, fast=args.fast,
                    bot_seed=args.seed)
     if setup is None and not args.resume:

@@ -8,43 +8,36 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 from typing import Any
 
-from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
+from yatzy.cli.options import (
+    add_language_argument,
+    add_ruleset_arguments,
+    command_translator,
+    ruleset_from_args,
+)
 from yatzy.core.dice import Dice
-from yatzy.core.errors import InvalidDice, YatzyError
-from yatzy.i18n import LANGUAGES, language_from_env, translator
-from yatzy.i18n.words import box_label, error_text, ruleset_title
+from yatzy.i18n import Translator
+from yatzy.i18n.words import box_label, ruleset_title
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, t: Translator) -> None:
     parser = subparsers.add_parser(
         "score",
         help="print every box's points for some dice",
         description="Print what every box gives for the dice, e.g. `yatzy score 3 3 3 5 5`.",
     )
-    add_ruleset_arguments(parser)
+    add_ruleset_arguments(parser, t)
     parser.add_argument("dice", nargs="+", help="the faces, e.g. 3 3 3 5 5 (or 33355)")
     parser.add_argument("--json", action="store_true", help="print JSON for programs")
-    parser.add_argument("--lang", choices=tuple(LANGUAGES),
-                        help="language (default: from LANG, else English)")
+    add_language_argument(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    t = translator(args.lang or language_from_env(os.environ))
-    try:
-        rules = ruleset_from_args(args)
-        try:
-            dice = rules.check_dice(Dice.parse(" ".join(args.dice)))
-        except InvalidDice:
-            count = rules.dice_count
-            raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count) from None
-    except YatzyError as error:
-        print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
-        return 2
+    t = command_translator(args)
+    rules = ruleset_from_args(args)
+    dice = Dice.parse(" ".join(args.dice), rules.dice_count)
     scores = rules.scores(dice)
     if args.json:
         print(json.dumps({"ruleset": rules.to_dict(), "dice": list(dice), "scores": scores}))

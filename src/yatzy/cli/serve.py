@@ -5,40 +5,22 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
+import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from yatzy.i18n import language_from_env, translator
+from yatzy.cli.options import add_language_argument, command_translator, whole_number
+from yatzy.i18n import Translator
 
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
 
-
-def port_number(text: str) -> int:
-    """A TCP port for argparse: 1 to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
-    return port
+_TENTHS = re.compile(r"[0-9]{1,5}(?:\.[0-9])?")
 
 
-def pace(text: str) -> float:
-    """Seconds between a computer's steps, for argparse: 0 to 10."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"the pace is 0 to 10 seconds, not {text!r}")
-    return value
-
-
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, t: Translator) -> None:
     """Add the ``serve`` sub-command."""
     parser = subparsers.add_parser(
         "serve",
@@ -49,14 +31,30 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1; 0.0.0.0 for "
                              "phones on your network)")
-    parser.add_argument("--port", type=port_number, default=8000, help="default 8000")
+    parser.add_argument("--port", type=whole_number(t, 1, 65535), default=8000,
+                        help="default 8000")
     parser.add_argument("--db", help="the game database, a path or a URL (default: "
                                      "$YATZY_DB, else in your data folder)")
-    parser.add_argument("--pace", type=pace, default=0.8,
-                        help="seconds a computer takes for each step (default 0.8)")
-    parser.add_argument("--rate", type=float, default=20.0,
+    parser.add_argument("--pace", type=tenths(t, 10), default=0.8,
+                        help="seconds a computer takes for each step, 0 to 10 (default 0.8)")
+    parser.add_argument("--rate", type=tenths(t, 10_000), default=20.0,
                         help="requests a second one client may make (0: no limit)")
+    add_language_argument(parser)
     parser.set_defaults(handler=run)
+
+
+def tenths(t: Translator, most: int) -> Callable[[str], float]:
+    """An argparse ``type``: a number from 0 to ``most`` with at most one decimal
+    (``0.8``)."""
+
+    def convert(text: str) -> float:
+        if _TENTHS.fullmatch(text.strip()) and float(text) <= most:
+            return float(text)
+        raise argparse.ArgumentTypeError(t._(
+            "must be a number from 0 to {most} with at most one decimal, not {value}",
+            most=most, value=repr(text[:40])))
+
+    return convert
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.bootstrap import describe_db, open_service
     from yatzy.web.app import Settings, create_app
 
-    t = translator(language_from_env(os.environ))
+    t = command_translator(args)
     service = open_service(args.db, cache_size=GAMES_KEPT)
     app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0)))
     # A server holds many games for long: move what exists at start out of the garbage

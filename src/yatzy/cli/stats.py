@@ -9,8 +9,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
-import sys
 from typing import Any
 
 from babel.numbers import format_decimal, format_percent
@@ -20,11 +18,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from yatzy.app import GameService, StatsRow
-from yatzy.core.errors import YatzyError
+from yatzy.cli.options import add_language_argument, command_translator
 from yatzy.core.rulesets import RULESET_NAMES, Ruleset
-from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
+from yatzy.i18n import Translator, translator
 from yatzy.i18n.words import RULESET_NAMES as RULESET_WORDS
-from yatzy.i18n.words import box_label, error_text, ruleset_title
+from yatzy.i18n.words import box_label, ruleset_title
 
 #: Bin widths a histogram may use, smallest first.
 NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
@@ -32,7 +30,7 @@ MAX_BINS = 16
 BAR_WIDTH = 40
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, t: Translator) -> None:
     """Add the ``stats`` sub-command."""
     parser = subparsers.add_parser(
         "stats",
@@ -46,8 +44,7 @@ def register(subparsers: Any) -> None:
                         help="also draw the distribution of final scores")
     parser.add_argument("--json", action="store_true",
                         help="print JSON for programs (never translated)")
-    parser.add_argument("--lang", choices=tuple(LANGUAGES),
-                        help="language (default: from LANG, else English)")
+    add_language_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -55,7 +52,7 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     """Print the statistics (and histograms) the options ask for; never creates a
     database that is not there yet."""
     console = console or Console()
-    t = translator(args.lang or language_from_env(os.environ))
+    t = command_translator(args)
     # The database layer (SQLAlchemy, Alembic) loads only when a command needs it.
     from yatzy.bootstrap import db_exists, open_service
     from yatzy.cli.database import no_games_yet
@@ -67,12 +64,8 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
             return 0
         console.print(no_games_yet(t, db), highlight=False)
         return 0
-    try:
-        with open_service(db) as service:
-            return _show(console, t, service, args)
-    except YatzyError as error:
-        print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
-        return 2
+    with open_service(db) as service:
+        return _show(console, t, service, args)
 
 
 def _show(console: Console, t: Translator, service: GameService,

@@ -9,6 +9,9 @@ from yatzy.core.errors import InvalidDice
 
 FACES = (1, 2, 3, 4, 5, 6)
 
+#: The text of each face: one ASCII digit (not "+1", "06" or another script's digits).
+_FACE_DIGITS = frozenset("123456")
+
 
 class Dice(tuple[int, ...]):
     """The faces of the dice on the table, in their positions.
@@ -46,17 +49,31 @@ class Dice(tuple[int, ...]):
         return super().__new__(cls, faces)
 
     @classmethod
-    def parse(cls, text: str) -> Dice:
-        """Parse faces written as ``"3 3 5 6 6"``, ``"3,3,5,6,6"`` or ``"33566"``."""
-        cleaned = text.replace(",", " ").replace("-", " ").split()
-        if len(cleaned) == 1 and len(cleaned[0]) > 1:
-            cleaned = list(cleaned[0])
-        try:
-            return cls(int(part) for part in cleaned)
-        except ValueError:
-            raise InvalidDice(
-                f"Dice must be values from 1 to 6, not {text!r}", values=text
-            ) from None
+    def parse(cls, text: str, count: int | None = None) -> Dice:
+        """Parse faces written as ``"3 3 5 6 6"``, ``"3,3,5,6,6"`` or ``"33566"``.
+
+        Each face is one of the digits ``1`` to ``6``; spaces and commas separate them.
+        A sign is not a separator, so ``"-6"`` and ``"+1"`` are refused, not read as 6
+        and 1. With ``count``, the dice must also be that many, and every refusal is
+        :func:`check_dice`'s, so a player reads one text for any wrong dice:
+
+        >>> Dice.parse("-6 -6 -6 -6 -6")
+        Traceback (most recent call last):
+        ...
+        yatzy.core.errors.InvalidDice: Dice must be values from 1 to 6, not '-6 -6 -6 -6 -6'
+        >>> Dice.parse("1 2 x", count=5)
+        Traceback (most recent call last):
+        ...
+        yatzy.core.errors.InvalidDice: Dice must be 5 values from 1 to 6
+        """
+        parts = text.replace(",", " ").split()
+        if len(parts) == 1:
+            parts = list(parts[0])
+        if all(part in _FACE_DIGITS for part in parts) and count in (None, len(parts)):
+            return cls(int(part) for part in parts)
+        if count is not None:
+            raise _not_dice(count)
+        raise InvalidDice(f"Dice must be values from 1 to 6, not {text!r}", values=text)
 
     @property
     def counts(self) -> tuple[int, int, int, int, int, int]:
@@ -91,10 +108,15 @@ def check_dice(values: Iterable[object], count: int) -> Dice:
     try:
         raw = list(values)
     except TypeError:
-        raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count) from None
+        raise _not_dice(count) from None
     if len(raw) != count:
-        raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)
+        raise _not_dice(count)
     try:
         return Dice(raw)
     except InvalidDice:
-        raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count) from None
+        raise _not_dice(count) from None
+
+
+def _not_dice(count: int) -> InvalidDice:
+    """The one refusal of dice that must be ``count`` values."""
+    return InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)

@@ -210,6 +210,8 @@ def from_json(text: str | bytes) -> Game:
     """Replay a record given as JSON text; malformed JSON raises :class:`RecordError`."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:
+        # ValueError: bad JSON, bytes that are no text, a number of 5,000 digits;
+        # RecursionError: arrays or objects nested thousands deep ("[[[[...").
         raise RecordError(f"The record is not valid JSON: {exc}") from None
     return from_record(data)

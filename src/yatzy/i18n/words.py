@@ -9,6 +9,8 @@ messages of the core's typed errors (translated by their ``code``).
 'Ett par'
 >>> ruleset_title(translator("da"), ruleset("yatzy", order="in_order"))
 'Yatzy · i rækkefølge'
+>>> box_named(translator("sv"), "ett PAR"), box_named(translator("sv"), "Full house")
+('one_pair', 'full_house')
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from yatzy.core import rules
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
+from yatzy.core.scorecard import BONUS_KEY, Scorecard
 from yatzy.i18n import N_, Translator
 
 #: The English box names of the core, marked for translation (the core owns them).
@@ -38,6 +41,9 @@ BOX_LABELS: dict[str, str] = {
     "yatzy": N_("Yatzy"),
     "yahtzee": N_("Yahtzee"),
 }
+
+#: The scorecard's count of extra Yahtzees, by the name the terminal game shows.
+BONUS_LABEL = N_("Yahtzee bonus")
 
 RULESET_NAMES: dict[str, str] = {
     "yatzy": N_("Yatzy"),
@@ -61,6 +67,30 @@ JOKER_NAMES: dict[str, str] = {
 def box_label(t: Translator, box: str) -> str:
     """The name of ``box`` in ``t``'s language."""
     return t._(BOX_LABELS[box])
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.replace("_", " ").split()).casefold()
+
+
+def box_named(t: Translator, name: str) -> str | None:
+    """The box (or :data:`~yatzy.core.scorecard.BONUS_KEY`) a player calls ``name``:
+    its code name, its English name or its name in ``t``'s language, whatever the
+    case, with spaces or underscores between words; ``None`` for no box."""
+    key = _name_key(name)
+    for box, label in (*BOX_LABELS.items(), (BONUS_KEY, BONUS_LABEL)):
+        if key in (_name_key(box), _name_key(label), _name_key(t._(label))):
+            return box
+    return None
+
+
+def card_text(t: Translator, card: Scorecard) -> str:
+    """The filled boxes of ``card`` as ``name=points`` in ``t``'s language, ``-`` for
+    an empty card; :func:`box_named` reads the names back."""
+    parts = [f"{box_label(t, box)}={card[box]}" for box in card.filled_boxes]
+    if card.yahtzee_bonus_count:
+        parts.append(f"{t._(BONUS_LABEL)}={card.yahtzee_bonus_count}")
+    return ", ".join(parts) or "-"
 
 
 def ruleset_title(t: Translator, ruleset: Ruleset) -> str:
@@ -148,6 +178,9 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         return t._("Unknown computer player {level}; choose from {levels}",
                    level=params.get("bot", "?"), levels=params.get("known", ""))
     if code == "storage":
+        if "folder" in params:
+            return t._("Cannot open the game database {db}: there is no folder {folder}",
+                       db=params.get("db", "?"), folder=params["folder"])
         if "db" in params:
             return t._("Cannot open the game database {db}: {reason}", db=params["db"],
                        reason=params.get("reason", "?"))

@@ -3,8 +3,8 @@
 A table lives in the cache directory (``YATZY_CACHE_DIR``, else the user cache
 directory) in one ``.npz`` file per ruleset and solver version. Its header holds the
 ruleset, the solver version and a SHA-256 of the arrays, checked on every load; a file
-that does not match is ignored (and rebuilt by the caller). Files are written to a
-temporary name and renamed, so a reader never sees half a file.
+that does not match, or cannot be read at all, is ignored (and rebuilt by the caller).
+Files are written to a temporary name and renamed, so a reader never sees half a file.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import tempfile
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,7 +104,11 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
             values = data["values"]
             allowed = data["allowed"]
             small = data["five_points"]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError):
+    except Exception:
+        # A cache file is only a shortcut, and a damaged one makes numpy and zipfile raise
+        # nearly anything (EOFError for an empty file, NotImplementedError, RuntimeError
+        # for garbled zip flags, MemoryError for a garbled shape...): whatever cannot be
+        # read is rebuilt, like a file that does not match.
         return None
     if (
         not isinstance(header, dict)

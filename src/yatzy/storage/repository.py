@@ -28,7 +28,7 @@ from yatzy.app.saved import (
     StatsRow,
     player_results,
 )
-from yatzy.core.errors import RecordError
+from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.storage.tables import games, results, seat_keys
@@ -36,6 +36,13 @@ from yatzy.storage.tables import games, results, seat_keys
 T = TypeVar("T")
 
 PLAYING, FINISHED = "playing", "finished"
+
+#: What decoding a row that was not written by us raises (JSON, dates, seats).
+_DECODING = (ValueError, TypeError, KeyError, AttributeError)
+
+
+def _damaged(exc: Exception) -> StorageError:
+    return StorageError(f"The game database failed: it holds damaged data ({exc})")
 
 
 def options_key(rules: Ruleset) -> str:
@@ -49,7 +56,11 @@ def options_key(rules: Ruleset) -> str:
 
 
 def _rules_of(name: str, key: str) -> Ruleset:
-    return Ruleset.from_dict({"name": name, "options": json.loads(key)})
+    try:
+        options = json.loads(key)
+    except ValueError as exc:
+        raise _damaged(exc) from exc
+    return Ruleset.from_dict({"name": name, "options": options})
 
 
 def _rules_where(rules: RulesFilter) -> list[sa.ColumnElement[bool]]:
@@ -69,8 +80,8 @@ class SqlGameRepository:
         # sleeps in growing steps (up to 100 ms) before it tries again. Writers of this
         # process queue on a lock instead and go the moment it is free; other processes
         # still meet SQLite's own lock.
-        self._writing: AbstractContextManager[Any] = (threading.Lock() if engine.dialect.name == "sqlite"
-                         else contextlib.nullcontext())
+        self._writing: AbstractContextManager[Any] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
 
     # --- Plumbing -------------------------------------------------------------------
 
@@ -88,6 +99,10 @@ class SqlGameRepository:
                 return query(connection)
         except sa.exc.DBAPIError as exc:
             raise StorageError(f"The game database failed: {exc.orig}") from exc
+        except _DECODING as exc:
+            if isinstance(exc, YatzyError):
+                raise
+            raise _damaged(exc) from exc
 
     # --- Games ----------------------------------------------------------------------
 
@@ -156,7 +171,10 @@ class SqlGameRepository:
         except RecordError as exc:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
-        seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash")) for s in row.seats)
+        try:
+            seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash")) for s in row.seats)
+        except _DECODING as exc:
+            raise _damaged(exc) from exc
         settings = row.settings if isinstance(row.settings, dict) else {}
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
                          row.version, hints=settings.get("hints") is True)
