@@ -22,7 +22,7 @@ def test_computers_are_named_after_their_level() -> None:
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("", "no_players"), (" , ", "no_players"), ("Ann,Ann", "same_name"),
+    [("", "no_players"), (" , ", "no_players"), ("Ann,Ann", "duplicate_player"),
      (",".join(f"P{i}" for i in range(MAX_SEATS + 1)), "too_many_players")],
 )
 def test_bad_lists(text: str, code: str) -> None:

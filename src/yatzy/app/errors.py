@@ -9,19 +9,19 @@ these too.
 
 from __future__ import annotations
 
-from yatzy.core.errors import IllegalMove, YatzyError
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
 
 
 class AppError(YatzyError):
     """Base class of the errors raised by :mod:`yatzy.app`."""
 
-    code = "app"
+    code = ErrorCode.APP
 
 
 class GameNotFound(AppError):
     """No saved game has this id (never saved, or deleted)."""
 
-    code = "game_not_found"
+    code = ErrorCode.GAME_NOT_FOUND
 
     def __init__(self, game_id: str) -> None:
         super().__init__(f"No saved game with id {game_id!r}", game_id=game_id)
@@ -31,7 +31,7 @@ class GameNotFound(AppError):
 class AmbiguousGameId(AppError):
     """A shortened game id that is the start of several saved games' ids."""
 
-    code = "ambiguous_game_id"
+    code = ErrorCode.AMBIGUOUS_GAME_ID
 
     def __init__(self, prefix: str, matches: list[str]) -> None:
         super().__init__(
@@ -49,7 +49,7 @@ class GameChanged(AppError):
     Nothing was stored; load the game again to see where it stands.
     """
 
-    code = "game_changed"
+    code = ErrorCode.GAME_CHANGED
 
     def __init__(self, game_id: str, *, expected: int, actual: int) -> None:
         super().__init__(
@@ -63,7 +63,7 @@ class GameChanged(AppError):
 class UnknownBot(AppError):
     """A seat names a computer player level that does not exist."""
 
-    code = "unknown_bot"
+    code = ErrorCode.UNKNOWN_BOT
 
     def __init__(self, bot: str, known: tuple[str, ...]) -> None:
         super().__init__(
@@ -75,29 +75,29 @@ class UnknownBot(AppError):
 class BadSeats(AppError):
     """Seats that cannot make a game (none, or not text names)."""
 
-    code = "bad_seats"
+    code = ErrorCode.BAD_SEATS
 
 
 class BadDiceMode(AppError):
     """A dice mode other than ``"auto"`` and ``"manual"``, or a seed for manual dice."""
 
-    code = "bad_dice_mode"
+    code = ErrorCode.BAD_DICE_MODE
 
 
 class DiceNeeded(IllegalMove):
     """A roll without dice in a game whose dice are real ones typed in (manual mode)."""
 
-    code = "dice_needed"
+    code = ErrorCode.DICE_NEEDED
 
 
 class DiceNotAllowed(IllegalMove):
     """A roll with dice given in a game whose dice the program rolls (auto mode)."""
 
-    code = "dice_not_allowed"
+    code = ErrorCode.DICE_NOT_ALLOWED
 
 
 class StorageError(AppError):
     """The game database cannot be opened, read or written (disk full, locked too
     long, unreadable file, unreachable server, a newer schema than this program)."""
 
-    code = "storage"
+    code = ErrorCode.STORAGE

@@ -43,7 +43,7 @@ from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import SavedGame, Seat, StatsRow
 from yatzy.bots import bot_names
 from yatzy.core.actions import Action, Score
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 
@@ -189,16 +189,16 @@ class GameService:
         game = saved.game
         last = game.history[-1] if game.history else None
         if game.is_over:
-            raise IllegalMove("The game is over", code="game_over")
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         if last is None or not isinstance(last.action, Score):
             raise IllegalMove("Only the last box chosen can be taken back",
-                              code="nothing_to_undo")
+                              code=ErrorCode.NOTHING_TO_UNDO)
         if player is not None and player != last.player:
             raise IllegalMove(f"Only {last.player} can take back their move",
-                              code="not_your_move", player=last.player)
+                              code=ErrorCode.NOT_YOUR_MOVE, player=last.player)
         if any(seat.name == last.player and seat.bot for seat in saved.seats):
             raise IllegalMove("A computer player's move cannot be taken back",
-                              code="computer_move", player=last.player)
+                              code=ErrorCode.COMPUTER_MOVE, player=last.player)
         new = replace(saved, game=game.undo(), updated_at=self._clock(),
                       version=saved.version + 1)
         self._repo.save(new, expected_version=saved.version)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from yatzy.core.errors import RulesError
+from yatzy.core.errors import ErrorCode, RulesError
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, Ruleset, ruleset
 
 
@@ -42,6 +42,6 @@ def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
         if key not in known:
             raise RulesError(
                 f"{FLAGS[key]} is not an option of {args.rules}",
-                code="flag_not_for_rules", flag=FLAGS[key], rules=args.rules,
+                code=ErrorCode.FLAG_NOT_FOR_RULES, flag=FLAGS[key], rules=args.rules,
             )
     return ruleset(args.rules, **options)

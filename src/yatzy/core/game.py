@@ -29,7 +29,7 @@ from typing import Any
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove, InvalidDice
+from yatzy.core.errors import ErrorCode, IllegalMove, InvalidDice
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import MAX_SEED, seeded_dice
@@ -74,7 +74,8 @@ def _check_players(players: Iterable[str]) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise IllegalMove(
-            f"Two players are called {dup}: names must differ", code="duplicate_player", name=dup
+            f"Two players are called {dup}: names must differ",
+            code=ErrorCode.DUPLICATE_PLAYER, name=dup,
         )
     return names
 
@@ -114,7 +115,7 @@ def roll_off_next(players: Sequence[str], sums: Sequence[int]) -> str | None:
         if used != len(sums):
             raise IllegalMove(
                 f"The roll-off was decided after {used} rolls, but {len(sums)} were given",
-                code="roll_off_overlong",
+                code=ErrorCode.ROLL_OFF_OVERLONG,
             )
         return None
     return players[contenders[len(sums) - used]]
@@ -144,7 +145,7 @@ def roll_off(
                 raise IllegalMove(
                     "The roll-off needs more dice: "
                     f"{', '.join(players[s] for s in contenders)} roll again",
-                    code="roll_off_incomplete",
+                    code=ErrorCode.ROLL_OFF_INCOMPLETE,
                 )
             d = given[k]
         elif seed is None:
@@ -272,7 +273,7 @@ class Game:
         except ValueError:
             raise IllegalMove(
                 f"No player called {player!r}; the players are {', '.join(self.players)}",
-                code="unknown_player",
+                code=ErrorCode.UNKNOWN_PLAYER,
             ) from None
 
     def choices(self) -> dict[str, int]:
@@ -313,11 +314,11 @@ class Game:
 
     def _check_turn(self, player: str | None) -> None:
         if self.is_over:
-            raise IllegalMove("The game is over", code="game_over")
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         if player is not None and player != self.current_player:
             self._seat(player)
             raise IllegalMove(
-                f"It is {self.current_player}'s turn", code="not_your_turn",
+                f"It is {self.current_player}'s turn", code=ErrorCode.NOT_YOUR_TURN,
                 player=self.current_player,
             )
 
@@ -339,7 +340,7 @@ class Game:
                 ) from None
         if self.seed is None:
             raise IllegalMove(
-                "This game has no seed: give the dice that were rolled", code="dice_needed"
+                "This game has no seed: give the dice that were rolled", code=ErrorCode.DICE_NEEDED
             )
         return seeded_dice(self.seed, "turn", len(self.history), count)
 
@@ -349,7 +350,7 @@ class Game:
         if self.rolls_used:
             raise IllegalMove(
                 "You have rolled already: reroll some dice or choose a box",
-                code="already_rolled",
+                code=ErrorCode.ALREADY_ROLLED,
             )
         d = self._draw(dice, self.ruleset.dice_count)
         return replace(
@@ -373,9 +374,9 @@ class Game:
         """
         self._check_turn(player)
         if self.dice is None:
-            raise IllegalMove("Roll the dice first", code="no_roll")
+            raise IllegalMove("Roll the dice first", code=ErrorCode.NO_ROLL)
         if self.rolls_left <= 0:
-            raise IllegalMove("No rolls left this turn", code="no_rolls_left")
+            raise IllegalMove("No rolls left this turn", code=ErrorCode.NO_ROLLS_LEFT)
         n = self.ruleset.dice_count
         try:
             held = tuple(hold)
@@ -384,13 +385,13 @@ class Game:
         for pos in held:
             if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < n:
                 raise IllegalMove(
-                    f"Dice positions are 0 to {n - 1}, not {pos!r}", code="bad_position"
+                    f"Dice positions are 0 to {n - 1}, not {pos!r}", code=ErrorCode.BAD_POSITION
                 )
         if len(set(held)) != len(held):
-            raise IllegalMove("Each die can be held only once", code="bad_position")
+            raise IllegalMove("Each die can be held only once", code=ErrorCode.BAD_POSITION)
         if len(held) == n:
             raise IllegalMove(
-                "Reroll at least one die: you are holding all of them", code="hold_all"
+                "Reroll at least one die: you are holding all of them", code=ErrorCode.HOLD_ALL
             )
         rerolled = [i for i in range(n) if i not in held]
         new = self._draw(dice, len(rerolled))
@@ -414,7 +415,7 @@ class Game:
             refused = rules.refusal(self.ruleset, card, None, box)
             if refused is not None:
                 raise refused.error(self.ruleset)
-            raise IllegalMove("Roll the dice first", code="no_roll")
+            raise IllegalMove("Roll the dice first", code=ErrorCode.NO_ROLL)
         points = rules.check_choice(self.ruleset, card, self.dice, box)
         bonus = rules.earns_yahtzee_bonus(self.ruleset, card, self.dice)
         cards = list(self.cards)
@@ -462,7 +463,7 @@ class Game:
         True
         """
         if not self.history:
-            raise IllegalMove("Nothing to undo", code="nothing_to_undo")
+            raise IllegalMove("Nothing to undo", code=ErrorCode.NOTHING_TO_UNDO)
         game = self.at_start()
         for step in self.history[:-1]:
             game = game.apply(step.action, player=step.player)

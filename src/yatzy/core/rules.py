@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
 from yatzy.core.scorecard import Scorecard
 
@@ -98,9 +98,9 @@ class Refusal:
     upper_box: str | None = None
 
     @property
-    def code(self) -> str:
+    def code(self) -> ErrorCode:
         """The error code of the :class:`IllegalMove` this refusal raises."""
-        return "box_filled" if self.reason == "filled" else "box_not_allowed"
+        return ErrorCode.BOX_FILLED if self.reason == "filled" else ErrorCode.BOX_NOT_ALLOWED
 
     def message(self, ruleset: Ruleset) -> str:
         """The refusal in English, for a player."""

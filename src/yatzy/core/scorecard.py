@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from yatzy.core.errors import IllegalMove, RulesError
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError
 from yatzy.core.rulesets import Ruleset
 
 #: Name of the extra-Yahtzee counter in a scorecard's text form.
@@ -125,8 +125,8 @@ class Scorecard(Mapping[str, "int | None"]):
         decided by :mod:`yatzy.core.rules`."""
         i = self._index(box)
         if self.entries[i] is not None:
-            raise IllegalMove(f"{self.ruleset.label(box)} is already filled", code="box_filled",
-                              box=box)
+            raise IllegalMove(f"{self.ruleset.label(box)} is already filled",
+                              code=ErrorCode.BOX_FILLED, box=box)
         values = (*self.entries[:i], points, *self.entries[i + 1 :])
         return Scorecard(self.ruleset, values, self.yahtzee_bonus_count + int(extra_yahtzee))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yatzy.app import Seat, UnknownBot
-from yatzy.core.errors import YatzyError
+from yatzy.core.errors import ErrorCode, YatzyError
 
 #: The most players at one table.
 MAX_SEATS = 6
@@ -23,7 +23,7 @@ MAX_SEATS = 6
 class SeatsError(YatzyError):
     """A list of players that cannot make a game."""
 
-    code = "bad_players"
+    code = ErrorCode.BAD_PLAYERS
 
 
 def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
@@ -31,9 +31,9 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
     :class:`~yatzy.app.UnknownBot`."""
     entries = [part.strip() for part in text.split(",") if part.strip()]
     if not entries:
-        raise SeatsError("Name at least one player", code="no_players")
+        raise SeatsError("Name at least one player", code=ErrorCode.NO_PLAYERS)
     if len(entries) > MAX_SEATS:
-        raise SeatsError(f"At most {MAX_SEATS} players", code="too_many_players",
+        raise SeatsError(f"At most {MAX_SEATS} players", code=ErrorCode.TOO_MANY_PLAYERS,
                          most=MAX_SEATS)
     seats: list[Seat] = []
     taken: set[str] = set()
@@ -49,7 +49,8 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
                     name = f"{level.capitalize()} {n}"
                     n += 1
         if name in taken:
-            raise SeatsError(f"Two players are called {name}", code="same_name", name=name)
+            raise SeatsError(f"Two players are called {name}",
+                             code=ErrorCode.DUPLICATE_PLAYER, name=name)
         taken.add(name)
         seats.append(Seat(name, level if sep else None))
     return tuple(seats)
