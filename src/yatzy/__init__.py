@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from yatzy.core import (
@@ -34,6 +34,7 @@ from yatzy.core import (
     YatzyError,
     ruleset,
 )
+from yatzy.core.dice import DiceLike
 from yatzy.core.seeded import MAX_SEED
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def new_game(
     *,
     seed: int | None = None,
     first_player: str = "seat",
-    roll_off_dice: Sequence[Sequence[int]] | None = None,
+    roll_off_dice: Iterable[DiceLike] | None = None,
 ) -> Game:
     """A new game of ``ruleset`` for ``players`` (names, in seat order).
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
-from yatzy.core.dice import Dice
-from yatzy.core.errors import ErrorCode, IllegalMove, InvalidDice
+from yatzy.core.dice import Dice, DiceLike, check_dice
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import MAX_SEED, seeded_dice
@@ -126,7 +126,7 @@ def roll_off(
     players: Sequence[str],
     *,
     seed: int | None,
-    dice: Sequence[Sequence[int]] | None = None,
+    dice: Iterable[DiceLike] | None = None,
 ) -> tuple[int, tuple[RollOff, ...]]:
     """Who starts: each player rolls all dice; the highest sum starts; those tied for the
     highest roll again, in seat order. Returns the starter's seat and the rolls in order.
@@ -191,7 +191,7 @@ class Game:
         *,
         seed: int | None = None,
         first_player: str = "seat",
-        roll_off_dice: Sequence[Sequence[int]] | None = None,
+        roll_off_dice: Iterable[DiceLike] | None = None,
     ) -> Game:
         """A new game. With ``seed=None`` every roll needs its dice given (physical dice)."""
         if not isinstance(ruleset, Ruleset):
@@ -322,30 +322,18 @@ class Game:
                 player=self.current_player,
             )
 
-    def _draw(self, given: Sequence[int] | None, count: int) -> Dice:
+    def _draw(self, given: DiceLike | None, count: int) -> Dice:
         if given is not None:
-            if isinstance(given, str | bytes):
-                given = Dice.parse(given if isinstance(given, str) else given.decode())
-            try:
-                values = list(given)
-            except TypeError:
-                raise InvalidDice(f"Dice must be {count} values from 1 to 6") from None
-            if len(values) != count:
-                raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)
-            try:
-                return Dice(values)
-            except InvalidDice:
-                raise InvalidDice(
-                    f"Dice must be {count} values from 1 to 6", count=count
-                ) from None
+            return check_dice(given, count)
         if self.seed is None:
             raise IllegalMove(
                 "This game has no seed: give the dice that were rolled", code=ErrorCode.DICE_NEEDED
             )
         return seeded_dice(self.seed, "turn", len(self.history), count)
 
-    def roll(self, dice: Sequence[int] | None = None, *, player: str | None = None) -> Game:
-        """The turn's first roll of all dice (``dice`` = physical dice)."""
+    def roll(self, dice: DiceLike | None = None, *, player: str | None = None) -> Game:
+        """The turn's first roll of all dice (``dice`` = physical dice, in any form
+        :func:`~yatzy.core.dice.check_dice` takes: ``[3, 3, 5, 6, 6]``, ``"33566"``)."""
         self._check_turn(player)
         if self.rolls_used:
             raise IllegalMove(
@@ -363,7 +351,7 @@ class Game:
     def reroll(
         self,
         hold: Iterable[int],
-        dice: Sequence[int] | None = None,
+        dice: DiceLike | None = None,
         *,
         player: str | None = None,
     ) -> Game:

@@ -15,10 +15,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from yatzy.core.dice import Dice
+from yatzy.core.dice import Dice, DiceLike
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
 from yatzy.core.scorecard import Scorecard
@@ -45,7 +44,7 @@ def is_joker(ruleset: Ruleset, card: Scorecard, dice: Dice) -> bool:
     )
 
 
-def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: Sequence[int]) -> bool:
+def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:
     """True when scoring ``dice`` now earns an extra-Yahtzee bonus: five of a kind while
     the Yahtzee box holds 50, in a ruleset with the bonus."""
     d = ruleset.check_dice(dice)
@@ -54,7 +53,7 @@ def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: Sequence[int]) 
     )
 
 
-def choices(ruleset: Ruleset, card: Scorecard, dice: Sequence[int]) -> dict[str, int]:
+def choices(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> dict[str, int]:
     """Every box the player with ``card`` may fill with ``dice``, with its points.
 
     The points are what the box receives (Joker values included); an extra-Yahtzee
@@ -131,7 +130,7 @@ class Refusal:
 
 
 def refusal(
-    ruleset: Ruleset, card: Scorecard, dice: Sequence[int] | None, box: str
+    ruleset: Ruleset, card: Scorecard, dice: DiceLike | None, box: str
 ) -> Refusal | None:
     """Why ``box`` may not be filled with ``dice`` now, or ``None`` when it may.
 
@@ -153,7 +152,7 @@ def refusal(
     return Refusal(box, reason, face=face, upper_box=upper_box)
 
 
-def check_choice(ruleset: Ruleset, card: Scorecard, dice: Sequence[int], box: str) -> int:
+def check_choice(ruleset: Ruleset, card: Scorecard, dice: DiceLike, box: str) -> int:
     """The points ``box`` gets for ``dice``, or :class:`IllegalMove` saying why not."""
     ruleset.check_box(box)
     options = choices(ruleset, card, dice)

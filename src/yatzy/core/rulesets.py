@@ -15,15 +15,15 @@ yatzy.core.errors.RulesError: Unknown value 'wild' for option joker of yahtzee; 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
 from yatzy.core import scoring
-from yatzy.core.dice import Dice, check_dice
-from yatzy.core.errors import RulesError, UnknownBox
+from yatzy.core.dice import Dice, DiceLike, check_dice
+from yatzy.core.errors import RulesError, UnknownBox, shown
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
@@ -165,25 +165,28 @@ class Ruleset:
         """Return ``box`` if this ruleset has it, else raise :class:`UnknownBox`."""
         if not isinstance(box, str) or box not in self._scorers:
             raise UnknownBox(
-                f"Unknown box {box!r}; the boxes are: {', '.join(self.boxes)}",
-                box=repr(box),
+                f"Unknown box {shown(box)}; the boxes are: {', '.join(self.boxes)}",
+                box=shown(box), boxes=", ".join(self.boxes),
             )
         return box
 
-    def check_dice(self, dice: Sequence[object]) -> Dice:
+    def check_dice(self, dice: DiceLike) -> Dice:
         """Return ``dice`` as :class:`Dice`, raising :class:`InvalidDice` unless it is
-        :attr:`dice_count` values from 1 to 6."""
+        :attr:`dice_count` values from 1 to 6 (in any form :func:`check_dice
+        <yatzy.core.dice.check_dice>` takes, text included)."""
         return check_dice(dice, self.dice_count)
 
-    def score(self, box: str, dice: Sequence[int]) -> int:
+    def score(self, box: str, dice: DiceLike) -> int:
         """The table value of ``box`` for ``dice``: no play order, Joker or bonus.
 
         >>> ruleset("yahtzee").score("small_straight", [1, 2, 3, 3, 4])
         30
+        >>> ruleset("yatzy").score("chance", "12345")
+        15
         """
         return self._scorers[self.check_box(box)](self.check_dice(dice))
 
-    def scores(self, dice: Sequence[int]) -> dict[str, int]:
+    def scores(self, dice: DiceLike) -> dict[str, int]:
         """The table value of every box for ``dice``, in scorecard order."""
         d = self.check_dice(dice)
         return {box: self._scorers[box](d) for box in self.boxes}
@@ -198,8 +201,9 @@ class Ruleset:
 
     def joker_score(self, box: str, dice: Dice) -> int:
         """What ``box`` gives five of a kind ``dice`` used as a Joker."""
-        scorer = JOKER_POINTS.get(box)
-        return scorer(dice) if scorer is not None else self._scorers[box](dice)
+        d = self.check_dice(dice)
+        scorer = JOKER_POINTS.get(self.check_box(box))
+        return scorer(d) if scorer is not None else self._scorers[box](d)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"name": ..., "options": {...}}``, the form kept in game records."""

@@ -1,0 +1,108 @@
+"""Regressions of the library-input items of the hardening issue: each input here once
+escaped as a ``TypeError``, ``RecursionError``, digit-limit ``ValueError``... or was
+accepted when it should not have been. Now each raises a ``YatzyError`` with a message,
+and leaves the value passed in as it was."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import yatzy
+from yatzy import (
+    Dice,
+    InvalidDice,
+    YatzyError,
+    new_game,
+    ruleset,
+)
+from yatzy.core.actions import parse_action
+from yatzy.core.errors import shown
+
+YATZY = ruleset("yatzy")
+YAHTZEE = ruleset("yahtzee")
+BIG = 10**5000
+
+
+def roll_off_record() -> dict[str, Any]:
+    return new_game(YATZY, ["A", "B"], seed=1, first_player="roll").to_record()
+
+
+def finished_record() -> dict[str, Any]:
+    g = new_game(ruleset("yatzy", rolls=1), ["A"], seed=1)
+    while not g.is_over:
+        g = g.roll()
+        g = g.score(next(iter(g.choices())))
+    return g.to_record()
+
+
+def refused(error: type[YatzyError], call: Any, *args: Any, **kwargs: Any) -> YatzyError:
+    """``call(*args, **kwargs)`` raises ``error`` and leaves its arguments unchanged."""
+    before = copy.deepcopy((args, kwargs))
+    with pytest.raises(error) as caught:
+        call(*args, **kwargs)
+    assert (args, kwargs) == before
+    assert caught.value.message and len(caught.value.message) < 500
+    return caught.value
+
+
+# --- 3. Deep nesting and numbers past the digit limit --------------------------------
+
+
+def test_shown_keeps_any_value_short() -> None:
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(100_000):
+        inner.append([])
+        inner = inner[0]
+    assert len(shown(deep)) < 100
+    assert shown(BIG) == "<a whole number of about 5001 digits>"
+    assert shown(-BIG) == "<a negative whole number of about 5001 digits>"
+    assert len(shown("x" * 10**6)) < 100
+    assert shown("\ud800") == "'\\ud800'"
+    with pytest.raises(InvalidDice):
+        Dice([deep])
+
+
+def test_shown_survives_a_value_that_fools_reprlib() -> None:
+    # reprlib picks its method by the type's name: this "int" has no bit_length.
+    impostor = type("int", (), {})()
+    assert shown(impostor) == "<int>"
+
+
+# --- 4. Arguments of the wrong type ---------------------------------------------------
+
+
+@pytest.mark.parametrize("dice", [b"\xff\xfe", b"", bytearray(b"\x80"), 5, 5.0,
+                                  {"a": 1}, [1, 2, 3, 4, 5.0], [True] * 5])
+def test_roll_refuses_what_are_no_dice(dice: object) -> None:
+    game = new_game(YATZY, ["A"], seed=None)
+    refused(InvalidDice, game.roll, dice)
+
+
+# --- 5. Records and scorecards that were accepted -------------------------------------
+
+
+@pytest.mark.parametrize("dice", ["12345", "1 2 3 4 5", "1,2,3,4,5", b"12345",
+                                  Dice([1, 2, 3, 4, 5]), (1, 2, 3, 4, 5), iter([1, 2, 3, 4, 5])])
+def test_one_text_form_of_dice_everywhere(dice: object) -> None:
+    if isinstance(dice, type(iter([]))):
+        dice_again: object = iter([1, 2, 3, 4, 5])
+    else:
+        dice_again = dice
+    assert YATZY.score("chance", dice) == 15  # type: ignore[arg-type]
+    game = new_game(YATZY, ["A"], seed=None).roll(dice_again)  # type: ignore[arg-type]
+    assert game.dice == (1, 2, 3, 4, 5)
+    assert parse_action("roll 12345") == yatzy.Roll(Dice([1, 2, 3, 4, 5]))
+
+
+@pytest.mark.parametrize("dice", ["1234", "123456", "12x45", "", b"\xff", "1 2 3 4 7"])
+def test_the_same_dice_are_refused_everywhere(dice: object) -> None:
+    game = new_game(YATZY, ["A"], seed=None)
+    assert refused(InvalidDice, YATZY.score, "chance", dice).params == {"count": 5}
+    assert refused(InvalidDice, game.roll, dice).params == {"count": 5}
+
+
+# --- 6. Players' names ----------------------------------------------------------------
