@@ -13,7 +13,9 @@ import pytest
 import yatzy
 from yatzy import (
     Dice,
+    ErrorCode,
     InvalidDice,
+    RulesError,
     YatzyError,
     new_game,
     ruleset,
@@ -46,6 +48,19 @@ def refused(error: type[YatzyError], call: Any, *args: Any, **kwargs: Any) -> Ya
     assert (args, kwargs) == before
     assert caught.value.message and len(caught.value.message) < 500
     return caught.value
+
+
+# --- 2. Ruleset options ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rolls", ["²", "٣", "9" * 5000, "", "1.0", 1.0, True, 0, 11, BIG],
+                         ids=shown)
+def test_rolls_must_be_a_small_whole_number(rolls: object) -> None:
+    assert refused(RulesError, ruleset, "yatzy", rolls=rolls).code == ErrorCode.BAD_OPTION
+
+
+def test_rolls_as_ascii_digits_still_work() -> None:
+    assert ruleset("yatzy", rolls=" 4 ").rolls == 4
 
 
 # --- 3. Deep nesting and numbers past the digit limit --------------------------------
@@ -106,3 +121,11 @@ def test_the_same_dice_are_refused_everywhere(dice: object) -> None:
 
 
 # --- 6. Players' names ----------------------------------------------------------------
+
+
+def test_an_option_called_name_is_an_unknown_option() -> None:
+    error = refused(RulesError, yatzy.Ruleset.from_dict, {"name": "yatzy", "options": {"name": 1}})
+    assert error.code == ErrorCode.UNKNOWN_OPTION
+    assert refused(RulesError, ruleset, "yatzy", name="x").code == ErrorCode.UNKNOWN_OPTION
+    options = {1: "x"}
+    refused(RulesError, yatzy.Ruleset.from_dict, {"name": "yatzy", "options": options})

@@ -23,7 +23,7 @@ from typing import Any
 
 from yatzy.core import scoring
 from yatzy.core.dice import Dice, DiceLike, check_dice
-from yatzy.core.errors import RulesError, UnknownBox, shown
+from yatzy.core.errors import ErrorCode, RulesError, UnknownBox, shown
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
@@ -217,7 +217,9 @@ class Ruleset:
         options = data.get("options", {})
         if not isinstance(options, Mapping):
             raise RulesError("A ruleset's options must be an object")
-        return ruleset(data["name"], **dict(options))
+        # Not ruleset(name, **options): an option called "name", or one whose key is
+        # not text, must be refused as an option, not break the call.
+        return _build(data["name"], options)
 
     def __str__(self) -> str:
         changed = ", ".join(f"{k}={v}" for k, v in self._changed_options())
@@ -251,24 +253,36 @@ def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:
             return value
         if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
             return value.lower() in _TRUE
-        raise RulesError(f"Option {key} of {ruleset_name} must be true or false, not {value!r}")
+        raise RulesError(
+            f"Option {key} of {ruleset_name} must be true or false, not {shown(value)}",
+            code=ErrorCode.BAD_OPTION, option=key, value=shown(value), valid="true, false",
+        )
     if option.kind is int:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
+        text = value.strip() if isinstance(value, str) else None
+        # ASCII digits only (str.isdigit() also takes "²", which int() refuses), and few
+        # of them (int() of thousands of digits raises too).
+        if text is not None and text.isascii() and text.isdigit() and len(text) <= 3:
+            value = int(text)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROLLS:
             raise RulesError(
                 f"Option {key} of {ruleset_name} must be a whole number from 1 to {MAX_ROLLS},"
-                f" not {value!r}"
+                f" not {shown(value)}",
+                code=ErrorCode.BAD_OPTION, option=key, value=shown(value),
+                valid=f"1-{MAX_ROLLS}",
             )
         return value
     assert option.choices is not None
-    if value not in option.choices:
+    if not isinstance(value, str) or value not in option.choices:
         valid = ", ".join(repr(c) for c in option.choices)
-        raise RulesError(f"Unknown value {value!r} for {where}; valid values: {valid}")
+        raise RulesError(
+            f"Unknown value {shown(value)} for {where}; valid values: {valid}",
+            code=ErrorCode.BAD_OPTION, option=key, value=shown(value),
+            valid=", ".join(option.choices),
+        )
     return value
 
 
-def ruleset(name: str, **options: Any) -> Ruleset:
+def ruleset(name: str, /, **options: Any) -> Ruleset:
     """The ruleset called ``name`` with ``options``; see ``rules.md``.
 
     - ``"yatzy"`` (Scandinavian, 15 boxes): ``order="free" | "upper_first" | "in_order"``.
@@ -285,16 +299,24 @@ def ruleset(name: str, **options: Any) -> Ruleset:
     ...
     yatzy.core.errors.RulesError: Unknown ruleset 'poker'; valid rulesets: 'yatzy', 'yahtzee'
     """
+    return _build(name, options)
+
+
+def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
     if not isinstance(name, str) or name.lower() not in _OPTIONS:
         valid = ", ".join(repr(n) for n in RULESET_NAMES)
-        raise RulesError(f"Unknown ruleset {name!r}; valid rulesets: {valid}", name=repr(name))
+        raise RulesError(
+            f"Unknown ruleset {shown(name)}; valid rulesets: {valid}",
+            code=ErrorCode.UNKNOWN_RULESET, name=shown(name), valid=", ".join(RULESET_NAMES),
+        )
     name = name.lower()
     spec = _OPTIONS[name]
-    unknown = sorted(set(options) - set(spec))
+    unknown = [key for key in options if not isinstance(key, str) or key not in spec]
     if unknown:
         raise RulesError(
-            f"Unknown option {unknown[0]!r} for {name}; valid options: {', '.join(spec)}",
-            option=unknown[0],
+            f"Unknown option {shown(unknown[0])} for {name}; valid options: {', '.join(spec)}",
+            code=ErrorCode.UNKNOWN_OPTION, option=shown(unknown[0]), rules=name,
+            valid=", ".join(spec),
         )
     values = {
         key: _coerce(name, key, options[key], opt) if key in options else opt.default
