@@ -6,6 +6,7 @@ and leaves the value passed in as it was."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -14,7 +15,10 @@ import yatzy
 from yatzy import (
     Dice,
     ErrorCode,
+    Game,
     InvalidDice,
+    InvalidName,
+    RecordError,
     RulesError,
     YatzyError,
     new_game,
@@ -22,6 +26,7 @@ from yatzy import (
 )
 from yatzy.core.actions import parse_action
 from yatzy.core.errors import shown
+from yatzy.core.names import MAX_NAME_LENGTH, same_name
 
 YATZY = ruleset("yatzy")
 YAHTZEE = ruleset("yahtzee")
@@ -51,6 +56,17 @@ def refused(error: type[YatzyError], call: Any, *args: Any, **kwargs: Any) -> Ya
 
 
 # --- 2. Ruleset options ----------------------------------------------------------------
+
+
+def test_an_option_called_name_is_an_unknown_option() -> None:
+    record = roll_off_record()
+    record["ruleset"]["options"] = {"name": "x"}
+    refused(RecordError, Game.from_record, record)
+    error = refused(RulesError, yatzy.Ruleset.from_dict, {"name": "yatzy", "options": {"name": 1}})
+    assert error.code == ErrorCode.UNKNOWN_OPTION
+    assert refused(RulesError, ruleset, "yatzy", name="x").code == ErrorCode.UNKNOWN_OPTION
+    options = {1: "x"}
+    refused(RulesError, yatzy.Ruleset.from_dict, {"name": "yatzy", "options": options})
 
 
 @pytest.mark.parametrize("rolls", ["²", "٣", "9" * 5000, "", "1.0", 1.0, True, 0, 11, BIG],
@@ -123,9 +139,56 @@ def test_the_same_dice_are_refused_everywhere(dice: object) -> None:
 # --- 6. Players' names ----------------------------------------------------------------
 
 
-def test_an_option_called_name_is_an_unknown_option() -> None:
-    error = refused(RulesError, yatzy.Ruleset.from_dict, {"name": "yatzy", "options": {"name": 1}})
-    assert error.code == ErrorCode.UNKNOWN_OPTION
-    assert refused(RulesError, ruleset, "yatzy", name="x").code == ErrorCode.UNKNOWN_OPTION
-    options = {1: "x"}
-    refused(RulesError, yatzy.Ruleset.from_dict, {"name": "yatzy", "options": options})
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("\ud800bad", ErrorCode.NAME_CONTROL),
+        ("a\x00b", ErrorCode.NAME_CONTROL),
+        ("Ann\nBo", ErrorCode.NAME_CONTROL),
+        ("Ann\u2028Bo", ErrorCode.NAME_CONTROL),
+        ("Ann\x1b[31m", ErrorCode.NAME_CONTROL),
+        ("", ErrorCode.NAME_EMPTY),
+        ("   ", ErrorCode.NAME_EMPTY),
+        ("\u3000", ErrorCode.NAME_EMPTY),
+        (" Ann", ErrorCode.NAME_SPACES),
+        ("A" * (MAX_NAME_LENGTH + 1), ErrorCode.NAME_TOO_LONG),
+        (5, ErrorCode.BAD_NAME),
+        (None, ErrorCode.BAD_NAME),
+        (b"Ann", ErrorCode.BAD_NAME),
+    ],
+)
+def test_names_that_cannot_be_stored_are_refused_up_front(name: object,
+                                                           code: ErrorCode) -> None:
+    error = refused(InvalidName, new_game, YATZY, [name])
+    assert error.code == code
+    error.message.encode("utf-8")  # the message itself prints
+
+
+@pytest.mark.parametrize(
+    "names", [["Ann", "ann"], ["Ann", "ANN"], ["Ann", "Ａｎｎ"], ["Straße", "STRASSE"],
+              ["Zoë", "Zoe\u0308"], ["ǅ", "ǆ"]],
+)
+def test_names_are_the_same_ignoring_case_and_compatibility_forms(names: list[str]) -> None:
+    assert refused(InvalidName, new_game, YATZY, names).code == ErrorCode.DUPLICATE_PLAYER
+    assert same_name(*names)
+
+
+def test_names_people_have_are_kept_as_written() -> None:
+    names = ["Ann", "Åsa", "李", "Zoë", "👩‍👩‍👧", "A" * MAX_NAME_LENGTH, "Jean-Luc O'Neil"]
+    game = new_game(YATZY, names, seed=1)
+    assert game.players == tuple(names)
+    text = game.to_json(ensure_ascii=False).encode("utf-8")
+    assert Game.from_json(text) == game
+
+
+def test_a_record_with_a_name_that_cannot_be_stored_is_refused() -> None:
+    record = finished_record()
+    record["players"] = ["\ud800"]
+    assert refused(RecordError, Game.from_record, record).step is None
+    text = json.dumps(finished_record()).replace('"A"', '"\\ud800"')
+    refused(RecordError, Game.from_json, text)
+
+
+def test_messages_quote_bad_names_printably() -> None:
+    error = refused(InvalidName, new_game, YATZY, ["\ud800\x00" * 1000])
+    assert "\\ud800" in error.message and len(error.message) < 300

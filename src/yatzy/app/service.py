@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import islice
 
 from yatzy.app.dice import (
     check_action_dice,
@@ -43,8 +44,9 @@ from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import SavedGame, Seat, StatsRow
 from yatzy.bots import bot_names
 from yatzy.core.actions import Action, Score
-from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, shown
 from yatzy.core.game import Game
+from yatzy.core.names import MAX_PLAYERS, check_players
 from yatzy.core.rulesets import Ruleset
 
 log = logging.getLogger(__name__)
@@ -62,14 +64,23 @@ def utc_now() -> datetime:
 
 
 def _seats(seats: Iterable[Seat | str]) -> tuple[Seat, ...]:
-    if isinstance(seats, str):
-        raise BadSeats("Seats must be a list of seats, not one string")
-    result = tuple(Seat(s) if isinstance(s, str) else s for s in seats)
+    if isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
+        raise BadSeats(f"Seats must be a list of seats, not {shown(seats)}",
+                       seats=shown(seats))
+    result = tuple(Seat(s) if isinstance(s, str) else s
+                   for s in islice(seats, MAX_PLAYERS + 1))
     for seat in result:
         if not isinstance(seat, Seat):
-            raise BadSeats(f"A seat must be a Seat or a name, not {seat!r}")
-        if seat.bot is not None and seat.bot not in bot_names():
-            raise UnknownBot(seat.bot, bot_names())
+            raise BadSeats(f"A seat must be a Seat or a name, not {shown(seat)}",
+                           seats=shown(seat))
+        if seat.bot is not None and (not isinstance(seat.bot, str)
+                                     or seat.bot not in bot_names()):
+            raise UnknownBot(shown(seat.bot), bot_names())
+    try:
+        check_players([seat.name for seat in result])
+    except IllegalMove as exc:
+        # The core decides what a name is; the service only says it as its own error.
+        raise BadSeats(exc.message, code=exc.code, **exc.params) from exc
     return result
 
 

@@ -167,6 +167,13 @@ class InvalidDice(IllegalMove):
     code = ErrorCode.INVALID_DICE
 
 
+class InvalidName(IllegalMove):
+    """A player's name that cannot be: not text, empty, with control characters or lone
+    surrogates, too long, or the same as another player's."""
+
+    code = ErrorCode.BAD_NAME
+
+
 class UnknownBox(RulesError, IllegalMove):
     """A box name the ruleset does not have (both a :class:`RulesError` and an
     :class:`IllegalMove`)."""

@@ -29,13 +29,16 @@ from typing import Any
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice, DiceLike, check_dice
-from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, shown
+from yatzy.core.names import MAX_PLAYERS, check_players
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import MAX_SEED, seeded_dice
 
 FIRST_PLAYER_MODES = ("seat", "roll")
-MAX_PLAYERS = 99
+
+__all__ = ["FIRST_PLAYER_MODES", "MAX_PLAYERS", "Game", "RollOff", "Step", "roll_off",
+           "roll_off_next"]
 
 
 @dataclass(frozen=True)
@@ -56,28 +59,6 @@ class RollOff:
 
     player: str
     dice: Dice
-
-
-def _check_players(players: Iterable[str]) -> tuple[str, ...]:
-    if isinstance(players, str):
-        raise IllegalMove("Players must be a list of names, not one string")
-    names = tuple(players)
-    if not names:
-        raise IllegalMove("A game needs at least one player")
-    if len(names) > MAX_PLAYERS:
-        raise IllegalMove(f"A game has at most {MAX_PLAYERS} players")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise IllegalMove(f"A player's name must be a non-empty text, not {name!r}")
-        if name != name.strip():
-            raise IllegalMove(f"A player's name must not start or end with spaces: {name!r}")
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise IllegalMove(
-            f"Two players are called {dup}: names must differ",
-            code=ErrorCode.DUPLICATE_PLAYER, name=dup,
-        )
-    return names
 
 
 def _check_seed(seed: object) -> int | None:
@@ -195,8 +176,11 @@ class Game:
     ) -> Game:
         """A new game. With ``seed=None`` every roll needs its dice given (physical dice)."""
         if not isinstance(ruleset, Ruleset):
-            raise IllegalMove(f"Expected a Ruleset, not {ruleset!r}; use yatzy.ruleset(name)")
-        names = _check_players(players)
+            raise IllegalMove(
+                f"Expected a Ruleset, not {shown(ruleset)}; use yatzy.ruleset(name)",
+                code=ErrorCode.NOT_A_RULESET, value=shown(ruleset),
+            )
+        names = check_players(players)
         checked_seed = _check_seed(seed)
         if first_player not in FIRST_PLAYER_MODES:
             raise IllegalMove(

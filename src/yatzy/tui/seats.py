@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yatzy.app import Seat, UnknownBot
-from yatzy.core.errors import ErrorCode, YatzyError
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
+from yatzy.core.names import check_players, same_name
 
 #: The most players at one table.
 MAX_SEATS = 6
 
 
 class SeatsError(YatzyError):
-    """A list of players that cannot make a game."""
+    """A list of players that cannot make a game. Names are checked by the core
+    (:mod:`yatzy.core.names`); its refusal keeps its ``code`` and ``params`` here."""
 
     code = ErrorCode.BAD_PLAYERS
 
@@ -36,7 +38,6 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
         raise SeatsError(f"At most {MAX_SEATS} players", code=ErrorCode.TOO_MANY_PLAYERS,
                          most=MAX_SEATS)
     seats: list[Seat] = []
-    taken: set[str] = set()
     for entry in entries:
         name, sep, level = (p.strip() for p in entry.partition(":"))
         if sep:
@@ -45,12 +46,12 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
             if name.lower() in ("", "cpu"):
                 name = level.capitalize()
                 n = 2
-                while name in taken:
+                while any(same_name(name, seat.name) for seat in seats):
                     name = f"{level.capitalize()} {n}"
                     n += 1
-        if name in taken:
-            raise SeatsError(f"Two players are called {name}",
-                             code=ErrorCode.DUPLICATE_PLAYER, name=name)
-        taken.add(name)
         seats.append(Seat(name, level if sep else None))
+    try:
+        check_players([seat.name for seat in seats])
+    except IllegalMove as exc:
+        raise SeatsError(exc.message, code=exc.code, **exc.params) from exc
     return tuple(seats)
