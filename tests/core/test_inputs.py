@@ -20,6 +20,7 @@ from yatzy import (
     InvalidName,
     RecordError,
     RulesError,
+    Scorecard,
     YatzyError,
     new_game,
     ruleset,
@@ -114,6 +115,66 @@ def test_roll_refuses_what_are_no_dice(dice: object) -> None:
 
 
 # --- 5. Records and scorecards that were accepted -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "text", "most"),
+    [
+        (YAHTZEE, "yahtzee=50 yahtzee_bonus=1000000", 0),
+        (YAHTZEE, "yahtzee=50 fives=25 yahtzee_bonus=2", 1),
+        (YAHTZEE, "yahtzee=50 fives=20 chance=30 yahtzee_bonus=2", 1),  # 6 6 6 6 6
+        (YAHTZEE, "yahtzee=50 fives=20 twos=4 yahtzee_bonus=1", 0),  # no five of a kind
+        (ruleset("yahtzee", joker="none"), "yahtzee=50 full_house=25 yahtzee_bonus=1", 0),
+    ],
+)
+def test_a_card_holds_no_more_bonuses_than_boxes_five_of_a_kind_filled(
+    rules: yatzy.Ruleset, text: str, most: int
+) -> None:
+    error = refused(RulesError, Scorecard.parse, rules, text)
+    assert error.code == ErrorCode.TOO_MANY_BONUSES and error.params["most"] == most
+
+
+@pytest.mark.parametrize(
+    ("rules", "text"),
+    [
+        (YAHTZEE, "yahtzee=50 fives=25 yahtzee_bonus=1"),
+        (YAHTZEE, "yahtzee=50 fives=25 full_house=25 twos=0 yahtzee_bonus=3"),
+        (ruleset("yahtzee", joker="none"), "yahtzee=50 full_house=0 yahtzee_bonus=1"),
+    ],
+)
+def test_cards_a_game_can_reach_keep_their_bonuses(rules: yatzy.Ruleset, text: str) -> None:
+    card = Scorecard.parse(rules, text)
+    assert Scorecard.parse(rules, str(card)) == card
+
+
+def test_the_bonus_bound_holds_for_every_card_a_game_makes() -> None:
+    game = new_game(YAHTZEE, ["A"], seed=None)
+    for box in ("yahtzee", "sixes", "chance", "full_house", "small_straight"):
+        game = game.roll([6] * 5).score(box)
+    card = game.scorecard("A")
+    assert card.yahtzee_bonus_count == 4
+    assert Scorecard.parse(YAHTZEE, str(card)) == card
+
+
+def test_the_solver_s_advise_refuses_the_impossible_card() -> None:
+    from yatzy.cli import main
+
+    assert main(["advise", "--rules", "yahtzee", "--card",
+                 "yahtzee=50 yahtzee_bonus=1000000", "--dice", "1", "2", "3", "4", "5"]) == 2
+
+
+@pytest.mark.parametrize(("points", "extra"), [(-1, False), (31, False), ("3", False),
+                                               (True, False), (BIG, False), (3, 1)],
+                         ids=shown)
+def test_fill_refuses_what_is_no_number_of_points(points: object, extra: object) -> None:
+    card = Scorecard.empty(YATZY)
+    refused(RulesError, card.fill, "chance", points, extra_yahtzee=extra)
+
+@pytest.mark.parametrize("text", ["ones=3 ones=1", "ones=3,ones=3",
+                                  "yahtzee_bonus=0 yahtzee_bonus=0"])
+def test_a_box_given_twice_is_refused(text: str) -> None:
+    rules = YAHTZEE if "bonus" in text else YATZY
+    assert refused(RulesError, Scorecard.parse, rules, text).code == ErrorCode.BOX_TWICE
 
 
 @pytest.mark.parametrize("dice", ["12345", "1 2 3 4 5", "1,2,3,4,5", b"12345",

@@ -22,7 +22,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from yatzy.core import scoring
-from yatzy.core.dice import Dice, DiceLike, check_dice
+from yatzy.core.dice import FACES, Dice, DiceLike, check_dice
 from yatzy.core.errors import ErrorCode, RulesError, UnknownBox, shown
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -199,7 +199,18 @@ class Ruleset:
         """
         return _possible_points(self)[self.check_box(box)]
 
-    def joker_score(self, box: str, dice: Dice) -> int:
+    def five_of_a_kind_points(self, box: str) -> frozenset[int]:
+        """Every number of points five of a kind can put in ``box`` (by the table, or as
+        a Joker when the ruleset has one): where an extra-Yahtzee bonus can be scored.
+
+        >>> sorted(ruleset("yahtzee").five_of_a_kind_points("twos"))
+        [0, 10]
+        >>> sorted(ruleset("yahtzee", joker="none").five_of_a_kind_points("full_house"))
+        [0]
+        """
+        return _five_of_a_kind_points(self)[self.check_box(box)]
+
+    def joker_score(self, box: str, dice: DiceLike) -> int:
         """What ``box`` gives five of a kind ``dice`` used as a Joker."""
         d = self.check_dice(dice)
         scorer = JOKER_POINTS.get(self.check_box(box))
@@ -234,6 +245,16 @@ class Ruleset:
         return [(k, v) for k, v in self.option_items if v != spec[k].default]
 
 
+def check_ruleset(value: object) -> Ruleset:
+    """Return ``value`` if it is a :class:`Ruleset`, else raise :class:`RulesError`."""
+    if not isinstance(value, Ruleset):
+        raise RulesError(
+            f"Expected a Ruleset, not {shown(value)}; use yatzy.ruleset(name)",
+            code=ErrorCode.NOT_A_RULESET, value=shown(value),
+        )
+    return value
+
+
 @lru_cache(maxsize=32)
 def _possible_points(rules: Ruleset) -> dict[str, frozenset[int]]:
     rolls = [Dice(faces) for faces in combinations_with_replacement(range(1, 7), rules.dice_count)]
@@ -242,6 +263,18 @@ def _possible_points(rules: Ruleset) -> dict[str, frozenset[int]]:
         for box in rules.boxes:
             points[box].add(rules.score(box, dice))
             if rules.joker != "none" and dice.is_n_of_a_kind:
+                points[box].add(rules.joker_score(box, dice))
+    return {box: frozenset(values) for box, values in points.items()}
+
+
+@lru_cache(maxsize=32)
+def _five_of_a_kind_points(rules: Ruleset) -> dict[str, frozenset[int]]:
+    points: dict[str, set[int]] = {box: set() for box in rules.boxes}
+    for face in FACES:
+        dice = Dice((face,) * rules.dice_count)
+        for box in rules.boxes:
+            points[box].add(rules.score(box, dice))
+            if rules.joker != "none":
                 points[box].add(rules.joker_score(box, dice))
     return {box: frozenset(values) for box, values in points.items()}
 
