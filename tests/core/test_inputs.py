@@ -56,6 +56,18 @@ def refused(error: type[YatzyError], call: Any, *args: Any, **kwargs: Any) -> Ya
     return caught.value
 
 
+# --- 1. A roll-off that does not match the record's ----------------------------------
+
+
+def test_an_empty_roll_off_is_refused_as_a_record_error() -> None:
+    record = roll_off_record()
+    record["roll_off"] = []
+    error = refused(RecordError, Game.from_record, record)
+    assert "roll-off has 0 rolls" in error.message
+    del record["roll_off"]
+    refused(RecordError, Game.from_record, record)
+
+
 # --- 2. Ruleset options ----------------------------------------------------------------
 
 
@@ -81,6 +93,16 @@ def test_rolls_as_ascii_digits_still_work() -> None:
 
 
 # --- 3. Deep nesting and numbers past the digit limit --------------------------------
+
+
+def test_json_nested_100000_deep_is_a_record_error() -> None:
+    error = refused(RecordError, Game.from_json, "[" * 100_000 + "]" * 100_000)
+    assert error.code == ErrorCode.RECORD_NOT_JSON and "nested too deeply" in error.message
+
+
+def test_a_json_number_past_the_digit_limit_is_a_record_error() -> None:
+    text = '{"format": "yatzy-game", "version": ' + "9" * 5000 + "}"
+    assert refused(RecordError, Game.from_json, text).code == ErrorCode.RECORD_NOT_JSON
 
 
 def test_shown_keeps_any_value_short() -> None:
@@ -115,6 +137,36 @@ def test_roll_refuses_what_are_no_dice(dice: object) -> None:
 
 
 # --- 5. Records and scorecards that were accepted -------------------------------------
+
+
+@pytest.mark.parametrize("version", [1.0, True, "1", None, [1]])
+def test_a_version_must_be_the_whole_number(version: object) -> None:
+    record = finished_record()
+    record["version"] = version
+    refused(RecordError, Game.from_record, record)
+
+
+def test_totals_must_be_whole_numbers() -> None:
+    record = finished_record()
+    record["totals"] = {p: float(t) for p, t in record["totals"].items()}
+    refused(RecordError, Game.from_record, record)
+    record["totals"] = [1]
+    refused(RecordError, Game.from_record, record)
+
+
+def test_points_and_bonus_must_have_their_types() -> None:
+    game = new_game(YAHTZEE, ["A"], seed=None).roll([1, 2, 3, 4, 6]).score("ones")
+    record = game.to_record()
+    assert record["actions"][1]["points"] == 1
+    record["actions"][1]["points"] = True
+    assert refused(RecordError, Game.from_record, record).step == 1
+    record["actions"][1]["points"] = 1.0
+    refused(RecordError, Game.from_record, record)
+    record["actions"][1]["points"] = 1
+    record["actions"][1]["bonus"] = 0
+    refused(RecordError, Game.from_record, record)
+    record["actions"][1]["bonus"] = False
+    assert Game.from_record(record) == game
 
 
 @pytest.mark.parametrize(
