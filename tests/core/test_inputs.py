@@ -16,6 +16,7 @@ from yatzy import (
     Dice,
     ErrorCode,
     Game,
+    IllegalMove,
     InvalidDice,
     InvalidName,
     RecordError,
@@ -25,7 +26,8 @@ from yatzy import (
     new_game,
     ruleset,
 )
-from yatzy.core.actions import parse_action
+from yatzy.core import rules
+from yatzy.core.actions import action_from_dict, parse_action
 from yatzy.core.errors import shown
 from yatzy.core.names import MAX_NAME_LENGTH, same_name
 
@@ -105,6 +107,41 @@ def test_a_json_number_past_the_digit_limit_is_a_record_error() -> None:
     assert refused(RecordError, Game.from_json, text).code == ErrorCode.RECORD_NOT_JSON
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("version", BIG), ("seed", BIG), ("players", [BIG]), ("format", BIG),
+     ("totals", {"A": BIG}), ("first_player", BIG)],
+    ids=shown,
+)
+def test_huge_numbers_in_a_record_header(key: str, value: object) -> None:
+    record = finished_record()
+    record[key] = value
+    error = refused(RecordError, Game.from_record, record)
+    assert "5001 digits" in error.message or "whole number" in error.message
+
+
+@pytest.mark.parametrize("field", ["dice", "hold", "points", "player", "box", "type"])
+def test_huge_numbers_in_an_action(field: str) -> None:
+    record = new_game(YATZY, ["A"], seed=None).roll([1, 1, 2, 3, 4]).reroll([0], [1, 1, 1, 1])
+    record = record.score("ones").to_record()
+    for entry in record["actions"]:
+        entry[field] = [BIG] if field in ("dice", "hold") else BIG
+    assert refused(RecordError, Game.from_record, record).step is not None
+
+
+def test_huge_numbers_elsewhere_are_shown_by_their_size() -> None:
+    game = new_game(YATZY, ["A"], seed=1)
+    assert "5001 digits" in refused(InvalidDice, Dice, [BIG]).message
+    assert "5001 digits" in refused(IllegalMove, new_game, YATZY, ["A"], seed=BIG).message
+    assert "5001 digits" in refused(IllegalMove, game.roll().reroll, [BIG]).message
+    assert "5001 digits" in refused(IllegalMove, game.scorecard, BIG).message
+    refused(RulesError, Scorecard.parse, YATZY, "ones=" + "9" * 5000)
+    refused(RulesError, Scorecard.from_dict, YATZY, {"boxes": {"ones": BIG}})
+    refused(RulesError, Scorecard.from_dict, YAHTZEE, {"boxes": {"yahtzee": 50},
+                                                       "yahtzee_bonus": BIG})
+    refused(InvalidDice, YATZY.score, "chance", [BIG] * 5)
+
+
 def test_shown_keeps_any_value_short() -> None:
     deep: list[Any] = []
     inner = deep
@@ -129,11 +166,63 @@ def test_shown_survives_a_value_that_fools_reprlib() -> None:
 # --- 4. Arguments of the wrong type ---------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("error", "call", "args", "kwargs"),
+    [
+        (IllegalMove, new_game, (YATZY, None), {}),
+        (IllegalMove, new_game, (YATZY, 5), {}),
+        (IllegalMove, new_game, (YATZY, ["A", "B"]),
+         {"seed": 1, "first_player": "roll", "roll_off_dice": 5}),
+        (IllegalMove, new_game, (YATZY, ["A", "B"]),
+         {"seed": 1, "first_player": "roll", "roll_off_dice": [None, 5]}),
+        (IllegalMove, new_game, (YATZY, ["A"]), {"seed": 1, "roll_off_dice": "12345"}),
+        (IllegalMove, new_game, (YATZY, ["A"]), {"first_player": ["roll"]}),
+        (IllegalMove, new_game, (None, ["A"]), {}),
+        (InvalidDice, Dice.parse, (None,), {}),
+        (InvalidDice, Dice.parse, (b"12345",), {}),
+        (InvalidDice, Dice, (5,), {}),
+        (RulesError, Scorecard.parse, (YATZY, None), {}),
+        (RulesError, Scorecard.parse, (None, "ones=3"), {}),
+        (RulesError, Scorecard.from_dict, (YATZY, None), {}),
+        (RulesError, Scorecard.empty, ("yatzy",), {}),
+        (RecordError, Game.from_json, (None,), {}),
+        (RecordError, Game.from_json, (5,), {}),
+        (RecordError, Game.from_json, (b"\xff\xfe\x00",), {}),
+        (IllegalMove, parse_action, (None,), {}),
+        (IllegalMove, parse_action, ("reroll ٣",), {}),
+        (IllegalMove, action_from_dict, ({"type": "reroll", "hold": [], "dice": 5},), {}),
+        (RulesError, YATZY.joker_score, (["x"], [1, 1, 1, 1, 1]), {}),
+        (RulesError, rules.choices, (YATZY, None, [1, 2, 3, 4, 5]), {}),
+        (RulesError, rules.choices, (YATZY, Scorecard.empty(YAHTZEE), "12345"), {}),
+    ],
+)
+def test_wrong_types_raise_yatzy_errors(
+    error: type[YatzyError], call: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    refused(error, call, *args, **kwargs)
+
+
 @pytest.mark.parametrize("dice", [b"\xff\xfe", b"", bytearray(b"\x80"), 5, 5.0,
                                   {"a": 1}, [1, 2, 3, 4, 5.0], [True] * 5])
 def test_roll_refuses_what_are_no_dice(dice: object) -> None:
     game = new_game(YATZY, ["A"], seed=None)
     refused(InvalidDice, game.roll, dice)
+
+
+@pytest.mark.parametrize("hold", [5, None, "01", b"\x00", 1.5, [0.0], [True], [0, 0]])
+def test_reroll_refuses_what_are_no_positions(hold: object) -> None:
+    game = new_game(YATZY, ["A"], seed=1).roll()
+    refused(IllegalMove, game.reroll, hold)
+
+
+def test_an_endless_hold_is_refused_without_hanging() -> None:
+    import itertools
+
+    game = new_game(YATZY, ["A"], seed=1).roll()
+    with pytest.raises(IllegalMove):
+        game.reroll(itertools.count())
+    with pytest.raises(InvalidDice):
+        game.reroll([0], itertools.repeat(1))
 
 
 # --- 5. Records and scorecards that were accepted -------------------------------------

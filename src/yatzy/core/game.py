@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any
 
 from yatzy.core import rules
@@ -65,8 +66,23 @@ def _check_seed(seed: object) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise IllegalMove(f"A seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
+        raise IllegalMove(
+            f"A seed must be a whole number from 0 to {MAX_SEED}, not {shown(seed)}",
+            code=ErrorCode.BAD_SEED, most=MAX_SEED, seed=shown(seed),
+        )
     return seed
+
+
+def _check_roll_off_dice(dice: object) -> list[DiceLike] | None:
+    """The roll-off's dice as a list of rolls (each checked later), or ``None``."""
+    if dice is None:
+        return None
+    if isinstance(dice, str | bytes) or not isinstance(dice, Iterable):
+        raise IllegalMove(
+            f"Roll-off dice must be a list of rolls, not {shown(dice)}",
+            code=ErrorCode.BAD_ROLL_OFF, dice=shown(dice),
+        )
+    return list(dice)
 
 
 def _roll_off_rounds(count: int, sums: Sequence[int]) -> tuple[list[int], int]:
@@ -96,7 +112,7 @@ def roll_off_next(players: Sequence[str], sums: Sequence[int]) -> str | None:
         if used != len(sums):
             raise IllegalMove(
                 f"The roll-off was decided after {used} rolls, but {len(sums)} were given",
-                code=ErrorCode.ROLL_OFF_OVERLONG,
+                code=ErrorCode.ROLL_OFF_OVERLONG, used=used, given=len(sums),
             )
         return None
     return players[contenders[len(sums) - used]]
@@ -116,21 +132,22 @@ def roll_off(
     seed. Raises :class:`IllegalMove` when given dice run out before the tie is broken,
     or go on after it.
     """
-    given = [ruleset.check_dice(d) for d in dice] if dice is not None else None
+    rolls_given = _check_roll_off_dice(dice)
+    given = None if rolls_given is None else [ruleset.check_dice(d) for d in rolls_given]
     rolls: list[RollOff] = []
     while (player := roll_off_next(players, [sum(r.dice) for r in rolls])) is not None:
         k = len(rolls)
         if given is not None:
             if k >= len(given):
                 contenders, _ = _roll_off_rounds(len(players), [sum(d) for d in given])
+                again = ", ".join(players[s] for s in contenders)
                 raise IllegalMove(
-                    "The roll-off needs more dice: "
-                    f"{', '.join(players[s] for s in contenders)} roll again",
-                    code=ErrorCode.ROLL_OFF_INCOMPLETE,
+                    f"The roll-off needs more dice: {again} roll again",
+                    code=ErrorCode.ROLL_OFF_INCOMPLETE, players=again,
                 )
             d = given[k]
         elif seed is None:
-            raise IllegalMove("A roll-off needs a seed or the dice")
+            raise IllegalMove("A roll-off needs a seed or the dice", code=ErrorCode.DICE_NEEDED)
         else:
             d = seeded_dice(seed, "roll-off", k, ruleset.dice_count)
         rolls.append(RollOff(player, d))
@@ -182,15 +199,20 @@ class Game:
             )
         names = check_players(players)
         checked_seed = _check_seed(seed)
-        if first_player not in FIRST_PLAYER_MODES:
+        if not isinstance(first_player, str) or first_player not in FIRST_PLAYER_MODES:
             raise IllegalMove(
-                f"first_player must be 'seat' or 'roll', not {first_player!r}"
+                f"first_player must be 'seat' or 'roll', not {shown(first_player)}",
+                code=ErrorCode.BAD_FIRST_PLAYER, value=shown(first_player),
             )
+        rolls = _check_roll_off_dice(roll_off_dice)
         starter, offs = 0, tuple[RollOff, ...]()
         if first_player == "roll" and len(names) > 1:
-            starter, offs = roll_off(ruleset, names, seed=checked_seed, dice=roll_off_dice)
-        elif roll_off_dice:
-            raise IllegalMove("Roll-off dice are only for first_player='roll' with 2+ players")
+            starter, offs = roll_off(ruleset, names, seed=checked_seed, dice=rolls)
+        elif rolls:
+            raise IllegalMove(
+                "Roll-off dice are only for first_player='roll' with 2+ players",
+                code=ErrorCode.BAD_ROLL_OFF,
+            )
         return cls(
             ruleset=ruleset,
             players=names,
@@ -256,8 +278,9 @@ class Game:
             return self.players.index(player)
         except ValueError:
             raise IllegalMove(
-                f"No player called {player!r}; the players are {', '.join(self.players)}",
-                code=ErrorCode.UNKNOWN_PLAYER,
+                f"No player called {shown(player)}; the players are {', '.join(self.players)}",
+                code=ErrorCode.UNKNOWN_PLAYER, player=shown(player),
+                players=", ".join(self.players),
             ) from None
 
     def choices(self) -> dict[str, int]:
@@ -350,14 +373,18 @@ class Game:
         if self.rolls_left <= 0:
             raise IllegalMove("No rolls left this turn", code=ErrorCode.NO_ROLLS_LEFT)
         n = self.ruleset.dice_count
-        try:
-            held = tuple(hold)
-        except TypeError:
-            raise IllegalMove("Hold must be a list of dice positions") from None
+        if isinstance(hold, str | bytes) or not isinstance(hold, Iterable):
+            raise IllegalMove(
+                f"Hold must be a list of dice positions, not {shown(hold)}",
+                code=ErrorCode.BAD_HOLD, hold=shown(hold),
+            )
+        # One more than there are dice is enough to refuse (a repeat, or a bad position).
+        held = tuple(islice(hold, n + 1))
         for pos in held:
             if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < n:
                 raise IllegalMove(
-                    f"Dice positions are 0 to {n - 1}, not {pos!r}", code=ErrorCode.BAD_POSITION
+                    f"Dice positions are 0 to {n - 1}, not {shown(pos)}",
+                    code=ErrorCode.BAD_POSITION, position=shown(pos), last=n - 1,
                 )
         if len(set(held)) != len(held):
             raise IllegalMove("Each die can be held only once", code=ErrorCode.BAD_POSITION)
@@ -409,7 +436,10 @@ class Game:
             return self.reroll(action.hold, action.dice, player=player)
         if isinstance(action, Score):
             return self.score(action.box, player=player)
-        raise IllegalMove(f"Unknown action {action!r}")
+        raise IllegalMove(
+            f"Unknown action {shown(action)}", code=ErrorCode.UNKNOWN_ACTION,
+            action=shown(action),
+        )
 
     def at_start(self) -> Game:
         """This game before its first action: the same players, seed and roll-off."""
