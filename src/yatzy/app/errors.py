@@ -9,7 +9,7 @@ these too.
 
 from __future__ import annotations
 
-from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError, shown
 
 
 class AppError(YatzyError):
@@ -24,7 +24,7 @@ class GameNotFound(AppError):
     code = ErrorCode.GAME_NOT_FOUND
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"No saved game with id {game_id!r}", game_id=game_id)
+        super().__init__(f"No saved game with id {shown(game_id)}", game_id=game_id)
         self.game_id = game_id
 
 
@@ -35,7 +35,7 @@ class AmbiguousGameId(AppError):
 
     def __init__(self, prefix: str, matches: list[str]) -> None:
         super().__init__(
-            f"Several saved games have an id starting with {prefix!r}: "
+            f"Several saved games have an id starting with {shown(prefix)}: "
             f"{', '.join(matches)}; give more of the id",
             game_id=prefix, matches=", ".join(matches), count=len(matches),
         )
@@ -54,7 +54,7 @@ class GameChanged(AppError):
     def __init__(self, game_id: str, *, expected: int, actual: int) -> None:
         super().__init__(
             f"Game {game_id} was changed elsewhere (it has {actual} actions, this copy"
-            f" {expected}); load it again",
+            f" {shown(expected)}); load it again",
             game_id=game_id, expected=expected, actual=actual,
         )
         self.game_id = game_id
@@ -67,15 +67,24 @@ class UnknownBot(AppError):
 
     def __init__(self, bot: str, known: tuple[str, ...]) -> None:
         super().__init__(
-            f"Unknown computer player {bot!r}; choose from {', '.join(known)}",
+            f"Unknown computer player {shown(bot)}; choose from {', '.join(known)}",
             bot=bot, known=", ".join(known),
         )
 
 
 class BadSeats(AppError):
-    """Seats that cannot make a game (none, or not text names)."""
+    """Seats that cannot make a game: not a list of seats, or names the core refuses
+    (then ``code`` and ``params`` are the core's, see :mod:`yatzy.core.names`)."""
 
     code = ErrorCode.BAD_SEATS
+
+
+class BadQuery(AppError):
+    """An argument of the service of the wrong kind (a limit that is not a whole number,
+    a game id that is not text...), refused before the store sees it. A player filter
+    the core refuses as a name keeps the core's ``code`` and ``params``."""
+
+    code = ErrorCode.BAD_QUERY
 
 
 class BadDiceMode(AppError):
