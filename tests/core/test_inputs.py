@@ -152,6 +152,8 @@ def test_shown_keeps_any_value_short() -> None:
     assert shown(BIG) == "<a whole number of about 5001 digits>"
     assert shown(-BIG) == "<a negative whole number of about 5001 digits>"
     assert len(shown("x" * 10**6)) < 100
+    wide = {f"{i}" * 90: ["9" * 90, {"b" * 90: ["c" * 90] * 9}] * 9 for i in range(9)}
+    assert len(shown([wide] * 9)) == 100
     assert shown("\ud800") == "'\\ud800'"
     with pytest.raises(InvalidDice):
         Dice([deep])

@@ -126,13 +126,18 @@ class _Shown(reprlib.Repr):
 
 _shown = _Shown()
 
+#: The longest text :func:`shown` gives: reprlib's limits apply per level, so a few
+#: nested containers of long texts would still add up to thousands of characters.
+SHOWN_LENGTH = 100
+
 
 def shown(value: object) -> str:
     """A short ``repr`` of ``value`` for a message: any value, of any size or depth."""
     try:
-        return _shown.repr(value)
-    except Exception:  # a broken __repr__ inside a container, say
+        text = _shown.repr(value)
+    except Exception:  # a value that fools reprlib's dispatch by type name, say
         return f"<{type(value).__name__}>"
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."
 
 
 class YatzyError(ValueError):
