@@ -12,16 +12,18 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from yatzy.core import (
     RULESET_NAMES,
     Action,
     Dice,
+    ErrorCode,
     Game,
     IllegalMove,
     InvalidDice,
+    InvalidName,
     RecordError,
     Reroll,
     Roll,
@@ -33,6 +35,7 @@ from yatzy.core import (
     YatzyError,
     ruleset,
 )
+from yatzy.core.dice import DiceLike
 from yatzy.core.record import audit as audit_record
 from yatzy.core.seeded import MAX_SEED, Seed, seed_hash
 
@@ -48,7 +51,7 @@ def new_game(
     *,
     seed: Seed | None = None,
     first_player: str = "seat",
-    roll_off_dice: Sequence[Sequence[int]] | None = None,
+    roll_off_dice: Iterable[DiceLike] | None = None,
 ) -> Game:
     """A new game of ``ruleset`` for ``players`` (names, in seat order).
 
@@ -81,9 +84,11 @@ __all__ = [
     "RULESET_NAMES",
     "Action",
     "Dice",
+    "ErrorCode",
     "Game",
     "IllegalMove",
     "InvalidDice",
+    "InvalidName",
     "RecordError",
     "Reroll",
     "Roll",

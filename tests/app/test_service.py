@@ -122,9 +122,16 @@ def test_manual_roll_off_without_dice_is_rolled_by_the_program(service: GameServ
         ([Seat("cpu", bot="genius")], {}, UnknownBot),
         ("Ann", {}, BadSeats),
         ([42], {}, BadSeats),
-        (["Ann", "Ann"], {}, IllegalMove),
-        ([], {}, IllegalMove),
+        (["Ann", "Ann"], {}, BadSeats),
+        (["Ann", "aNN"], {}, BadSeats),
+        ([], {}, BadSeats),
+        (None, {}, BadSeats),
+        (["\ud800bad"], {}, BadSeats),
+        (["Ann\x00"], {}, BadSeats),
+        ([Seat(5)], {}, BadSeats),  # type: ignore[arg-type]
         (["Ann"], {"first_player": "youngest"}, IllegalMove),
+        (["Ann"], {"seed": 10**5000}, IllegalMove),
+        (["Ann", "Bo"], {"first_player": "roll", "roll_off_dice": 5}, IllegalMove),
     ],
 )
 def test_bad_games_are_refused_and_not_stored(

@@ -264,9 +264,6 @@ def test_odd_command_lines(words: list[str], capsys: pytest.CaptureFixture[str],
     check(run(words, capsys, monkeypatch, terminal=not words or words[0] == "play"))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "found here, left to the core's hardening: Scorecard.parse takes '²' for a digit "
-    "(str.isdigit) and int() refuses it"))
 def test_a_card_with_a_superscript_digit(capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     check(run(["advise", "--order", "in_order", "--card", "ones=²"], capsys, monkeypatch))
@@ -435,11 +432,12 @@ def test_a_name_the_terminal_cannot_show_is_escaped(record: Path, tmp_path: Path
                                                     capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A record may name a player "\\ud800" (a JSON escape): printing it raised
-    UnicodeEncodeError."""
+    UnicodeEncodeError. The core now refuses such a name; the refusal shows it escaped."""
     odd = tmp_path / "odd.json"
     odd.write_text(record.read_text().replace('"Ann"', '"\\ud800"'))
     outcome = run(["analyse", str(odd)], capsys, monkeypatch)
-    assert outcome.code == 0 and "\\ud800: score " in outcome.out
+    assert outcome.code == 2 and "\\ud800" in outcome.err and "printable" in outcome.err
+    assert "Traceback" not in outcome.err
 
 
 def test_a_refusal_with_a_reason_of_several_lines_is_one_line(

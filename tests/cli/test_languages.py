@@ -39,7 +39,7 @@ def test_every_command_takes_lang(words: list[str]) -> None:
 def test_a_card_in_words_reads_back(lang: str) -> None:
     t = translator(lang)
     rules = yatzy.ruleset("yahtzee")
-    card = Scorecard.parse(rules, "ones=3 three_of_a_kind=17 yahtzee=50 yahtzee_bonus=2")
+    card = Scorecard.parse(rules, "ones=5 three_of_a_kind=15 yahtzee=50 yahtzee_bonus=2")
     text = card_text(t, card)
     assert Scorecard.parse(rules, card_in_code_names(t, text)) == card
 

@@ -124,7 +124,7 @@ def test_player_keyword_accepts_the_right_player() -> None:
 @pytest.mark.parametrize(
     ("players", "message"),
     [([], "at least one player"), (["Ann", "Ann"], "Two players are called Ann"),
-     ([""], "non-empty"), ([" Ann"], "spaces"), ("Ann", "list of names")],
+     ([""], "must not be empty"), ([" Ann"], "spaces"), ("Ann", "list of names")],
 )
 def test_bad_players(players: object, message: str) -> None:
     with pytest.raises(IllegalMove, match=message):

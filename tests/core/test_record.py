@@ -61,7 +61,7 @@ def mutated(change: object) -> dict:
     [
         (lambda r: r.update(format="chess"), "Not a yatzy game record", None),
         (lambda r: r.update(version=3), "Unsupported record version 3", None),
-        (lambda r: r.update(version=True), "Unsupported record version True", None),
+        (lambda r: r.update(version=True), "version must be a whole number, not True", None),
         (lambda r: r.update(seed="ab" * 16), "needs a version 2 record", None),
         (lambda r: r.update(version=2, seed_hash="00" * 32), "does not match its seed_hash",
          None),

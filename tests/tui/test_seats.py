@@ -22,13 +22,20 @@ def test_computers_are_named_after_their_level() -> None:
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("", "no_players"), (" , ", "no_players"), ("Ann,Ann", "same_name"),
+    [("", "no_players"), (" , ", "no_players"), ("Ann,Ann", "duplicate_player"),
+     ("Ann,ANN", "duplicate_player"), ("Ann,Bo\x00", "name_control"),
+     ("Ann," + "B" * 41, "name_too_long"),
      (",".join(f"P{i}" for i in range(MAX_SEATS + 1)), "too_many_players")],
 )
 def test_bad_lists(text: str, code: str) -> None:
     with pytest.raises(SeatsError) as caught:
         parse_seats(text, LEVELS)
     assert caught.value.code == code
+
+
+def test_computers_avoid_a_person_s_name_in_any_case() -> None:
+    seats = parse_seats("greedy,cpu:greedy", LEVELS)
+    assert [s.name for s in seats] == ["greedy", "Greedy 2"]
 
 
 def test_unknown_level() -> None:

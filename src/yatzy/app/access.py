@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
+from yatzy.core.errors import ErrorCode
 
 #: A player key: what a browser keeps (random, no password) so that "my games" and "my
 #: best" follow that device. 22 to 64 URL-safe characters (128 bits and more).
@@ -32,7 +33,7 @@ PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 class BadPlayerKey(AppError):
     """A player key that is not one (a browser makes them; see :data:`PLAYER_KEY`)."""
 
-    code = "bad_player_key"
+    code = ErrorCode.BAD_PLAYER_KEY
 
 #: Random bytes in a token (256 bits).
 TOKEN_BYTES = 32

@@ -9,33 +9,33 @@ these too.
 
 from __future__ import annotations
 
-from yatzy.core.errors import IllegalMove, YatzyError
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError, shown
 
 
 class AppError(YatzyError):
     """Base class of the errors raised by :mod:`yatzy.app`."""
 
-    code = "app"
+    code = ErrorCode.APP
 
 
 class GameNotFound(AppError):
     """No saved game has this id (never saved, or deleted)."""
 
-    code = "game_not_found"
+    code = ErrorCode.GAME_NOT_FOUND
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"No saved game with id {game_id!r}", game_id=game_id)
+        super().__init__(f"No saved game with id {shown(game_id)}", game_id=game_id)
         self.game_id = game_id
 
 
 class AmbiguousGameId(AppError):
     """A shortened game id that is the start of several saved games' ids."""
 
-    code = "ambiguous_game_id"
+    code = ErrorCode.AMBIGUOUS_GAME_ID
 
     def __init__(self, prefix: str, matches: list[str]) -> None:
         super().__init__(
-            f"Several saved games have an id starting with {prefix!r}: "
+            f"Several saved games have an id starting with {shown(prefix)}: "
             f"{', '.join(matches)}; give more of the id",
             game_id=prefix, matches=", ".join(matches), count=len(matches),
         )
@@ -49,12 +49,12 @@ class GameChanged(AppError):
     Nothing was stored; load the game again to see where it stands.
     """
 
-    code = "game_changed"
+    code = ErrorCode.GAME_CHANGED
 
     def __init__(self, game_id: str, *, expected: int, actual: int) -> None:
         super().__init__(
             f"Game {game_id} was changed elsewhere (it has {actual} actions, this copy"
-            f" {expected}); load it again",
+            f" {shown(expected)}); load it again",
             game_id=game_id, expected=expected, actual=actual,
         )
         self.game_id = game_id
@@ -63,41 +63,50 @@ class GameChanged(AppError):
 class UnknownBot(AppError):
     """A seat names a computer player level that does not exist."""
 
-    code = "unknown_bot"
+    code = ErrorCode.UNKNOWN_BOT
 
     def __init__(self, bot: str, known: tuple[str, ...]) -> None:
         super().__init__(
-            f"Unknown computer player {bot!r}; choose from {', '.join(known)}",
+            f"Unknown computer player {shown(bot)}; choose from {', '.join(known)}",
             bot=bot, known=", ".join(known),
         )
 
 
 class BadSeats(AppError):
-    """Seats that cannot make a game (none, or not text names)."""
+    """Seats that cannot make a game: not a list of seats, or names the core refuses
+    (then ``code`` and ``params`` are the core's, see :mod:`yatzy.core.names`)."""
 
-    code = "bad_seats"
+    code = ErrorCode.BAD_SEATS
+
+
+class BadQuery(AppError):
+    """An argument of the service of the wrong kind (a limit that is not a whole number,
+    a game id that is not text...), refused before the store sees it. A player filter
+    the core refuses as a name keeps the core's ``code`` and ``params``."""
+
+    code = ErrorCode.BAD_QUERY
 
 
 class BadDiceMode(AppError):
     """A dice mode other than ``"auto"`` and ``"manual"``, or a seed for manual dice."""
 
-    code = "bad_dice_mode"
+    code = ErrorCode.BAD_DICE_MODE
 
 
 class DiceNeeded(IllegalMove):
     """A roll without dice in a game whose dice are real ones typed in (manual mode)."""
 
-    code = "dice_needed"
+    code = ErrorCode.DICE_NEEDED
 
 
 class DiceNotAllowed(IllegalMove):
     """A roll with dice given in a game whose dice the program rolls (auto mode)."""
 
-    code = "dice_not_allowed"
+    code = ErrorCode.DICE_NOT_ALLOWED
 
 
 class StorageError(AppError):
     """The game database cannot be opened, read or written (disk full, locked too
     long, unreadable file, unreachable server, a newer schema than this program)."""
 
-    code = "storage"
+    code = ErrorCode.STORAGE

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 
@@ -82,7 +82,7 @@ class SavedGame:
         for seat in self.seats:
             if seat.name == name:
                 return seat
-        raise IllegalMove(f"No player called {name!r}", code="unknown_player")
+        raise IllegalMove(f"No player called {name!r}", code=ErrorCode.UNKNOWN_PLAYER)
 
     @property
     def current_seat(self) -> Seat:
@@ -129,7 +129,7 @@ def player_results(saved: SavedGame) -> tuple[PlayerResult, ...]:
     """
     game = saved.game
     if not game.is_over:
-        raise IllegalMove("The game is not over yet", code="game_not_over")
+        raise IllegalMove("The game is not over yet", code=ErrorCode.GAME_NOT_OVER)
     totals = [card.total for card in game.cards]
     return tuple(
         PlayerResult(

@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import islice
 
 from yatzy.app.access import player_key_hash
 from yatzy.app.dice import (
@@ -33,7 +34,7 @@ from yatzy.app.dice import (
 )
 from yatzy.app.errors import (
     AmbiguousGameId,
-    AppError,
+    BadQuery,
     BadSeats,
     GameChanged,
     GameNotFound,
@@ -51,9 +52,10 @@ from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import BestScore, LeaderEntry, SavedGame, Seat, SeatedGame, StatsRow
 from yatzy.bots import bot_names
 from yatzy.core.actions import Action, Score
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
-from yatzy.core.rulesets import Ruleset
+from yatzy.core.names import MAX_PLAYERS, check_name, check_players
+from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
 from yatzy.core.seeded import Seed
 
 log = logging.getLogger(__name__)
@@ -70,16 +72,84 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+#: The most games one call lists (a number every database binds).
+MAX_LIMIT = 2**31 - 1
+#: The longest game id the service looks up (ids are 32 hexadecimal digits).
+MAX_ID_LENGTH = 64
+
+
 def _seats(seats: Iterable[Seat | str]) -> tuple[Seat, ...]:
-    if isinstance(seats, str):
-        raise BadSeats("Seats must be a list of seats, not one string")
-    result = tuple(Seat(s) if isinstance(s, str) else s for s in seats)
+    if isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
+        raise BadSeats(f"Seats must be a list of seats, not {shown(seats)}",
+                       seats=shown(seats))
+    result = tuple(Seat(s) if isinstance(s, str) else s
+                   for s in islice(seats, MAX_PLAYERS + 1))
     for seat in result:
         if not isinstance(seat, Seat):
-            raise BadSeats(f"A seat must be a Seat or a name, not {seat!r}")
-        if seat.bot is not None and seat.bot not in bot_names():
-            raise UnknownBot(seat.bot, bot_names())
+            raise BadSeats(f"A seat must be a Seat or a name, not {shown(seat)}",
+                           seats=shown(seat))
+        if seat.bot is not None and (not isinstance(seat.bot, str)
+                                     or seat.bot not in bot_names()):
+            raise UnknownBot(shown(seat.bot), bot_names())
+    try:
+        check_players([seat.name for seat in result])
+    except IllegalMove as exc:
+        # The core decides what a name is; the service only says it as its own error.
+        raise BadSeats(exc.message, code=exc.code, **exc.params) from exc
     return result
+
+
+def _as_query(exc: IllegalMove | RulesError) -> BadQuery:
+    """The core's refusal of an argument, said as the service's error (same code)."""
+    return BadQuery(exc.message, code=exc.code, **exc.params)
+
+
+def _check_game_id(game_id: object) -> str:
+    """``game_id`` if it is text the store can look up; an id no game can have (not
+    printable ASCII, or too long) is :class:`GameNotFound` before the store sees it."""
+    if not isinstance(game_id, str):
+        raise BadQuery(f"A game id must be text, not {shown(game_id)}", value=shown(game_id))
+    if len(game_id) > MAX_ID_LENGTH or not (game_id.isascii() and game_id.isprintable()):
+        raise GameNotFound(shown(game_id))
+    return game_id
+
+
+def _check_limit(limit: object) -> int:
+    """A limit the store can bind (0 or less lists nothing, as before)."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit > MAX_LIMIT:
+        raise BadQuery(
+            f"The number of games must be a whole number up to {MAX_LIMIT},"
+            f" not {shown(limit)}", value=shown(limit),
+        )
+    return limit
+
+
+def _check_count(value: object, what: str) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise BadQuery(f"{what} must be a whole number, not {shown(value)}", value=shown(value))
+    return value
+
+
+def _check_player(player: object) -> str | None:
+    if player is None:
+        return None
+    try:
+        return check_name(player)
+    except IllegalMove as exc:
+        raise _as_query(exc) from exc
+
+
+def _check_rules_filter(rules: object) -> RulesFilter:
+    """A ruleset, the name of one (checked by the core) or ``None``."""
+    if rules is None or isinstance(rules, Ruleset):
+        return rules
+    if not isinstance(rules, str):
+        raise BadQuery(f"Rules to filter by must be a ruleset or its name, not {shown(rules)}",
+                       value=shown(rules))
+    try:
+        return ruleset(rules).name
+    except RulesError as exc:
+        raise _as_query(exc) from exc
 
 
 class GameService:
@@ -156,6 +226,9 @@ class GameService:
         moved on since, :class:`~yatzy.app.errors.GameChanged` is raised. An illegal action
         raises :class:`~yatzy.core.errors.IllegalMove` and stores nothing.
         """
+        game_id = _check_game_id(game_id)
+        _check_count(expected_steps, "The number of actions seen")
+        _check_count(expected_version, "The version seen")
         cached = self._cached(game_id)
         if cached is not None:
             try:
@@ -199,21 +272,24 @@ class GameService:
         Only a person's box can be taken back (not a roll, not a computer's move, not
         once the game is over); ``player``, when given, must be the one who chose it.
         """
+        game_id = _check_game_id(game_id)
+        _check_count(expected_steps, "The number of actions seen")
+        _check_count(expected_version, "The version seen")
         saved = self._cached(game_id) or self._repo.get(game_id)
         _check_expected(saved, expected_steps, expected_version)
         game = saved.game
         last = game.history[-1] if game.history else None
         if game.is_over:
-            raise IllegalMove("The game is over", code="game_over")
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         if last is None or not isinstance(last.action, Score):
             raise IllegalMove("Only the last box chosen can be taken back",
-                              code="nothing_to_undo")
+                              code=ErrorCode.NOTHING_TO_UNDO)
         if player is not None and player != last.player:
             raise IllegalMove(f"Only {last.player} can take back their move",
-                              code="not_your_move", player=last.player)
+                              code=ErrorCode.NOT_YOUR_MOVE, player=last.player)
         if any(seat.name == last.player and seat.bot for seat in saved.seats):
             raise IllegalMove("A computer player's move cannot be taken back",
-                              code="computer_move", player=last.player)
+                              code=ErrorCode.COMPUTER_MOVE, player=last.player)
         new = replace(saved, game=game.undo(), updated_at=self._clock(),
                       version=saved.version + 1)
         self._repo.save(new, expected_version=saved.version)
@@ -254,7 +330,7 @@ class GameService:
     def load(self, game_id: str) -> SavedGame:
         """The saved game ``game_id`` (replayed from its record), or
         :class:`~yatzy.app.errors.GameNotFound`."""
-        saved = self._repo.get(game_id)
+        saved = self._repo.get(_check_game_id(game_id))
         self._remember(saved)
         return saved
 
@@ -271,13 +347,18 @@ class GameService:
         """Up to ``limit`` saved games, most recently played first: finished ones
         (``finished=True``), unfinished ones (``False``) or both (``None``, the
         default); with ``player``, only the games that player has a seat in."""
-        return self._repo.recent(limit, finished=finished, player=player)
+        if finished is not None and not isinstance(finished, bool):
+            raise BadQuery(f"finished must be True, False or None, not {shown(finished)}",
+                           value=shown(finished))
+        return self._repo.recent(_check_limit(limit), finished=finished,
+                                 player=_check_player(player))
 
     def find(self, game_id: str) -> SavedGame:
         """The saved game whose id is ``game_id`` or, failing that, the only one whose
         id starts with it, ignoring case (ids are long; their first characters
         usually tell them apart). :class:`~yatzy.app.errors.GameNotFound` when none matches,
         :class:`~yatzy.app.errors.AmbiguousGameId` when several do."""
+        game_id = _check_game_id(game_id)
         matches = self._repo.ids_starting_with(game_id) if game_id else []
         if game_id in matches:
             return self.load(game_id)
@@ -289,6 +370,7 @@ class GameService:
 
     def delete(self, game_id: str) -> None:
         """Delete a game (finished or not) and its results."""
+        game_id = _check_game_id(game_id)
         self._forget(game_id)
         self._repo.delete(game_id)
         self._publish(GameDeleted(game_id))
@@ -299,7 +381,7 @@ class GameService:
         """Note that the browser with ``player_key`` sits in ``seat`` (a player's name)
         of game ``game_id``."""
         key_hash = player_key_hash(player_key)
-        saved = self._cached(game_id) or self._repo.get(game_id)
+        saved = self._cached(game_id) or self._repo.get(_check_game_id(game_id))
         names = [s.name for s in saved.seats]
         if seat not in names:
             raise BadSeats(f"Game {game_id} has no seat {seat!r}")
@@ -307,7 +389,7 @@ class GameService:
 
     def my_games(self, player_key: str, limit: int = 50) -> list[SeatedGame]:
         """The games the browser with ``player_key`` sat in, most recently played first."""
-        return self._repo.seated_games(player_key_hash(player_key), _limit(limit))
+        return self._repo.seated_games(player_key_hash(player_key), _check_limit(limit))
 
     def my_bests(self, player_key: str) -> list[BestScore]:
         """The best finished total of ``player_key``'s seats per ruleset variant."""
@@ -316,8 +398,9 @@ class GameService:
     def leaderboard(self, rules: Ruleset, limit: int = 10) -> list[LeaderEntry]:
         """The best totals of people under exactly ``rules`` (its options too)."""
         if not isinstance(rules, Ruleset):
-            raise AppError("A leaderboard is for a ruleset", code="bad_rules")
-        return self._repo.leaderboard(rules, _limit(limit))
+            raise BadQuery(f"A leaderboard is for a ruleset, not {shown(rules)}",
+                           value=shown(rules))
+        return self._repo.leaderboard(rules, _check_limit(limit))
 
     # --- History --------------------------------------------------------------------
 
@@ -325,22 +408,31 @@ class GameService:
         """``player``'s best finished total under ``rules`` with the same options;
         ``excluding`` leaves one game out (say, the one just finished, to tell whether
         it beat the old best). ``None`` when there is no such game."""
-        return self._repo.best(rules, player, excluding=excluding)
+        try:
+            rules = check_ruleset(rules)
+        except RulesError as exc:
+            raise _as_query(exc) from exc
+        name = _check_player(player)
+        if name is None:
+            raise BadQuery("best() needs a player's name, not None", value="None")
+        return self._repo.best(
+            rules, name, excluding=None if excluding is None else _check_game_id(excluding)
+        )
 
     def stats(self, rules_name: RulesFilter = None, player: str | None = None) -> list[StatsRow]:
         """Statistics per ruleset (with options) and player over finished games,
         ordered by ruleset then player. ``rules_name`` is a ruleset name (every variant)
         or a :class:`Ruleset` (that variant only)."""
-        return self._repo.stats(rules_name, player)
+        return self._repo.stats(_check_rules_filter(rules_name), _check_player(player))
 
     def scores(self, rules: RulesFilter = None, player: str | None = None) -> list[int]:
         """Finished totals under ``rules`` (every player's, or ``player``'s), oldest
         first: the data of a score histogram."""
-        return self._repo.scores(rules, player)
+        return self._repo.scores(_check_rules_filter(rules), _check_player(player))
 
     def rulesets(self, rules_name: RulesFilter = None) -> list[Ruleset]:
         """The ruleset variants with finished games, in display order."""
-        return self._repo.rulesets(rules_name)
+        return self._repo.rulesets(_check_rules_filter(rules_name))
 
     # --- Events ---------------------------------------------------------------------
 
@@ -378,13 +470,6 @@ class GameService:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _limit(limit: object) -> int:
-    """A list's length limit: a whole number from 0 to 1000 (more is cut to 1000)."""
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        raise AppError("A limit is a whole number", code="bad_limit")
-    return max(0, min(limit, 1000))
 
 
 def _check_expected(saved: SavedGame, steps: int | None, version: int | None) -> None:

@@ -31,7 +31,7 @@ from yatzy.app.service import GameService
 from yatzy.bots import Bot, make_bot
 from yatzy.core.actions import Action, Reroll, Roll
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game
 
 
@@ -131,7 +131,8 @@ class Table:
         it. Raises :class:`~yatzy.core.errors.IllegalMove` on a person's turn."""
         action = self.computer_choice()
         if action is None:
-            raise IllegalMove("It is not a computer player's turn", code="not_computer_turn")
+            raise IllegalMove("It is not a computer player's turn",
+                              code=ErrorCode.NOT_COMPUTER_TURN)
         if dice is not None:
             if isinstance(action, Roll):
                 action = Roll(Dice(dice))
@@ -139,7 +140,7 @@ class Table:
                 action = Reroll(action.hold, Dice(dice))
             else:
                 raise IllegalMove("The computer chose a box: no dice to type in",
-                                  code="dice_not_allowed")
+                                  code=ErrorCode.DICE_NOT_ALLOWED)
         return self.act(action)
 
     # --- Moves ------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from yatzy.core.actions import Action
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 
@@ -59,7 +59,7 @@ class SolverBot:
 
         options = strategy(game.ruleset).advise(game)
         if not options:
-            raise IllegalMove("The game is over", code="game_over")
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         if self.temperature <= 0 or len(options) == 1:
             return options[0].action
         best = options[0].value

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from yatzy.app.errors import AmbiguousGameId, GameNotFound
-from yatzy.core.errors import YatzyError
+from yatzy.core.errors import ErrorCode, YatzyError
 from yatzy.i18n import Translator
 from yatzy.i18n.words import error_text
 
@@ -27,7 +27,7 @@ class CommandError(YatzyError):
     ('Cannot read x: ?', 'Cannot read x: ?')
     """
 
-    code = "command"
+    code = ErrorCode.COMMAND
 
     def __init__(self, text: str, **params: Any) -> None:
         super().__init__(text.format(**params), **params)

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from yatzy.core.errors import RulesError
+from yatzy.core.errors import ErrorCode, RulesError
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, Ruleset, ruleset
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
 
@@ -124,6 +124,6 @@ def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
         if key not in known:
             raise RulesError(
                 f"{FLAGS[key]} is not an option of {args.rules}",
-                code="flag_not_for_rules", flag=FLAGS[key], rules=args.rules,
+                code=ErrorCode.FLAG_NOT_FOR_RULES, flag=FLAGS[key], rules=args.rules,
             )
     return ruleset(args.rules, **options)

@@ -6,8 +6,10 @@ Standard library only: no I/O, no randomness (seeded dice are a pure function), 
 from yatzy.core.actions import Action, Reroll, Roll, Score, action_from_dict, parse_action
 from yatzy.core.dice import Dice
 from yatzy.core.errors import (
+    ErrorCode,
     IllegalMove,
     InvalidDice,
+    InvalidName,
     RecordError,
     RulesError,
     UnknownBox,
@@ -21,9 +23,11 @@ __all__ = [
     "RULESET_NAMES",
     "Action",
     "Dice",
+    "ErrorCode",
     "Game",
     "IllegalMove",
     "InvalidDice",
+    "InvalidName",
     "RecordError",
     "Reroll",
     "Roll",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, shown
 
 
 @dataclass(frozen=True)
@@ -72,50 +72,64 @@ class Score:
 Action = Roll | Reroll | Score
 
 
-def _ints(parts: list[str], what: str) -> list[int]:
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise IllegalMove(f"{what} must be whole numbers, not {' '.join(parts)!r}") from None
+def _positions(parts: list[str]) -> tuple[int, ...]:
+    # ASCII digits only (int() also reads other scripts' digits), and few of them.
+    if not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise IllegalMove(
+            f"Held positions must be whole numbers, not {shown(' '.join(parts))}",
+            code=ErrorCode.BAD_HOLD, hold=shown(" ".join(parts)),
+        )
+    return tuple(int(p) for p in parts)
 
 
 def parse_action(text: str) -> Action:
-    """Parse ``roll [dice]``, ``reroll HOLD… [: dice]`` or ``score BOX``."""
+    """Parse ``roll [dice]``, ``reroll HOLD… [: dice]`` or ``score BOX``; the dice in
+    their text form (:meth:`Dice.parse`)."""
+    if not isinstance(text, str):
+        raise IllegalMove(f"An action must be text, not {shown(text)}",
+                          code=ErrorCode.UNKNOWN_ACTION, action=shown(text))
     words = text.split()
     if not words:
-        raise IllegalMove("Empty action: expected roll, reroll or score")
+        raise IllegalMove("Empty action: expected roll, reroll or score",
+                          code=ErrorCode.UNKNOWN_ACTION, action="''")
     verb, rest = words[0].lower(), words[1:]
     if verb == "roll":
-        return Roll(Dice(_ints(rest, "Dice")) if rest else None)
+        return Roll(Dice.parse(" ".join(rest)) if rest else None)
     if verb == "reroll":
         joined = " ".join(rest)
         hold_text, sep, dice_text = joined.partition(":")
-        hold = tuple(_ints(hold_text.split(), "Held positions"))
-        dice = Dice(_ints(dice_text.split(), "Dice")) if sep else None
+        hold = _positions(hold_text.split())
+        dice = Dice.parse(dice_text) if sep else None
         return Reroll(hold, dice)
     if verb == "score" and len(rest) == 1:
         return Score(rest[0])
-    raise IllegalMove(f"Unknown action {text!r}: expected roll, reroll or score")
+    raise IllegalMove(f"Unknown action {shown(text)}: expected roll, reroll or score",
+                      code=ErrorCode.UNKNOWN_ACTION, action=shown(text))
 
 
 def action_from_dict(data: Any) -> Action:
     """The inverse of ``to_dict`` on an action."""
     if not isinstance(data, dict):
-        raise IllegalMove(f"An action must be an object, not {data!r}")
+        raise IllegalMove(f"An action must be an object, not {shown(data)}",
+                          code=ErrorCode.UNKNOWN_ACTION, action=shown(data))
     kind = data.get("type")
     dice = data.get("dice")
     if dice is not None and not isinstance(dice, list):
-        raise IllegalMove(f"Dice must be a list, not {dice!r}")
+        raise IllegalMove(f"Dice must be a list, not {shown(dice)}",
+                          code=ErrorCode.INVALID_DICE, values=shown(dice))
     if kind == "roll":
         return Roll(Dice(dice) if dice is not None else None)
     if kind == "reroll":
         hold = data.get("hold")
         if not isinstance(hold, list):
-            raise IllegalMove(f"A reroll needs a list of held positions, not {hold!r}")
+            raise IllegalMove(f"A reroll needs a list of held positions, not {shown(hold)}",
+                              code=ErrorCode.BAD_HOLD, hold=shown(hold))
         return Reroll(tuple(hold), Dice(dice) if dice is not None else None)
     if kind == "score":
         box = data.get("box")
         if not isinstance(box, str):
-            raise IllegalMove(f"A score action needs a box name, not {box!r}")
+            raise IllegalMove(f"A score action needs a box name, not {shown(box)}",
+                              code=ErrorCode.UNKNOWN_BOX, box=shown(box))
         return Score(box)
-    raise IllegalMove(f"Unknown action type {kind!r}: expected roll, reroll or score")
+    raise IllegalMove(f"Unknown action type {shown(kind)}: expected roll, reroll or score",
+                      code=ErrorCode.UNKNOWN_ACTION, action=shown(kind))

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import islice
 
-from yatzy.core.errors import InvalidDice
+from yatzy.core.errors import InvalidDice, shown
 
 FACES = (1, 2, 3, 4, 5, 6)
 
 #: The text of each face: one ASCII digit (not "+1", "06" or another script's digits).
 _FACE_DIGITS = frozenset("123456")
+#: Dice as callers give them: :class:`Dice`, any iterable of faces, or the text form
+#: (``"3 3 5 6 6"``, ``"33566"``; as ``str`` or ASCII ``bytes``). :func:`check_dice`
+#: turns each into :class:`Dice`.
+DiceLike = Iterable[int] | str | bytes
 
 
 class Dice(tuple[int, ...]):
@@ -39,11 +44,17 @@ class Dice(tuple[int, ...]):
     __slots__ = ()
 
     def __new__(cls, values: Iterable[object] = ()) -> Dice:
+        try:
+            given = iter(values)
+        except TypeError:
+            raise InvalidDice(
+                f"Dice must be values from 1 to 6, not {shown(values)}", values=shown(values)
+            ) from None
         faces = []
-        for value in values:
+        for value in given:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
                 raise InvalidDice(
-                    f"Dice must be values from 1 to 6, not {value!r}", values=repr(value)
+                    f"Dice must be values from 1 to 6, not {shown(value)}", values=shown(value)
                 )
             faces.append(value)
         return super().__new__(cls, faces)
@@ -66,14 +77,19 @@ class Dice(tuple[int, ...]):
         ...
         yatzy.core.errors.InvalidDice: Dice must be 5 values from 1 to 6
         """
+        if not isinstance(text, str):
+            raise InvalidDice(
+                f"Dice must be written as text, not {shown(text)}", values=shown(text)
+            )
         parts = text.replace(",", " ").split()
         if len(parts) == 1:
             parts = list(parts[0])
         if all(part in _FACE_DIGITS for part in parts) and count in (None, len(parts)):
             return cls(int(part) for part in parts)
         if count is not None:
-            raise _not_dice(count)
-        raise InvalidDice(f"Dice must be values from 1 to 6, not {text!r}", values=text)
+            raise _wrong_count(count)
+        raise InvalidDice(f"Dice must be values from 1 to 6, not {shown(text)}",
+                          values=shown(text))
 
     @property
     def counts(self) -> tuple[int, int, int, int, int, int]:
@@ -97,26 +113,45 @@ class Dice(tuple[int, ...]):
         return f"Dice({list(self)!r})"
 
 
-def check_dice(values: Iterable[object], count: int) -> Dice:
+def check_dice(values: object, count: int) -> Dice:
     """Return ``values`` as :class:`Dice`, checking there are exactly ``count`` of them.
 
+    The one coercion of dice that every entry point uses (:meth:`Game.roll
+    <yatzy.core.game.Game.roll>`, :meth:`Ruleset.score
+    <yatzy.core.rulesets.Ruleset.score>`, the roll-off...): ``values`` may be
+    :class:`Dice`, any iterable of faces, or the text form, as ``str`` or ASCII
+    ``bytes`` (see :meth:`Dice.parse`).
+
+    >>> check_dice("3 3 5 6 6", 5) == check_dice([3, 3, 5, 6, 6], 5) == check_dice(b"33566", 5)
+    True
     >>> check_dice([1, 2, 3], 5)
     Traceback (most recent call last):
     ...
     yatzy.core.errors.InvalidDice: Dice must be 5 values from 1 to 6
     """
+    if isinstance(values, Dice) and len(values) == count:
+        return values  # the common case, from the game itself
+    if isinstance(values, bytes | bytearray):
+        try:
+            values = bytes(values).decode("ascii")
+        except UnicodeDecodeError:
+            raise _wrong_count(count) from None
     try:
-        raw = list(values)
-    except TypeError:
-        raise _not_dice(count) from None
-    if len(raw) != count:
-        raise _not_dice(count)
-    try:
-        return Dice(raw)
+        if isinstance(values, str):
+            dice = Dice.parse(values)
+        elif isinstance(values, Dice):
+            dice = values
+        elif isinstance(values, Iterable):
+            # No more than one too many: an endless iterable must not hang us.
+            dice = Dice(islice(values, count + 1))
+        else:
+            raise _wrong_count(count)
     except InvalidDice:
-        raise _not_dice(count) from None
+        raise _wrong_count(count) from None
+    if len(dice) != count:
+        raise _wrong_count(count)
+    return dice
 
 
-def _not_dice(count: int) -> InvalidDice:
-    """The one refusal of dice that must be ``count`` values."""
+def _wrong_count(count: int) -> InvalidDice:
     return InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)

@@ -24,18 +24,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any
 
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
-from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove, InvalidDice
+from yatzy.core.dice import Dice, DiceLike, check_dice
+from yatzy.core.errors import ErrorCode, IllegalMove, shown
+from yatzy.core.names import MAX_PLAYERS, check_players
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import Seed, check_seed, seeded_dice
 
 FIRST_PLAYER_MODES = ("seat", "roll")
-MAX_PLAYERS = 99
+
+__all__ = ["FIRST_PLAYER_MODES", "MAX_PLAYERS", "Game", "RollOff", "Step", "roll_off",
+           "roll_off_next"]
 
 
 @dataclass(frozen=True)
@@ -58,25 +62,16 @@ class RollOff:
     dice: Dice
 
 
-def _check_players(players: Iterable[str]) -> tuple[str, ...]:
-    if isinstance(players, str):
-        raise IllegalMove("Players must be a list of names, not one string")
-    names = tuple(players)
-    if not names:
-        raise IllegalMove("A game needs at least one player")
-    if len(names) > MAX_PLAYERS:
-        raise IllegalMove(f"A game has at most {MAX_PLAYERS} players")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise IllegalMove(f"A player's name must be a non-empty text, not {name!r}")
-        if name != name.strip():
-            raise IllegalMove(f"A player's name must not start or end with spaces: {name!r}")
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
+def _check_roll_off_dice(dice: object) -> list[DiceLike] | None:
+    """The roll-off's dice as a list of rolls (each checked later), or ``None``."""
+    if dice is None:
+        return None
+    if isinstance(dice, str | bytes) or not isinstance(dice, Iterable):
         raise IllegalMove(
-            f"Two players are called {dup}: names must differ", code="duplicate_player", name=dup
+            f"Roll-off dice must be a list of rolls, not {shown(dice)}",
+            code=ErrorCode.BAD_ROLL_OFF, dice=shown(dice),
         )
-    return names
+    return list(dice)
 
 
 def _roll_off_rounds(count: int, sums: Sequence[int]) -> tuple[list[int], int]:
@@ -106,7 +101,7 @@ def roll_off_next(players: Sequence[str], sums: Sequence[int]) -> str | None:
         if used != len(sums):
             raise IllegalMove(
                 f"The roll-off was decided after {used} rolls, but {len(sums)} were given",
-                code="roll_off_overlong",
+                code=ErrorCode.ROLL_OFF_OVERLONG, used=used, given=len(sums),
             )
         return None
     return players[contenders[len(sums) - used]]
@@ -117,7 +112,7 @@ def roll_off(
     players: Sequence[str],
     *,
     seed: Seed | None,
-    dice: Sequence[Sequence[int]] | None = None,
+    dice: Iterable[DiceLike] | None = None,
 ) -> tuple[int, tuple[RollOff, ...]]:
     """Who starts: each player rolls all dice; the highest sum starts; those tied for the
     highest roll again, in seat order. Returns the starter's seat and the rolls in order.
@@ -126,21 +121,22 @@ def roll_off(
     seed. Raises :class:`IllegalMove` when given dice run out before the tie is broken,
     or go on after it.
     """
-    given = [ruleset.check_dice(d) for d in dice] if dice is not None else None
+    rolls_given = _check_roll_off_dice(dice)
+    given = None if rolls_given is None else [ruleset.check_dice(d) for d in rolls_given]
     rolls: list[RollOff] = []
     while (player := roll_off_next(players, [sum(r.dice) for r in rolls])) is not None:
         k = len(rolls)
         if given is not None:
             if k >= len(given):
                 contenders, _ = _roll_off_rounds(len(players), [sum(d) for d in given])
+                again = ", ".join(players[s] for s in contenders)
                 raise IllegalMove(
-                    "The roll-off needs more dice: "
-                    f"{', '.join(players[s] for s in contenders)} roll again",
-                    code="roll_off_incomplete",
+                    f"The roll-off needs more dice: {again} roll again",
+                    code=ErrorCode.ROLL_OFF_INCOMPLETE, players=again,
                 )
             d = given[k]
         elif seed is None:
-            raise IllegalMove("A roll-off needs a seed or the dice")
+            raise IllegalMove("A roll-off needs a seed or the dice", code=ErrorCode.DICE_NEEDED)
         else:
             d = seeded_dice(seed, "roll-off", k, ruleset.dice_count)
         rolls.append(RollOff(player, d))
@@ -182,22 +178,30 @@ class Game:
         *,
         seed: Seed | None = None,
         first_player: str = "seat",
-        roll_off_dice: Sequence[Sequence[int]] | None = None,
+        roll_off_dice: Iterable[DiceLike] | None = None,
     ) -> Game:
         """A new game. With ``seed=None`` every roll needs its dice given (physical dice)."""
         if not isinstance(ruleset, Ruleset):
-            raise IllegalMove(f"Expected a Ruleset, not {ruleset!r}; use yatzy.ruleset(name)")
-        names = _check_players(players)
-        checked_seed = check_seed(seed)
-        if first_player not in FIRST_PLAYER_MODES:
             raise IllegalMove(
-                f"first_player must be 'seat' or 'roll', not {first_player!r}"
+                f"Expected a Ruleset, not {shown(ruleset)}; use yatzy.ruleset(name)",
+                code=ErrorCode.NOT_A_RULESET, value=shown(ruleset),
             )
+        names = check_players(players)
+        checked_seed = check_seed(seed)
+        if not isinstance(first_player, str) or first_player not in FIRST_PLAYER_MODES:
+            raise IllegalMove(
+                f"first_player must be 'seat' or 'roll', not {shown(first_player)}",
+                code=ErrorCode.BAD_FIRST_PLAYER, value=shown(first_player),
+            )
+        rolls = _check_roll_off_dice(roll_off_dice)
         starter, offs = 0, tuple[RollOff, ...]()
         if first_player == "roll" and len(names) > 1:
-            starter, offs = roll_off(ruleset, names, seed=checked_seed, dice=roll_off_dice)
-        elif roll_off_dice:
-            raise IllegalMove("Roll-off dice are only for first_player='roll' with 2+ players")
+            starter, offs = roll_off(ruleset, names, seed=checked_seed, dice=rolls)
+        elif rolls:
+            raise IllegalMove(
+                "Roll-off dice are only for first_player='roll' with 2+ players",
+                code=ErrorCode.BAD_ROLL_OFF,
+            )
         return cls(
             ruleset=ruleset,
             players=names,
@@ -263,8 +267,9 @@ class Game:
             return self.players.index(player)
         except ValueError:
             raise IllegalMove(
-                f"No player called {player!r}; the players are {', '.join(self.players)}",
-                code="unknown_player",
+                f"No player called {shown(player)}; the players are {', '.join(self.players)}",
+                code=ErrorCode.UNKNOWN_PLAYER, player=shown(player),
+                players=", ".join(self.players),
             ) from None
 
     def choices(self) -> dict[str, int]:
@@ -305,43 +310,31 @@ class Game:
 
     def _check_turn(self, player: str | None) -> None:
         if self.is_over:
-            raise IllegalMove("The game is over", code="game_over")
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         if player is not None and player != self.current_player:
             self._seat(player)
             raise IllegalMove(
-                f"It is {self.current_player}'s turn", code="not_your_turn",
+                f"It is {self.current_player}'s turn", code=ErrorCode.NOT_YOUR_TURN,
                 player=self.current_player,
             )
 
-    def _draw(self, given: Sequence[int] | None, count: int) -> Dice:
+    def _draw(self, given: DiceLike | None, count: int) -> Dice:
         if given is not None:
-            if isinstance(given, str | bytes):
-                given = Dice.parse(given if isinstance(given, str) else given.decode())
-            try:
-                values = list(given)
-            except TypeError:
-                raise InvalidDice(f"Dice must be {count} values from 1 to 6") from None
-            if len(values) != count:
-                raise InvalidDice(f"Dice must be {count} values from 1 to 6", count=count)
-            try:
-                return Dice(values)
-            except InvalidDice:
-                raise InvalidDice(
-                    f"Dice must be {count} values from 1 to 6", count=count
-                ) from None
+            return check_dice(given, count)
         if self.seed is None:
             raise IllegalMove(
-                "This game has no seed: give the dice that were rolled", code="dice_needed"
+                "This game has no seed: give the dice that were rolled", code=ErrorCode.DICE_NEEDED
             )
         return seeded_dice(self.seed, "turn", len(self.history), count)
 
-    def roll(self, dice: Sequence[int] | None = None, *, player: str | None = None) -> Game:
-        """The turn's first roll of all dice (``dice`` = physical dice)."""
+    def roll(self, dice: DiceLike | None = None, *, player: str | None = None) -> Game:
+        """The turn's first roll of all dice (``dice`` = physical dice, in any form
+        :func:`~yatzy.core.dice.check_dice` takes: ``[3, 3, 5, 6, 6]``, ``"33566"``)."""
         self._check_turn(player)
         if self.rolls_used:
             raise IllegalMove(
                 "You have rolled already: reroll some dice or choose a box",
-                code="already_rolled",
+                code=ErrorCode.ALREADY_ROLLED,
             )
         d = self._draw(dice, self.ruleset.dice_count)
         return replace(
@@ -354,7 +347,7 @@ class Game:
     def reroll(
         self,
         hold: Iterable[int],
-        dice: Sequence[int] | None = None,
+        dice: DiceLike | None = None,
         *,
         player: str | None = None,
     ) -> Game:
@@ -365,24 +358,28 @@ class Game:
         """
         self._check_turn(player)
         if self.dice is None:
-            raise IllegalMove("Roll the dice first", code="no_roll")
+            raise IllegalMove("Roll the dice first", code=ErrorCode.NO_ROLL)
         if self.rolls_left <= 0:
-            raise IllegalMove("No rolls left this turn", code="no_rolls_left")
+            raise IllegalMove("No rolls left this turn", code=ErrorCode.NO_ROLLS_LEFT)
         n = self.ruleset.dice_count
-        try:
-            held = tuple(hold)
-        except TypeError:
-            raise IllegalMove("Hold must be a list of dice positions") from None
+        if isinstance(hold, str | bytes) or not isinstance(hold, Iterable):
+            raise IllegalMove(
+                f"Hold must be a list of dice positions, not {shown(hold)}",
+                code=ErrorCode.BAD_HOLD, hold=shown(hold),
+            )
+        # One more than there are dice is enough to refuse (a repeat, or a bad position).
+        held = tuple(islice(hold, n + 1))
         for pos in held:
             if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < n:
                 raise IllegalMove(
-                    f"Dice positions are 0 to {n - 1}, not {pos!r}", code="bad_position"
+                    f"Dice positions are 0 to {n - 1}, not {shown(pos)}",
+                    code=ErrorCode.BAD_POSITION, position=shown(pos), last=n - 1,
                 )
         if len(set(held)) != len(held):
-            raise IllegalMove("Each die can be held only once", code="bad_position")
+            raise IllegalMove("Each die can be held only once", code=ErrorCode.BAD_POSITION)
         if len(held) == n:
             raise IllegalMove(
-                "Reroll at least one die: you are holding all of them", code="hold_all"
+                "Reroll at least one die: you are holding all of them", code=ErrorCode.HOLD_ALL
             )
         rerolled = [i for i in range(n) if i not in held]
         new = self._draw(dice, len(rerolled))
@@ -406,7 +403,7 @@ class Game:
             refused = rules.refusal(self.ruleset, card, None, box)
             if refused is not None:
                 raise refused.error(self.ruleset)
-            raise IllegalMove("Roll the dice first", code="no_roll")
+            raise IllegalMove("Roll the dice first", code=ErrorCode.NO_ROLL)
         points = rules.check_choice(self.ruleset, card, self.dice, box)
         bonus = rules.earns_yahtzee_bonus(self.ruleset, card, self.dice)
         cards = list(self.cards)
@@ -428,7 +425,10 @@ class Game:
             return self.reroll(action.hold, action.dice, player=player)
         if isinstance(action, Score):
             return self.score(action.box, player=player)
-        raise IllegalMove(f"Unknown action {action!r}")
+        raise IllegalMove(
+            f"Unknown action {shown(action)}", code=ErrorCode.UNKNOWN_ACTION,
+            action=shown(action),
+        )
 
     def at_start(self) -> Game:
         """This game before its first action: the same players, seed and roll-off."""
@@ -454,7 +454,7 @@ class Game:
         True
         """
         if not self.history:
-            raise IllegalMove("Nothing to undo", code="nothing_to_undo")
+            raise IllegalMove("Nothing to undo", code=ErrorCode.NOTHING_TO_UNDO)
         game = self.at_start()
         for step in self.history[:-1]:
             game = game.apply(step.action, player=step.player)

@@ -21,10 +21,10 @@ import json
 from typing import Any
 
 from yatzy.core.actions import Score, action_from_dict
-from yatzy.core.errors import RecordError, YatzyError
+from yatzy.core.errors import ErrorCode, RecordError, YatzyError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
-from yatzy.core.seeded import seed_hash, seeded_dice
+from yatzy.core.seeded import check_seed, seed_hash, seeded_dice
 
 FORMAT = "yatzy-game"
 #: The newest record version: 2 adds secret seeds (text) and ``seed_hash``. A record is
@@ -73,19 +73,24 @@ def _header(record: Any) -> Game:
     if not isinstance(record, dict):
         raise RecordError(f"A game record must be a JSON object, not {type(record).__name__}")
     if record.get("format") != FORMAT:
-        raise RecordError(f"Not a yatzy game record: format is {record.get('format')!r}")
+        raise RecordError(f"Not a yatzy game record: format is {shown(record.get('format'))}")
     version = record.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
+    _check_whole(version, "The record's version")
+    if version not in VERSIONS:
         raise RecordError(
-            f"Unsupported record version {version!r}; this program reads"
+            f"Unsupported record version {shown(version)}; this program reads"
             f" {' and '.join(map(str, VERSIONS))}"
         )
     seed, hashed = record.get("seed"), record.get("seed_hash")
     if version == 1 and (isinstance(seed, str) or "seed_hash" in record):
         raise RecordError("A secret seed or seed_hash needs a version 2 record")
-    if hashed is not None and (not isinstance(hashed, str)
-                               or (seed is not None and seed_hash(seed) != hashed)):
-        raise RecordError("The record's seed does not match its seed_hash")
+    if hashed is not None:
+        try:
+            checked = check_seed(seed)
+        except YatzyError as exc:
+            raise RecordError(f"Bad record header: {exc}") from exc
+        if not isinstance(hashed, str) or (checked is not None and seed_hash(checked) != hashed):
+            raise RecordError("The record's seed does not match its seed_hash")
     for key in ("ruleset", "players", "actions"):
         if key not in record:
             raise RecordError(f"The record has no {key!r}")
@@ -109,13 +114,25 @@ def _header(record: Any) -> Game:
         )
     except YatzyError as exc:
         raise RecordError(f"Bad record header: {exc}") from exc
+    if len(roll_off) != len(game.roll_offs):
+        raise RecordError(
+            f"The record's roll-off has {len(roll_off)} rolls, but deciding who starts took"
+            f" {len(game.roll_offs)}"
+        )
     for given, made in zip(roll_off, game.roll_offs, strict=True):
         if given.get("player", made.player) != made.player:
             raise RecordError(
-                f"The roll-off is out of order: {given.get('player')!r} rolled where"
+                f"The roll-off is out of order: {shown(given.get('player'))} rolled where"
                 f" {made.player} should have"
             )
     return game
+
+
+def _check_whole(value: object, what: str, step: int | None = None) -> None:
+    """Refuse ``value`` unless it is a whole number: JSON's ``1.0`` and ``true`` equal
+    1 in Python, but a record that says them is not one this program wrote."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{what} must be a whole number, not {shown(value)}", step=step)
 
 
 def from_record(record: Any) -> Game:
@@ -128,7 +145,8 @@ def from_record(record: Any) -> Game:
             action = action_from_dict(entry)
             player = entry.get("player")
             if player is not None and not isinstance(player, str):
-                raise RecordError(f"{where}: player must be a name, not {player!r}", step=i)
+                raise RecordError(f"{where}: player must be a name, not {shown(player)}",
+                                  step=i)
             if not isinstance(action, Score) and action.dice is None:
                 raise RecordError(f"{where}: the record must give the dice of each roll",
                                   step=i)
@@ -138,13 +156,21 @@ def from_record(record: Any) -> Game:
         except YatzyError as exc:
             raise RecordError(f"{where} ({_describe(entry)}): {exc}", step=i) from exc
         last = game.history[-1]
+        if "points" in entry:
+            _check_whole(entry["points"], f"{where} ({_describe(entry)}): points", step=i)
         if "points" in entry and entry["points"] != last.points:
             raise RecordError(
-                f"{where} ({_describe(entry)}): the record says {entry['points']!r} points,"
-                f" the rules give {last.points}",
+                f"{where} ({_describe(entry)}): the record says {shown(entry['points'])}"
+                f" points, the rules give {last.points}",
                 step=i,
             )
-        if isinstance(action, Score) and bool(entry.get("bonus", False)) != last.bonus:
+        if not isinstance(entry.get("bonus", False), bool):
+            raise RecordError(
+                f"{where} ({_describe(entry)}): bonus must be true or false, not"
+                f" {shown(entry['bonus'])}",
+                step=i,
+            )
+        if isinstance(action, Score) and entry.get("bonus", False) != last.bonus:
             earned = "earns" if last.bonus else "does not earn"
             raise RecordError(
                 f"{where} ({_describe(entry)}): the record's Yahtzee bonus does not match;"
@@ -154,8 +180,17 @@ def from_record(record: Any) -> Game:
     totals = record.get("totals")
     if totals is not None:
         actual = {p: game.scorecard(p).total for p in game.players}
+        if not isinstance(totals, dict) or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in totals.values()
+        ):
+            raise RecordError(
+                f"The record's totals must map each player to a whole number, not"
+                f" {shown(totals)}"
+            )
         if totals != actual:
-            raise RecordError(f"The record's totals {totals} differ from the replay's {actual}")
+            raise RecordError(
+                f"The record's totals {shown(totals)} differ from the replay's {actual}"
+            )
     return game
 
 
@@ -196,9 +231,17 @@ def audit(record: Any) -> Game:
 def _describe(entry: Any) -> str:
     if isinstance(entry, dict):
         return " ".join(
-            str(entry[k]) for k in ("player", "type", "box", "hold", "dice") if k in entry
+            _word(entry[k]) for k in ("player", "type", "box", "hold", "dice") if k in entry
         )
-    return repr(entry)
+    return shown(entry)
+
+
+def _word(value: object) -> str:
+    """``value`` as a word of a step's description: a short printable text as it is,
+    anything else by :func:`shown`."""
+    if isinstance(value, str) and value.isprintable() and len(value) <= 40:
+        return value
+    return shown(value)
 
 
 def to_json(game: Game, **kwargs: Any) -> str:
@@ -208,10 +251,23 @@ def to_json(game: Game, **kwargs: Any) -> str:
 
 def from_json(text: str | bytes) -> Game:
     """Replay a record given as JSON text; malformed JSON raises :class:`RecordError`."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise RecordError(
+            f"A record's JSON must be text, not {type(text).__name__}",
+            code=ErrorCode.RECORD_NOT_JSON, reason=type(text).__name__,
+        )
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        # ValueError: bad JSON, bytes that are no text, a number of 5,000 digits;
-        # RecursionError: arrays or objects nested thousands deep ("[[[[...").
-        raise RecordError(f"The record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError(
+            "The record is not valid JSON: it is nested too deeply",
+            code=ErrorCode.RECORD_NOT_JSON, reason="nested too deeply",
+        ) from None
+    except ValueError as exc:
+        # Malformed JSON, bytes that are not UTF-8, or a number past the interpreter's
+        # limit of digits: all ValueErrors.
+        raise RecordError(
+            f"The record is not valid JSON: {exc}", code=ErrorCode.RECORD_NOT_JSON,
+            reason=str(exc),
+        ) from None
     return from_record(data)

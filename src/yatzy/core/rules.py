@@ -15,17 +15,23 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.dice import Dice, DiceLike
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
-from yatzy.core.scorecard import Scorecard
+from yatzy.core.scorecard import Scorecard, check_card
+
+# The public functions check their arguments once and call the private ones (the solver
+# calls them for every set of filled boxes: each check is paid once per call).
 
 
 def allowed_by_order(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
     """The open boxes the play order allows now, ignoring the dice."""
+    return _allowed(ruleset, check_card(ruleset, card))
+
+
+def _allowed(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
     open_boxes = card.open_boxes
     if not open_boxes or ruleset.order == "free":
         return open_boxes
@@ -35,9 +41,13 @@ def allowed_by_order(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
     return upper or open_boxes
 
 
-def is_joker(ruleset: Ruleset, card: Scorecard, dice: Dice) -> bool:
+def is_joker(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:
     """True when Joker rules apply: five of a kind with the Yahtzee box already filled
     (never in Yatzy, nor with ``joker="none"``)."""
+    return _is_joker(ruleset, check_card(ruleset, card), ruleset.check_dice(dice))
+
+
+def _is_joker(ruleset: Ruleset, card: Scorecard, dice: Dice) -> bool:
     return (
         ruleset.joker != "none"
         and dice.is_n_of_a_kind
@@ -45,24 +55,28 @@ def is_joker(ruleset: Ruleset, card: Scorecard, dice: Dice) -> bool:
     )
 
 
-def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: Sequence[int]) -> bool:
+def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:
     """True when scoring ``dice`` now earns an extra-Yahtzee bonus: five of a kind while
     the Yahtzee box holds 50, in a ruleset with the bonus."""
+    check_card(ruleset, card)
     d = ruleset.check_dice(dice)
     return bool(
         ruleset.extra_yahtzee_points and d.is_n_of_a_kind and card[ruleset.yahtzee_box] == 50
     )
 
 
-def choices(ruleset: Ruleset, card: Scorecard, dice: Sequence[int]) -> dict[str, int]:
+def choices(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> dict[str, int]:
     """Every box the player with ``card`` may fill with ``dice``, with its points.
 
     The points are what the box receives (Joker values included); an extra-Yahtzee
     bonus comes on top, see :func:`earns_yahtzee_bonus`. Boxes are in scorecard order.
     """
-    d = ruleset.check_dice(dice)
-    allowed = allowed_by_order(ruleset, card)
-    if not is_joker(ruleset, card, d):
+    return _choices(ruleset, check_card(ruleset, card), ruleset.check_dice(dice))
+
+
+def _choices(ruleset: Ruleset, card: Scorecard, d: Dice) -> dict[str, int]:
+    allowed = _allowed(ruleset, card)
+    if not _is_joker(ruleset, card, d):
         return {box: ruleset.score(box, d) for box in allowed}
     upper_box = UPPER_BOXES[d[0] - 1]
     if ruleset.joker == "forced":
@@ -98,9 +112,9 @@ class Refusal:
     upper_box: str | None = None
 
     @property
-    def code(self) -> str:
+    def code(self) -> ErrorCode:
         """The error code of the :class:`IllegalMove` this refusal raises."""
-        return "box_filled" if self.reason == "filled" else "box_not_allowed"
+        return ErrorCode.BOX_FILLED if self.reason == "filled" else ErrorCode.BOX_NOT_ALLOWED
 
     def message(self, ruleset: Ruleset) -> str:
         """The refusal in English, for a player."""
@@ -131,32 +145,37 @@ class Refusal:
 
 
 def refusal(
-    ruleset: Ruleset, card: Scorecard, dice: Sequence[int] | None, box: str
+    ruleset: Ruleset, card: Scorecard, dice: DiceLike | None, box: str
 ) -> Refusal | None:
     """Why ``box`` may not be filled with ``dice`` now, or ``None`` when it may.
 
     With ``dice=None`` (before a roll) only the filled box and the play order count.
     """
+    check_card(ruleset, card)
     ruleset.check_box(box)
     if not card.is_open(box):
         return Refusal(box, "filled")
-    allowed = allowed_by_order(ruleset, card)
+    allowed = _allowed(ruleset, card)
     if box not in allowed:
         if ruleset.order == "in_order":
             return Refusal(box, "in_order", next_box=allowed[0])
         return Refusal(box, "upper_first", allowed=allowed)
-    if dice is None or box in choices(ruleset, card, dice):
+    if dice is None:
         return None
-    face = ruleset.check_dice(dice)[0]
+    d = ruleset.check_dice(dice)
+    if box in _choices(ruleset, card, d):
+        return None
+    face = d[0]
     upper_box = UPPER_BOXES[face - 1]
     reason = "joker_upper" if card.is_open(upper_box) else "joker_lower"
     return Refusal(box, reason, face=face, upper_box=upper_box)
 
 
-def check_choice(ruleset: Ruleset, card: Scorecard, dice: Sequence[int], box: str) -> int:
+def check_choice(ruleset: Ruleset, card: Scorecard, dice: DiceLike, box: str) -> int:
     """The points ``box`` gets for ``dice``, or :class:`IllegalMove` saying why not."""
+    check_card(ruleset, card)
     ruleset.check_box(box)
-    options = choices(ruleset, card, dice)
+    options = _choices(ruleset, card, ruleset.check_dice(dice))
     if box in options:
         return options[box]
     refused = refusal(ruleset, card, dice, box)

@@ -15,15 +15,15 @@ yatzy.core.errors.RulesError: Unknown value 'wild' for option joker of yahtzee; 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
 from yatzy.core import scoring
-from yatzy.core.dice import Dice, check_dice
-from yatzy.core.errors import RulesError, UnknownBox
+from yatzy.core.dice import FACES, Dice, DiceLike, check_dice
+from yatzy.core.errors import ErrorCode, RulesError, UnknownBox, shown
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
@@ -165,25 +165,28 @@ class Ruleset:
         """Return ``box`` if this ruleset has it, else raise :class:`UnknownBox`."""
         if not isinstance(box, str) or box not in self._scorers:
             raise UnknownBox(
-                f"Unknown box {box!r}; the boxes are: {', '.join(self.boxes)}",
-                box=repr(box),
+                f"Unknown box {shown(box)}; the boxes are: {', '.join(self.boxes)}",
+                box=shown(box), boxes=", ".join(self.boxes),
             )
         return box
 
-    def check_dice(self, dice: Sequence[object]) -> Dice:
+    def check_dice(self, dice: DiceLike) -> Dice:
         """Return ``dice`` as :class:`Dice`, raising :class:`InvalidDice` unless it is
-        :attr:`dice_count` values from 1 to 6."""
+        :attr:`dice_count` values from 1 to 6 (in any form :func:`check_dice
+        <yatzy.core.dice.check_dice>` takes, text included)."""
         return check_dice(dice, self.dice_count)
 
-    def score(self, box: str, dice: Sequence[int]) -> int:
+    def score(self, box: str, dice: DiceLike) -> int:
         """The table value of ``box`` for ``dice``: no play order, Joker or bonus.
 
         >>> ruleset("yahtzee").score("small_straight", [1, 2, 3, 3, 4])
         30
+        >>> ruleset("yatzy").score("chance", "12345")
+        15
         """
         return self._scorers[self.check_box(box)](self.check_dice(dice))
 
-    def scores(self, dice: Sequence[int]) -> dict[str, int]:
+    def scores(self, dice: DiceLike) -> dict[str, int]:
         """The table value of every box for ``dice``, in scorecard order."""
         d = self.check_dice(dice)
         return {box: self._scorers[box](d) for box in self.boxes}
@@ -196,10 +199,22 @@ class Ruleset:
         """
         return _possible_points(self)[self.check_box(box)]
 
-    def joker_score(self, box: str, dice: Dice) -> int:
+    def five_of_a_kind_points(self, box: str) -> frozenset[int]:
+        """Every number of points five of a kind can put in ``box`` (by the table, or as
+        a Joker when the ruleset has one): where an extra-Yahtzee bonus can be scored.
+
+        >>> sorted(ruleset("yahtzee").five_of_a_kind_points("twos"))
+        [0, 10]
+        >>> sorted(ruleset("yahtzee", joker="none").five_of_a_kind_points("full_house"))
+        [0]
+        """
+        return _five_of_a_kind_points(self)[self.check_box(box)]
+
+    def joker_score(self, box: str, dice: DiceLike) -> int:
         """What ``box`` gives five of a kind ``dice`` used as a Joker."""
-        scorer = JOKER_POINTS.get(box)
-        return scorer(dice) if scorer is not None else self._scorers[box](dice)
+        d = self.check_dice(dice)
+        scorer = JOKER_POINTS.get(self.check_box(box))
+        return scorer(d) if scorer is not None else self._scorers[box](d)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"name": ..., "options": {...}}``, the form kept in game records."""
@@ -213,7 +228,9 @@ class Ruleset:
         options = data.get("options", {})
         if not isinstance(options, Mapping):
             raise RulesError("A ruleset's options must be an object")
-        return ruleset(data["name"], **dict(options))
+        # Not ruleset(name, **options): an option called "name", or one whose key is
+        # not text, must be refused as an option, not break the call.
+        return _build(data["name"], options)
 
     def __str__(self) -> str:
         changed = ", ".join(f"{k}={v}" for k, v in self._changed_options())
@@ -228,6 +245,16 @@ class Ruleset:
         return [(k, v) for k, v in self.option_items if v != spec[k].default]
 
 
+def check_ruleset(value: object) -> Ruleset:
+    """Return ``value`` if it is a :class:`Ruleset`, else raise :class:`RulesError`."""
+    if not isinstance(value, Ruleset):
+        raise RulesError(
+            f"Expected a Ruleset, not {shown(value)}; use yatzy.ruleset(name)",
+            code=ErrorCode.NOT_A_RULESET, value=shown(value),
+        )
+    return value
+
+
 @lru_cache(maxsize=32)
 def _possible_points(rules: Ruleset) -> dict[str, frozenset[int]]:
     rolls = [Dice(faces) for faces in combinations_with_replacement(range(1, 7), rules.dice_count)]
@@ -240,6 +267,18 @@ def _possible_points(rules: Ruleset) -> dict[str, frozenset[int]]:
     return {box: frozenset(values) for box, values in points.items()}
 
 
+@lru_cache(maxsize=32)
+def _five_of_a_kind_points(rules: Ruleset) -> dict[str, frozenset[int]]:
+    points: dict[str, set[int]] = {box: set() for box in rules.boxes}
+    for face in FACES:
+        dice = Dice((face,) * rules.dice_count)
+        for box in rules.boxes:
+            points[box].add(rules.score(box, dice))
+            if rules.joker != "none":
+                points[box].add(rules.joker_score(box, dice))
+    return {box: frozenset(values) for box, values in points.items()}
+
+
 def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:
     where = f"option {key} of {ruleset_name}"
     if option.kind is bool:
@@ -247,24 +286,36 @@ def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:
             return value
         if isinstance(value, str) and value.lower() in _TRUE | _FALSE:
             return value.lower() in _TRUE
-        raise RulesError(f"Option {key} of {ruleset_name} must be true or false, not {value!r}")
+        raise RulesError(
+            f"Option {key} of {ruleset_name} must be true or false, not {shown(value)}",
+            code=ErrorCode.BAD_OPTION, option=key, value=shown(value), valid="true, false",
+        )
     if option.kind is int:
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
+        text = value.strip() if isinstance(value, str) else None
+        # ASCII digits only (str.isdigit() also takes "²", which int() refuses), and few
+        # of them (int() of thousands of digits raises too).
+        if text is not None and text.isascii() and text.isdigit() and len(text) <= 3:
+            value = int(text)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROLLS:
             raise RulesError(
                 f"Option {key} of {ruleset_name} must be a whole number from 1 to {MAX_ROLLS},"
-                f" not {value!r}"
+                f" not {shown(value)}",
+                code=ErrorCode.BAD_OPTION, option=key, value=shown(value),
+                valid=f"1-{MAX_ROLLS}",
             )
         return value
     assert option.choices is not None
-    if value not in option.choices:
+    if not isinstance(value, str) or value not in option.choices:
         valid = ", ".join(repr(c) for c in option.choices)
-        raise RulesError(f"Unknown value {value!r} for {where}; valid values: {valid}")
+        raise RulesError(
+            f"Unknown value {shown(value)} for {where}; valid values: {valid}",
+            code=ErrorCode.BAD_OPTION, option=key, value=shown(value),
+            valid=", ".join(option.choices),
+        )
     return value
 
 
-def ruleset(name: str, **options: Any) -> Ruleset:
+def ruleset(name: str, /, **options: Any) -> Ruleset:
     """The ruleset called ``name`` with ``options``; see ``rules.md``.
 
     - ``"yatzy"`` (Scandinavian, 15 boxes): ``order="free" | "upper_first" | "in_order"``.
@@ -281,16 +332,24 @@ def ruleset(name: str, **options: Any) -> Ruleset:
     ...
     yatzy.core.errors.RulesError: Unknown ruleset 'poker'; valid rulesets: 'yatzy', 'yahtzee'
     """
+    return _build(name, options)
+
+
+def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
     if not isinstance(name, str) or name.lower() not in _OPTIONS:
         valid = ", ".join(repr(n) for n in RULESET_NAMES)
-        raise RulesError(f"Unknown ruleset {name!r}; valid rulesets: {valid}", name=repr(name))
+        raise RulesError(
+            f"Unknown ruleset {shown(name)}; valid rulesets: {valid}",
+            code=ErrorCode.UNKNOWN_RULESET, name=shown(name), valid=", ".join(RULESET_NAMES),
+        )
     name = name.lower()
     spec = _OPTIONS[name]
-    unknown = sorted(set(options) - set(spec))
+    unknown = [key for key in options if not isinstance(key, str) or key not in spec]
     if unknown:
         raise RulesError(
-            f"Unknown option {unknown[0]!r} for {name}; valid options: {', '.join(spec)}",
-            option=unknown[0],
+            f"Unknown option {shown(unknown[0])} for {name}; valid options: {', '.join(spec)}",
+            code=ErrorCode.UNKNOWN_OPTION, option=shown(unknown[0]), rules=name,
+            valid=", ".join(spec),
         )
     values = {
         key: _coerce(name, key, options[key], opt) if key in options else opt.default

@@ -28,7 +28,7 @@ import hashlib
 import re
 
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, shown
 
 #: Numeric seeds are whole numbers in this range, so they survive JSON and JavaScript.
 MAX_SEED = 2**53 - 1
@@ -46,15 +46,13 @@ def check_seed(seed: object) -> Seed | None:
         return None
     if isinstance(seed, str):
         if SECRET_SEED.fullmatch(seed) is None:
-            raise IllegalMove(
-                "A secret seed must be 32 to 64 lowercase hexadecimal digits", code="bad_seed"
-            )
+            raise IllegalMove("A secret seed must be 32 to 64 lowercase hexadecimal digits",
+                              code=ErrorCode.BAD_SECRET_SEED)
         return seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        shown = repr(seed) if isinstance(seed, int) and seed.bit_length() < 200 else "that"
         raise IllegalMove(
-            f"A seed must be a whole number from 0 to {MAX_SEED}, not {shown}",
-            code="bad_seed", most=MAX_SEED,
+            f"A seed must be a whole number from 0 to {MAX_SEED}, not {shown(seed)}",
+            code=ErrorCode.BAD_SEED, most=MAX_SEED, seed=shown(seed),
         )
     return seed
 

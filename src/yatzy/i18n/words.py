@@ -16,7 +16,7 @@ messages of the core's typed errors (translated by their ``code``).
 from __future__ import annotations
 
 from yatzy.core import rules
-from yatzy.core.errors import YatzyError
+from yatzy.core.errors import ErrorCode, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
 from yatzy.core.scorecard import BONUS_KEY, Scorecard
@@ -134,50 +134,109 @@ def refusal(t: Translator, game: Game, box: str) -> str:
     )
 
 
+#: The text of every error code, in English (each is translated in every catalog).
+#: ``{placeholders}`` are filled from the error's ``params`` (renamed by
+#: :data:`_PARAM_NAMES`), and ``{detail}`` with the error's English message: the base
+#: classes' codes say what kind of thing went wrong and keep the core's words for what.
+ERROR_TEXTS: dict[ErrorCode, str] = {
+    ErrorCode.ERROR: N_("That cannot be done: {detail}"),
+    ErrorCode.RULES: N_("Those rules cannot be used: {detail}"),
+    ErrorCode.ILLEGAL_MOVE: N_("That move is not allowed: {detail}"),
+    ErrorCode.RECORD: N_("The game record does not replay: {detail}"),
+    ErrorCode.NOT_A_RULESET: N_("A ruleset is needed here, not {value}"),
+    ErrorCode.NOT_A_SCORECARD: N_("A scorecard of these rules is needed here, not {value}"),
+    ErrorCode.UNKNOWN_RULESET: N_("Unknown rules {name}; choose from {valid}"),
+    ErrorCode.UNKNOWN_OPTION: N_("Unknown option {option}; the options are {valid}"),
+    ErrorCode.BAD_OPTION: N_("The option {option} cannot be {value}; choose from {valid}"),
+    ErrorCode.UNKNOWN_BOX: N_("There is no box called {box}"),
+    ErrorCode.INVALID_DICE: N_("Dice are numbers from 1 to 6"),
+    ErrorCode.BAD_POSITION: N_("That is not a die on the table"),
+    ErrorCode.BAD_HOLD: N_("Held dice are given by their positions, not {hold}"),
+    ErrorCode.HOLD_ALL: N_("Reroll at least one die: you are holding all of them"),
+    ErrorCode.UNKNOWN_ACTION: N_("Unknown action {action}: roll, reroll or score"),
+    ErrorCode.BAD_PLAYERS: N_("The players must be a list of names"),
+    ErrorCode.NO_PLAYERS: N_("Name at least one player"),
+    ErrorCode.TOO_MANY_PLAYERS: N_("At most {n} players"),
+    ErrorCode.BAD_NAME: N_("A player's name must be text, not {name}"),
+    ErrorCode.NAME_EMPTY: N_("A player's name must not be empty"),
+    ErrorCode.NAME_SPACES: N_("A player's name must not start or end with spaces: {name}"),
+    ErrorCode.NAME_CONTROL: N_(
+        "A player's name must be printable text, without control characters or line"
+        " breaks: {name}"),
+    ErrorCode.NAME_TOO_LONG: N_("A player's name has at most {most} characters"),
+    ErrorCode.DUPLICATE_PLAYER: N_("Two players are called {name}: names must differ"),
+    ErrorCode.UNKNOWN_PLAYER: N_("No player is called {player}"),
+    ErrorCode.BAD_SEED: N_("The seed must be a whole number from 0 to {most}"),
+    ErrorCode.BAD_SECRET_SEED: N_(
+        "A seed is a whole number or a secret seed of 32 to 64 hex digits"),
+    ErrorCode.BAD_FIRST_PLAYER: N_("The first player is chosen by seat or by a roll-off"),
+    ErrorCode.BAD_ROLL_OFF: N_("Roll-off dice go with a roll-off: one roll per player"),
+    ErrorCode.ROLL_OFF_INCOMPLETE: N_("The roll-off is tied: roll again"),
+    ErrorCode.ROLL_OFF_OVERLONG: N_(
+        "The roll-off was decided after {used} rolls, but {given} were given"),
+    ErrorCode.GAME_OVER: N_("The game is over"),
+    ErrorCode.NOT_YOUR_TURN: N_("It is {player}'s turn"),
+    ErrorCode.DICE_NEEDED: N_("Type in the dice that were rolled"),
+    ErrorCode.ALREADY_ROLLED: N_("You have rolled already: reroll some dice or choose a box"),
+    ErrorCode.NO_ROLL: N_("Roll the dice first"),
+    ErrorCode.NO_ROLLS_LEFT: N_("No rolls left this turn: choose a box"),
+    ErrorCode.BOX_FILLED: N_("{box} is already filled"),
+    ErrorCode.BOX_NOT_ALLOWED: N_("{box} cannot be filled now"),
+    ErrorCode.NOTHING_TO_UNDO: N_("Only the last box chosen can be taken back"),
+    ErrorCode.BAD_CARD_TEXT: N_("Scorecard entries look like box=points, not {text}"),
+    ErrorCode.BOX_TWICE: N_("{box} is given twice"),
+    ErrorCode.BAD_POINTS: N_("{box} cannot hold {points} points"),
+    ErrorCode.BAD_BONUS_COUNT: N_(
+        "The number of Yahtzee bonuses must be a whole number, not {count}"),
+    ErrorCode.TOO_MANY_BONUSES: N_("This scorecard has room for at most {most} Yahtzee bonuses"),
+    ErrorCode.RECORD_NOT_JSON: N_("The game record is not valid JSON"),
+    ErrorCode.UNREACHABLE_CARD: N_("No game reaches this scorecard"),
+    ErrorCode.BAD_ROLLS_LEFT: N_("Rolls left after a roll must be 0 to {most}"),
+    ErrorCode.APP: N_("The game service refused: {detail}"),
+    ErrorCode.GAME_NOT_FOUND: N_("That game is no longer saved"),
+    ErrorCode.AMBIGUOUS_GAME_ID: N_(
+        "Several saved games have an id starting with {id}: {ids}. Give more of the id."),
+    ErrorCode.GAME_CHANGED: N_("The game was changed elsewhere: here it is as it stands now"),
+    ErrorCode.GAME_NOT_OVER: N_("The game is not over yet"),
+    ErrorCode.UNKNOWN_BOT: N_("Unknown computer player {level}; choose from {levels}"),
+    ErrorCode.BAD_SEATS: N_("The seats must be a list of players"),
+    ErrorCode.BAD_DICE_MODE: N_(
+        "The program rolls the dice (auto), or real dice are typed in (manual) and the game"
+        " takes no seed"),
+    ErrorCode.DICE_NOT_ALLOWED: N_("The program rolls the dice in this game"),
+    ErrorCode.NOT_YOUR_MOVE: N_("Only {player} can take back their move"),
+    ErrorCode.COMPUTER_MOVE: N_("A computer player's move cannot be taken back"),
+    ErrorCode.NOT_COMPUTER_TURN: N_("It is not a computer player's turn"),
+    ErrorCode.BAD_PLAYER_KEY: N_("A player key is 22 to 64 letters, digits, '-' or '_'"),
+    ErrorCode.BAD_QUERY: N_("The saved games cannot be looked up by {value}"),
+    ErrorCode.STORAGE: N_("The game database failed: {reason}"),
+    ErrorCode.FLAG_NOT_FOR_RULES: N_("{flag} is not an option of {rules}"),
+    ErrorCode.COMMAND: N_("The command cannot do that: {detail}"),
+}
+
+#: Placeholders of :data:`ERROR_TEXTS` whose value is a ``params`` entry of another name.
+_PARAM_NAMES: dict[ErrorCode, dict[str, str]] = {
+    ErrorCode.TOO_MANY_PLAYERS: {"n": "most"},
+    ErrorCode.UNKNOWN_BOT: {"level": "bot", "levels": "known"},
+    ErrorCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
+}
+
+
 def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> str:
-    """A core error in ``t``'s language, chosen by its ``code``; unknown codes keep the
-    core's English message."""
+    """An error in ``t``'s language, chosen by its ``code`` (see :data:`ERROR_TEXTS`);
+    an error whose code has no text, or lacks a value its text needs, keeps its English
+    message."""
     code, params = error.code, error.params
-    if code in ("box_filled", "box_not_allowed") and game is not None and "box" in params:
-        return refusal(t, game, str(params["box"]))
-    simple = {
-        "game_over": N_("The game is over"),
-        "nothing_to_undo": N_("Only the last box chosen can be taken back"),
-        "computer_move": N_("A computer player's move cannot be taken back"),
-        "already_rolled": N_("You have rolled already: reroll some dice or choose a box"),
-        "no_roll": N_("Roll the dice first"),
-        "no_rolls_left": N_("No rolls left this turn: choose a box"),
-        "hold_all": N_("Reroll at least one die: you are holding all of them"),
-        "bad_position": N_("That is not a die on the table"),
-        "dice_needed": N_("Type in the dice that were rolled"),
-        "invalid_dice": N_("Dice are numbers from 1 to 6"),
-        "roll_off_incomplete": N_("The roll-off is tied: roll again"),
-        "dice_not_allowed": N_("The program rolls the dice in this game"),
-        "no_players": N_("Name at least one player"),
-        "game_not_found": N_("That game is no longer saved"),
-        "game_changed": N_("The game was changed elsewhere: here it is as it stands now"),
-        "not_over": N_("The analysis comes when the game is over"),
-        "not_computer_turn": N_("It is not a computer player's turn"),
-        "bad_seed": N_("A seed is a whole number or a secret seed of 32 to 64 hex digits"),
-    }
-    if code == "invalid_dice" and "count" in params:
+    box = params.get("box")
+    if code in (ErrorCode.BOX_FILLED, ErrorCode.BOX_NOT_ALLOWED) and game is not None and box:
+        return refusal(t, game, str(box))
+    if isinstance(box, str) and box in BOX_LABELS:
+        params = {**params, "box": box_label(t, box)}
+    if code == ErrorCode.INVALID_DICE and "count" in params:
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])
-    if code in simple:
-        return t._(simple[code])
-    if code == "flag_not_for_rules":
-        return t._("{flag} is not an option of {rules}", flag=params.get("flag", "?"),
-                   rules=t._(RULESET_NAMES.get(str(params.get("rules")), "?")))
-    if code == "not_your_turn":
-        return t._("It is {player}'s turn", player=params.get("player", "?"))
-    if code == "too_many_players":
-        return t._("At most {n} players", n=params.get("most", "?"))
-    if code in ("same_name", "duplicate_player"):
-        return t._("Two players are called {name}: names must differ",
-                   name=params.get("name", "?"))
-    if code == "unknown_bot":
-        return t._("Unknown computer player {level}; choose from {levels}",
-                   level=params.get("bot", "?"), levels=params.get("known", ""))
-    if code == "storage":
+    if code == ErrorCode.FLAG_NOT_FOR_RULES:
+        params = {**params, "rules": t._(RULESET_NAMES.get(str(params.get("rules")), "?"))}
+    if code == ErrorCode.STORAGE:
         if "folder" in params:
             return t._("Cannot open the game database {db}: there is no folder {folder}",
                        db=params.get("db", "?"), folder=params["folder"])
@@ -186,9 +245,17 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
                        reason=params.get("reason", "?"))
         if "revision" in params:
             return t._("The game database was made by a newer version of yatzy")
-        return t._("The game database failed: {reason}",
-                   reason=error.message.removeprefix("The game database failed: "))
-    return error.message
+        params = {"reason": error.message.removeprefix("The game database failed: ")}
+    text = ERROR_TEXTS.get(code)
+    if text is None:
+        return error.message
+    values = {"detail": error.message, **params}
+    values.update({name: params[key] for name, key in _PARAM_NAMES.get(code, {}).items()
+                   if key in params})
+    try:
+        return t._(text, **values)
+    except (KeyError, IndexError):
+        return error.message
 
 
 def joker_explanation(t: Translator, game: Game) -> str:

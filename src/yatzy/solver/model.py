@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from yatzy.core import rules
 from yatzy.core.dice import Dice
-from yatzy.core.errors import RulesError
+from yatzy.core.errors import ErrorCode, RulesError
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver.keeps import FACES, IntArray, KeepTables, SmallIntArray, keep_tables
@@ -32,7 +32,7 @@ from yatzy.solver.keeps import FACES, IntArray, KeepTables, SmallIntArray, keep_
 class UnreachableCard(RulesError):
     """A scorecard no game can produce (e.g. ``twos=3``), so it has no value."""
 
-    code = "unreachable_card"
+    code = ErrorCode.UNREACHABLE_CARD
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
@@ -169,8 +169,8 @@ class Strategy:
         left = rolls - 1 if rolls_left is None else rolls_left
         if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left < rolls:
             raise IllegalMove(
-                f"Rolls left after a roll must be 0 to {rolls - 1}, not {rolls_left!r}",
-                code="bad_rolls_left",
+                f"Rolls left after a roll must be 0 to {rolls - 1}, not {shown(rolls_left)}",
+                code=ErrorCode.BAD_ROLLS_LEFT, most=rolls - 1, value=shown(rolls_left),
             )
         tables = self._tables(state)
         kt = self.model.keeps
@@ -190,7 +190,7 @@ class Strategy:
         """The best option now (the game must not be over)."""
         options = self.advise(game)
         if not options:
-            raise IllegalMove("The game is over", code="game_over")
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         return options[0]
 
 

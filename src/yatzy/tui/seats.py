@@ -14,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yatzy.app import Seat, UnknownBot
-from yatzy.core.errors import YatzyError
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
+from yatzy.core.names import check_players, same_name
 
 #: The most players at one table.
 MAX_SEATS = 6
 
 
 class SeatsError(YatzyError):
-    """A list of players that cannot make a game."""
+    """A list of players that cannot make a game. Names are checked by the core
+    (:mod:`yatzy.core.names`); its refusal keeps its ``code`` and ``params`` here."""
 
-    code = "bad_players"
+    code = ErrorCode.BAD_PLAYERS
 
 
 def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
@@ -31,12 +33,11 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
     :class:`~yatzy.app.UnknownBot`."""
     entries = [part.strip() for part in text.split(",") if part.strip()]
     if not entries:
-        raise SeatsError("Name at least one player", code="no_players")
+        raise SeatsError("Name at least one player", code=ErrorCode.NO_PLAYERS)
     if len(entries) > MAX_SEATS:
-        raise SeatsError(f"At most {MAX_SEATS} players", code="too_many_players",
+        raise SeatsError(f"At most {MAX_SEATS} players", code=ErrorCode.TOO_MANY_PLAYERS,
                          most=MAX_SEATS)
     seats: list[Seat] = []
-    taken: set[str] = set()
     for entry in entries:
         name, sep, level = (p.strip() for p in entry.partition(":"))
         if sep:
@@ -45,11 +46,12 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
             if name.lower() in ("", "cpu"):
                 name = level.capitalize()
                 n = 2
-                while name in taken:
+                while any(same_name(name, seat.name) for seat in seats):
                     name = f"{level.capitalize()} {n}"
                     n += 1
-        if name in taken:
-            raise SeatsError(f"Two players are called {name}", code="same_name", name=name)
-        taken.add(name)
         seats.append(Seat(name, level if sep else None))
+    try:
+        check_players([seat.name for seat in seats])
+    except IllegalMove as exc:
+        raise SeatsError(exc.message, code=exc.code, **exc.params) from exc
     return tuple(seats)

@@ -16,7 +16,7 @@ from yatzy.app.hints import describe_action, format_points
 from yatzy.app.review import NOISE, WORST_SHOWN
 from yatzy.app.saved import Seat
 from yatzy.app.table import Table
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
 from yatzy.core.seeded import seed_hash
 from yatzy.i18n import translator
@@ -153,7 +153,8 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
     if not room.saved.hints:
         raise forbidden("Hints are off in this game")
     if game.is_over or game.current_player != seat.name:
-        raise IllegalMove("Hints are for the player whose turn it is", code="not_your_turn",
+        raise IllegalMove("Hints are for the player whose turn it is",
+                          code=ErrorCode.NOT_YOUR_TURN,
                           player=game.current_player if not game.is_over else "?")
     import yatzy
 
@@ -172,7 +173,8 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
     room = await room_of(request, game_id)
     game = room.table.game
     if not game.is_over:
-        raise IllegalMove("The analysis comes when the game is over", code="not_over")
+        raise IllegalMove("The analysis comes when the game is over",
+                          code=ErrorCode.GAME_NOT_OVER)
     from yatzy.solver.analysis import analyse
 
     result = await run_in_threadpool(analyse, game)

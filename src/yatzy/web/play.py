@@ -8,7 +8,7 @@ from yatzy.app.errors import GameChanged
 from yatzy.app.saved import SavedGame, Seat
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll, action_from_dict
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.web.errors import forbidden
 from yatzy.web.rooms import Room, Rooms
 from yatzy.web.schemas import ActionIn
@@ -36,7 +36,7 @@ async def perform(rooms: Rooms, room: Room, seat: Seat, body: ActionIn) -> Saved
         if table.waiting_for_dice and isinstance(action, Roll | Reroll) and action.dice:
             if not _same_roll(pending, action):
                 player = table.game.current_player
-                raise IllegalMove(f"It is {player}'s turn", code="not_your_turn",
+                raise IllegalMove(f"It is {player}'s turn", code=ErrorCode.NOT_YOUR_TURN,
                                   player=player)
             table.play_computer(action.dice)
             return
