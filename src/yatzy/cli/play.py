@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from yatzy.bots import bot_names
@@ -12,7 +13,7 @@ from yatzy.cli.options import add_ruleset_arguments, ruleset_from_args
 from yatzy.core.errors import YatzyError
 from yatzy.core.seeded import MAX_SEED
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
-from yatzy.i18n.words import error_text
+from yatzy.i18n.words import default_player_name, error_text
 
 
 def register(subparsers: Any) -> None:
@@ -48,6 +49,18 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def default_name(t: Translator, environ: Mapping[str, str]) -> str:
+    """The name the set-up screen offers: the login name (``$USER``, capitalised), else
+    the language's word for a player.
+
+    >>> from yatzy.i18n import translator
+    >>> default_name(translator("da"), {"USER": "ann"}), default_name(translator("da"), {})
+    ('Ann', 'Spilleren')
+    """
+    name = environ.get("USER", "").strip().capitalize()
+    return name or default_player_name(t)
+
+
 def _fail(t: Translator, error: YatzyError) -> int:
     print(f"yatzy: {error_text(t, error)}", file=sys.stderr)
     return 2
@@ -80,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     app = YatzyApp(service, lang=t.lang, setup=setup, resume=args.resume, fast=args.fast,
                    bot_seed=args.seed)
     if setup is None and not args.resume:
-        name = os.environ.get("USER", "").capitalize()
-        app.last_setup = GameSetup(rules, parse_seats(name or "Player", ()), args.dice,
+        name = default_name(t, os.environ)
+        app.last_setup = GameSetup(rules, parse_seats(name, ()), args.dice,
                                    args.first, args.seed)
     try:
         app.run()

@@ -58,6 +58,18 @@ JOKER_NAMES: dict[str, str] = {
 }
 
 
+def default_player_name(t: Translator) -> str:
+    """The name of a player who gave none, chosen per language so that it reads well
+    wherever a name goes (``"{player}'s turn"`` is ``"{player}s tur"`` in Swedish:
+    ``Spelarens tur``, not ``Players tur``).
+
+    >>> from yatzy.i18n import translator
+    >>> [default_player_name(translator(lang)) for lang in ("sv", "fi", "en")]
+    ['Spelaren', 'Pelaaja', 'Player']
+    """
+    return t.pgettext("default name", "Player")
+
+
 def box_label(t: Translator, box: str) -> str:
     """The name of ``box`` in ``t``'s language."""
     return t._(BOX_LABELS[box])
