@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button
 
 import yatzy
 from tests.tui.helpers import game_screen, settle, shown
 from yatzy.app import GameService, Seat
+from yatzy.i18n import LANGUAGES, translator
 from yatzy.tui.app import YatzyApp
-from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen
+from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, answer_keys
 from yatzy.tui.screens.setup import GameSetup
 from yatzy.tui.widgets.scorecard import box_keys
 
@@ -75,6 +77,63 @@ async def test_a_zero_needs_confirmation(service: GameService) -> None:
         assert screen.table.game.card["yatzy"] is None
         await pilot.press(key("yatzy"))
         await pilot.press("y")
+        assert screen.table.game.card["yatzy"] == 0
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_the_zero_dialog_answers_to_the_keys_it_shows(
+    service: GameService, lang: str
+) -> None:
+    yes, no = answer_keys(translator(lang))
+    assert len(yes) == len(no) == 1 and yes != no and yes.isalpha() and no.isalpha()
+    app = solo(service, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))  # seed 7: not five of a kind, so a zero
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert f"({yes})" in str(dialog.query_one("#yes", Button).label)
+        assert f"({no})" in str(dialog.query_one("#no", Button).label)
+        await pilot.press(no)
+        assert app.screen is screen and screen.table.game.card["yatzy"] is None
+        await pilot.press(key("yatzy"), yes)
+        assert screen.table.game.card["yatzy"] == 0
+
+
+async def test_in_swedish_j_says_yes_and_y_does_nothing(service: GameService) -> None:
+    app = solo(service, lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))
+        assert str(app.screen.query_one("#yes", Button).label) == "Ja (j)"
+        await pilot.press("y")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("j")
+        assert screen.table.game.card["yatzy"] == 0
+
+
+async def test_enter_in_the_zero_dialog_says_no(service: GameService) -> None:
+    app = solo(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")
+        assert app.screen is screen and screen.table.game.card["yatzy"] is None
+
+
+async def test_the_zero_dialog_follows_a_language_switch(service: GameService) -> None:
+    app = solo(service, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        app.set_language("fi")
+        await pilot.pause()
+        assert shown(dialog.query_one("#question")) == "Merkitäänkö 0 kohtaan Yatzy?"
+        assert str(dialog.query_one("#yes", Button).label) == "Kyllä (k)"
+        await pilot.press("k")
         assert screen.table.game.card["yatzy"] == 0
 
 

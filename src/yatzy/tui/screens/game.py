@@ -253,7 +253,8 @@ class GameScreen(TranslatedScreen):
             self.say(lambda t: refusal(t, game, box))
             return
         if options[box] == 0:
-            question = self.t._("Put 0 in {box}?", box=box_label(self.t, box))
+            def question(t: Translator) -> str:
+                return t._("Put 0 in {box}?", box=box_label(t, box))
 
             def answered(yes: bool | None) -> None:
                 if yes:
