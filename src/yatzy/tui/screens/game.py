@@ -78,7 +78,8 @@ class GameScreen(TranslatedScreen):
         self.table = table
         self.fast = fast
         self.notice = notice
-        self.holds: set[int] = set()
+        #: The dice held for the next reroll; after a reroll, those it kept.
+        self.holds: set[int] = set(table.hold)
         self.message: Message = lambda t: ""
         #: What the last turn scored (kept while the next player rolls).
         self.last_score: Message = lambda t: ""
@@ -277,7 +278,7 @@ class GameScreen(TranslatedScreen):
         step = before.history[-1]
         assert isinstance(step.action, Score)
         player, box = step.player, step.action.box
-        self.holds = set()
+        self.holds = set(self.table.hold)
         self.last_score = lambda t: ""
         self.say(lambda t: t._("{player} takes back {box}: choose again.", player=player,
                                box=box_label(t, box)))
@@ -333,6 +334,8 @@ class GameScreen(TranslatedScreen):
             else:
                 after = self.table.act(action)
         except YatzyError as refused:
+            if self.table.game is not before:  # changed elsewhere: shown as it stands
+                self.holds = set(self.table.hold)
             self.say(self._error_message(refused, before))
             self.after_action()
             return
