@@ -17,6 +17,7 @@ from yatzy.core import rules
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
+from yatzy.core.scorecard import Scorecard
 from yatzy.i18n import N_, Translator
 
 #: The English box names of the core, marked for translation (the core owns them).
@@ -193,6 +194,35 @@ def joker_explanation(t: Translator, game: Game) -> str:
                    box=upper_name)
     return t._("Joker: the lower boxes take Joker values"
                " (full house 25, straights 30 and 40).")
+
+
+def upper_bonus_progress(t: Translator, card: Scorecard) -> str:
+    """How the upper section stands toward its bonus, as a player would say it: so many
+    points ahead of or behind par (three of each face filled so far: three of every face
+    is exactly 63), then the bonus once it is earned or out of reach.
+
+    >>> from yatzy.i18n import translator
+    >>> from yatzy.core.rulesets import ruleset
+    >>> card = Scorecard.empty(ruleset("yatzy")).fill("ones", 1).fill("twos", 2)
+    >>> upper_bonus_progress(translator("en"), card)
+    'Upper section: 6 points behind par for the bonus'
+    >>> upper_bonus_progress(translator("sv"), card.fill("sixes", 30))
+    'Övre delen: 6 poäng före bonustakten'
+    """
+    if card.upper_bonus:
+        return t._("Upper section: bonus earned")
+    if all(card[box] is not None for box in card.ruleset.upper_boxes):
+        return t._("Upper section: no bonus")
+    delta = card.upper_par_delta
+    if delta > 0:
+        return t.ngettext("Upper section: {n} point ahead of par for the bonus",
+                          "Upper section: {n} points ahead of par for the bonus",
+                          delta, n=delta)
+    if delta < 0:
+        return t.ngettext("Upper section: {n} point behind par for the bonus",
+                          "Upper section: {n} points behind par for the bonus",
+                          -delta, n=-delta)
+    return t._("Upper section: on par for the bonus")
 
 
 def bonus_explanation(t: Translator, game: Game) -> str:

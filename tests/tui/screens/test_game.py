@@ -137,6 +137,19 @@ async def test_the_zero_dialog_follows_a_language_switch(service: GameService) -
         assert screen.table.game.card["yatzy"] == 0
 
 
+async def test_the_turn_panel_says_how_the_bonus_stands(service: GameService) -> None:
+    app = solo(service, lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        assert "Övre delen: i takt med bonusen" in shown(screen.query_one("#turn"))
+        await pilot.press("r")
+        assert list(screen.table.game.dice or ()) == [4, 3, 1, 1, 1]  # seed 7
+        await pilot.press(key("fours"))  # 4 where par is 12
+        turn = " ".join(shown(screen.query_one("#turn")).split())
+        assert "Övre delen: 8 poäng efter bonustakten" in turn
+        assert "över par" not in turn
+
+
 async def test_errors_are_shown_not_raised(service: GameService) -> None:
     app = solo(service, yatzy.ruleset("yatzy", order="in_order"), lang="sv")
     async with app.run_test(size=SIZE) as pilot:

@@ -31,11 +31,12 @@ from yatzy.i18n.words import (
     joker_explanation,
     refusal,
     ruleset_title,
+    upper_bonus_progress,
 )
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, NoticeScreen
 from yatzy.tui.widgets.dice import DiceTray, DieSlot
-from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys, signed
+from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys
 
 #: Seconds between a computer player's steps, so that a person can follow them.
 PACE = 0.8
@@ -134,8 +135,7 @@ class GameScreen(TranslatedScreen):
                    else t._("{player}'s turn", player=game.current_player))
             left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left,
                               n=game.rolls_left)
-            par = t._("Bonus: {delta} over par",
-                      delta=signed(game.card.upper_par_delta))
+            par = upper_bonus_progress(t, game.card)
             turn.update(f"[b]{who}[/b]\n{left}\n[dim]{par}[/dim]")
         self.query_one(DiceTray).show(game.dice, self.holds, t._("held"))
         roll = self.query_one("#roll", Button)
