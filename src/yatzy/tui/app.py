@@ -29,7 +29,7 @@ from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game, roll_off_next
 from yatzy.i18n import Translator, translator
 from yatzy.i18n.words import error_text
-from yatzy.tui.screens.base import Translated
+from yatzy.tui.screens.base import MIN_HEIGHT, MIN_WIDTH, Translated
 from yatzy.tui.screens.dialogs import DiceEntryScreen, LanguageScreen
 from yatzy.tui.screens.end import EndScreen
 from yatzy.tui.screens.game import GameScreen
@@ -73,6 +73,10 @@ class YatzyApp(App[None]):
     CSS_PATH = "styles.tcss"
     TITLE = "Yatzy"
     ENABLE_COMMAND_PALETTE = False
+    #: Below 80x24 the screens say the terminal is too small (styles.tcss). (Textual
+    #: types these as instance variables, so a ClassVar annotation would not match.)
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-wide-enough")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-tall-enough")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("l,ctrl+l", "language", show=False),
         Binding("ctrl+c", "save_and_quit", show=False, priority=True),
