@@ -305,6 +305,15 @@ async def test_hint_shows_the_best_move_then_more(
         await pilot.pause()
         lines = shown(screen.query_one("#message")).splitlines()
         assert lines[0] == "Best moves (expected final score):" and lines[3].startswith("3. ")
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        message = screen.query_one("#message")
+        lines = shown(message).splitlines()
+        assert len(lines) == 6 and lines[-1].startswith("5. ")
+        # Five options, each on one line of the (widened) side panel, all in sight.
+        assert all(len(line) <= message.content_region.width for line in lines), lines
+        assert len(lines) <= message.content_region.height
 
 
 async def test_a_computer_at_a_readable_pace(

@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
@@ -36,7 +36,7 @@ from yatzy.i18n.words import (
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, NoticeScreen
 from yatzy.tui.widgets.dice import DiceTray, DieSlot
-from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys
+from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys, side_width
 
 #: Seconds between a computer player's steps, so that a person can follow them.
 PACE = 0.8
@@ -106,11 +106,19 @@ class GameScreen(TranslatedScreen):
         yield Static("", id="keys")
 
     def on_mount(self) -> None:
+        self.fit_side(self.app.size.width)
         self.refresh_view()
         if self.notice:
             self.app.push_screen(NoticeScreen(self.notice), lambda _: self.after_action())
         else:
             self.after_action()
+
+    def on_resize(self, event: Resize) -> None:
+        self.fit_side(event.size.width)
+
+    def fit_side(self, width: int) -> None:
+        """Give the side panel the width the scorecard does not need."""
+        self.query_one("#side").styles.width = side_width(width, self.table.game.players)
 
     def retranslate(self) -> None:
         self.refresh_view()
@@ -319,6 +327,8 @@ class GameScreen(TranslatedScreen):
             self.say(self._error_message(event.error, game))
         else:
             options, depth = event.options, event.depth
+            if depth > 1:  # the list needs the room of the last turn's note, seen by now
+                self.last_score = lambda t: ""
             self.say(lambda t: hint_text(t, game, options, depth))
 
     # --- Applying moves --------------------------------------------------------------

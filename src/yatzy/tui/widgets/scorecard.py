@@ -25,8 +25,9 @@ from yatzy.i18n.words import box_label
 #: Keys that choose a box, in scorecard order (h, l, q, r and u are taken).
 BOX_KEYS = "abcdefgijkmnopstvwx"
 LABEL_WIDTH = 18
-#: Cells beside the scorecard: the side panel (26) and the scorecard's left padding.
-SIDE_WIDTH = 27
+#: The side panel beside the scorecard: the dice need 26 cells; it takes up to 40 when
+#: the scorecard does not need them (a hint's lines then fit on one line each).
+SIDE_MIN, SIDE_MAX = 26, 40
 #: The narrowest and the widest column of a player, a space between columns included
 #: (a total has at most 4 digits; wider columns only show longer names).
 MIN_COLUMN, MAX_COLUMN = 5, 12
@@ -35,6 +36,20 @@ MIN_COLUMN, MAX_COLUMN = 5, 12
 def box_keys(ruleset: Ruleset) -> dict[str, str]:
     """The key of every box of ``ruleset``: ``{"a": "ones", ...}``."""
     return dict(zip(BOX_KEYS, ruleset.boxes, strict=False))
+
+
+def side_width(width: int, names: Sequence[str]) -> int:
+    """The side panel's width in a terminal ``width`` cells wide: what the scorecard
+    does not need to show every name whole over its own column (26 to 40 cells).
+
+    >>> side_width(80, ["Ann"]), side_width(80, ["Ann", "Cecilia", "Bo"])
+    (40, 37)
+    >>> side_width(80, ["Ann", "Bo", "Cy", "Dag", "Eero", "Fia"]), side_width(120, ["Greedy 2"] * 6)
+    (26, 40)
+    """
+    need = max(6, min(MAX_COLUMN, max(len(name) for name in names) + 1))
+    # The scorecard's left padding is 1 cell.
+    return max(SIDE_MIN, min(SIDE_MAX, width - 1 - LABEL_WIDTH - need * len(names)))
 
 
 def column_width(available: int, players: int) -> int:
@@ -172,8 +187,9 @@ class ScorecardView(Vertical):
     def show(self, game: Game, t: Translator) -> None:
         """Show ``game`` in ``t``'s language, the columns as wide as the room allows."""
         self.shown = (game, t)
-        # Before the first layout the widget has no size: assume the side panel's.
-        available = self.size.width or self.app.size.width - SIDE_WIDTH
+        # Before the first layout the widget has no size: the room beside the side panel.
+        width = self.app.size.width
+        available = self.size.width or width - 1 - side_width(width, self.players)
         self.column = column_width(available, len(self.players))
         current = None if game.is_over else game.current_seat
         lines = header_lines(self.players, self.column, current)
