@@ -105,7 +105,7 @@ def test_analyse_in_portuguese(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert out[0].startswith("Yatzy · por ordem — Ann — o jogo ótimo espera ")
     assert out[1].split() == ["vez", "dados", "escolhido", "melhor", "escolhido", "melhor",
                               "perda"]
-    assert "Uns (3)" in out[2] and "guardar 1 1 1" in out[2]
+    assert "Uns (3)" in out[2] and "guardar os dados 1 2 3 (1 1 1)" in out[2]
     assert out[-1].startswith("Ann: pontuação 3, 1 decisão, 1 não ótimas, ")
     assert main(["analyse", str(record), "--lang", "pt", "--player", "Bo"]) == 2
     assert capsys.readouterr().err == (

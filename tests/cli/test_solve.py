@@ -53,11 +53,12 @@ def test_advise_ranks_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Yatzy — card: Ones=3, Fives=20 — dice 3 3 5 6 6, 2 rolls left"
-    assert lines[1].split()[:4] == ["1.", "keep", "6", "6"]
+    assert lines[1].split()[:6] == ["1.", "keep", "dice", "4", "5", "(6"]
     assert len(lines) == 1 + 17 + 13  # 17 distinct keeps, 13 open boxes
     assert main([*args, "--json", "--top", "3"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [o["text"] for o in data["options"]] == ["keep 6 6", "keep 5 6 6", "keep 3 6 6"]
+    assert [o["text"] for o in data["options"]] == [
+        "keep dice 4 5 (6 6)", "keep dice 3 4 5 (5 6 6)", "keep dice 1 4 5 (3 6 6)"]
     assert data["options"][0]["action"] == {"type": "reroll", "hold": [3, 4]}
     assert data["options"][0]["loss"] == 0
 

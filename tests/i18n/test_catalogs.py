@@ -21,13 +21,19 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def source_messages() -> set[str]:
-    """Every msgid marked in the source with ``_``, ``ngettext`` or ``N_``."""
-    found: set[str] = set()
+def source_entries() -> set[tuple[str | None, str]]:
+    """Every ``(msgctxt, msgid)`` marked in the source with ``_``, ``pgettext``,
+    ``ngettext`` or ``N_``."""
+    found: set[tuple[str | None, str]] = set()
     for package in TRANSLATED_PACKAGES:
-        for _, _, message, _, _ in extract_from_dir(SOURCE / package):
-            found.add(message if isinstance(message, str) else message[0])
+        for _, _, message, _, context in extract_from_dir(SOURCE / package):
+            found.add((context, message if isinstance(message, str) else message[0]))
     return found
+
+
+def source_messages() -> set[str]:
+    """Every msgid marked in the source."""
+    return {message for _, message in source_entries()}
 
 
 def read_catalog(lang: str):  # type: ignore[no-untyped-def]
@@ -39,13 +45,14 @@ def test_the_source_marks_texts() -> None:
     messages = source_messages()
     assert "Roll (r)" in messages and "Full house" in messages
     assert len(messages) > 80
+    assert ("default name", "Player") in source_entries()  # a msgid in one sense of two
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_text_is_translated(lang: str) -> None:
     catalog = read_catalog(lang)
-    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
-    missing = source_messages() - ids
+    ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id}
+    missing = source_entries() - ids
     assert not missing, f"{lang} lacks {sorted(missing)}"
     for message in catalog:
         if not message.id:
@@ -86,9 +93,10 @@ def test_translations_format(lang: str) -> None:
 
 
 def test_no_catalog_has_stale_texts() -> None:
-    current = source_messages()
+    current = source_entries()
     for lang in LANGUAGES:
-        ids = {m.id if isinstance(m.id, str) else m.id[0] for m in read_catalog(lang) if m.id}
+        ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+               for m in read_catalog(lang) if m.id}
         assert ids <= current, f"{lang} has texts no longer used: {sorted(ids - current)}"
 
 

@@ -133,3 +133,30 @@ def test_core_errors_are_translated_by_code(lang: str) -> None:
 def test_unknown_codes_keep_the_core_message() -> None:
     error = IllegalMove("Something new", code="something_new")
     assert error_text(translator("fi"), error) == "Something new"
+
+
+def test_the_upper_section_toward_its_bonus_as_a_player_says_it() -> None:
+    from yatzy.core.scorecard import Scorecard
+    from yatzy.i18n.words import upper_bonus_progress
+
+    t = translator("en")
+    card = Scorecard.empty(yatzy.ruleset("yatzy"))
+    assert upper_bonus_progress(t, card) == "Upper section: on par for the bonus"
+    behind = card.fill("fives", 10)  # par is 15
+    assert upper_bonus_progress(t, behind) == (
+        "Upper section: 5 points behind par for the bonus")
+    assert upper_bonus_progress(t, card.fill("ones", 4)) == (
+        "Upper section: 1 point ahead of par for the bonus")
+    assert upper_bonus_progress(translator("fi"), behind) == (
+        "Yläosa: 5 pistettä jäljessä bonustahdista")
+    earned = card
+    for box, points in zip(card.ruleset.upper_boxes, (3, 6, 9, 12, 15, 18), strict=True):
+        earned = earned.fill(box, points)
+    assert upper_bonus_progress(t, earned) == "Upper section: bonus earned"
+    missed = card
+    for box in card.ruleset.upper_boxes:
+        missed = missed.fill(box, 0)
+    assert upper_bonus_progress(translator("da"), missed) == "Øverste del: ingen bonus"
+    for lang in LANGUAGES:
+        said = upper_bonus_progress(translator(lang), behind)
+        assert "5" in said and "-" not in said, (lang, said)  # no "-5 over par"

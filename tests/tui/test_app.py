@@ -114,6 +114,40 @@ async def test_quit_and_resume(db: Path) -> None:
             assert screen.table.game.rolls_left == 1
 
 
+async def test_the_dice_held_at_a_reroll_are_held_after_resume(db: Path) -> None:
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"),), seed=9)
+    with open_service(db) as service:
+        app = YatzyApp(service, setup=setup, fast=True)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("r", "1", "3", "r")  # reroll keeping dice 1 and 3
+            kept = screen.table.game.dice
+            await pilot.press("q")
+    with open_service(db) as service:
+        app = YatzyApp(service, resume=True, fast=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("enter")
+            screen = game_screen(app)
+            assert screen.holds == {0, 2}
+            slots = screen.query_one("#dice").slots  # type: ignore[attr-defined]
+            assert [shown(s.caption) for s in slots] == ["1 held", "2", "3 held", "4", "5"]
+            await pilot.press("r")  # the next reroll keeps them again
+            after = screen.table.game.dice
+            assert kept is not None and after is not None
+            assert (after[0], after[2]) == (kept[0], kept[2])
+
+
+async def test_undo_shows_the_dice_held_at_the_last_reroll(service: GameService) -> None:
+    app = YatzyApp(service, setup=GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"),), seed=9),
+                   fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "2", "r", "p")  # reroll keeping die 2, then Chance
+        assert screen.holds == set()
+        await pilot.press("u")
+        assert screen.holds == {1}
+
+
 async def test_resume_can_delete_a_game(service: GameService) -> None:
     service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
     app = YatzyApp(service, resume=True, fast=True)

@@ -7,7 +7,7 @@ demand (for the terminal game and the web app).
 >>> g = yatzy.new_game(yatzy.ruleset("yatzy"), ["Ann"], seed=1).roll([3, 3, 3, 5, 6])
 >>> t = translator("en")
 >>> describe_move(t, g, Reroll((0, 1, 2))), describe_move(t, g, Score("chance"))
-('keep 3 3 3', 'Chance')
+('keep dice 1 2 3 (3 3 3)', 'Chance')
 >>> format_points(t, 231.04), format_points(translator("sv"), 231.04)
 ('231.0', '231,0')
 """
@@ -41,7 +41,8 @@ def format_points(t: Translator, value: float) -> str:
 
 
 def describe_move(t: Translator, game: Game, action: Action) -> str:
-    """A move in a player's words: "roll", "keep 3 3 3", "reroll all", a box's name."""
+    """A move in a player's words: "roll", "keep dice 1 2 3 (3 3 3)", "reroll all", a
+    box's name."""
     return describe_action(t, game.dice, action)
 
 
@@ -52,7 +53,13 @@ def describe_action(t: Translator, dice: Sequence[int] | None, action: Action) -
     if isinstance(action, Reroll):
         if not action.hold or dice is None:
             return t._("reroll all")
-        return t._("keep {dice}", dice=" ".join(str(dice[i]) for i in action.hold))
+        # The keys 1-5 hold dice by position, so the hint names positions (1-based),
+        # then their faces: "keep dice 1 2 4 (6 6 5)".
+        return t.ngettext(
+            "keep die {positions} ({dice})", "keep dice {positions} ({dice})",
+            len(action.hold),
+            positions=" ".join(str(i + 1) for i in action.hold),
+            dice=" ".join(str(dice[i]) for i in action.hold))
     assert isinstance(action, Score)
     return box_label(t, action.box)
 

@@ -9,7 +9,7 @@
 Each decision against optimal play (expected final score):
 <BLANKLINE>
 Ann: 0.9 points lost · decisions 1 · mistakes 1
-  Round 1, roll 1 (1 1 1 2 3): Ones; best: keep 1 1 1 · −0.9
+  Round 1, roll 1 (1 1 1 2 3): Ones; best: keep dice 1 2 3 (1 1 1) · −0.9
 """
 
 from __future__ import annotations

@@ -80,6 +80,32 @@ class Table:
         """True in scorepad mode: the dice of every roll are typed in."""
         return self.saved.dice_mode == "manual"
 
+    @property
+    def hold(self) -> tuple[int, ...]:
+        """The dice (positions) the current player held at the last reroll of this turn:
+        they stay held for the next reroll. A hold is not a move, so only a reroll puts
+        it in the game's history; deriving it from there shows it again after a resume
+        or an undo, as the player left it (a hold chosen but not rerolled is lost).
+
+        >>> import yatzy
+        >>> from yatzy.bootstrap import open_service
+        >>> service = open_service("sqlite://")
+        >>> saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=3)
+        >>> table = Table.open(service, saved)
+        >>> _ = table.act(Roll()); table.hold
+        ()
+        >>> _ = table.act(Reroll((0, 2))); table.hold
+        (0, 2)
+        >>> service.close()
+        """
+        game = self.game
+        if game.dice is None or not game.history:
+            return ()
+        last = game.history[-1]
+        if last.player != game.current_player or not isinstance(last.action, Reroll):
+            return ()
+        return last.action.hold
+
     def bot_for(self, player: str) -> Bot | None:
         """The computer player in ``player``'s seat, or ``None`` for a person."""
         return self.bots.get(player)

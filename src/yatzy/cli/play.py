@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from yatzy.bots import bot_names
@@ -18,6 +19,7 @@ from yatzy.cli.options import (
 )
 from yatzy.core.seeded import MAX_SEED
 from yatzy.i18n import N_, Translator
+from yatzy.i18n.words import default_player_name
 
 
 def register(subparsers: Any, t: Translator) -> None:
@@ -53,6 +55,18 @@ def register(subparsers: Any, t: Translator) -> None:
     parser.set_defaults(handler=run)
 
 
+def default_name(t: Translator, environ: Mapping[str, str]) -> str:
+    """The name the set-up screen offers: the login name (``$USER``, capitalised), else
+    the language's word for a player.
+
+    >>> from yatzy.i18n import translator
+    >>> default_name(translator("da"), {"USER": "ann"}), default_name(translator("da"), {})
+    ('Ann', 'Spilleren')
+    """
+    name = environ.get("USER", "").strip().capitalize()
+    return name or default_player_name(t)
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the terminal game with the options in ``args``."""
     from yatzy.bootstrap import open_service
@@ -76,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     app = YatzyApp(service, lang=t.lang, setup=setup, resume=args.resume, fast=args.fast,
                    bot_seed=args.seed)
     if setup is None and not args.resume:
-        name = os.environ.get("USER", "").capitalize()
-        app.last_setup = GameSetup(rules, parse_seats(name or "Player", ()), args.dice,
+        name = default_name(t, os.environ)
+        app.last_setup = GameSetup(rules, parse_seats(name, ()), args.dice,
                                    args.first, args.seed)
     try:
         app.run()

@@ -94,8 +94,8 @@ def _translations(lang: str) -> gettext.GNUTranslations:
 
 
 class Translator:
-    """The texts of one language. ``_`` and ``ngettext`` translate and then fill in
-    ``{placeholders}`` from keyword arguments."""
+    """The texts of one language. ``_``, ``pgettext`` and ``ngettext`` translate and then
+    fill in ``{placeholders}`` from keyword arguments."""
 
     def __init__(self, lang: str) -> None:
         if lang not in LANGUAGES:
@@ -108,6 +108,12 @@ class Translator:
     def _(self, message: str, **params: Any) -> str:
         """``message`` in this language, with ``params`` filled in."""
         text = self._gnu.gettext(message)
+        return text.format(**params) if params else text
+
+    def pgettext(self, context: str, message: str, /, **params: Any) -> str:
+        """``message`` in the sense ``context`` gives it (one English word, two
+        translations), with ``params`` filled in."""
+        text = self._gnu.pgettext(context, message)
         return text.format(**params) if params else text
 
     def ngettext(self, singular: str, plural: str, count: int, /, **params: Any) -> str:

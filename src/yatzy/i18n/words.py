@@ -64,6 +64,31 @@ JOKER_NAMES: dict[str, str] = {
 }
 
 
+def default_player_name(t: Translator) -> str:
+    """The name of a player who gave none, chosen per language so that it reads well
+    wherever a name goes (``"{player}'s turn"`` is ``"{player}s tur"`` in Swedish:
+    ``Spelarens tur``, not ``Players tur``).
+
+    >>> from yatzy.i18n import translator
+    >>> [default_player_name(translator(lang)) for lang in ("sv", "fi", "en")]
+    ['Spelaren', 'Pelaaja', 'Player']
+    """
+    return t.pgettext("default name", "Player")
+
+
+def answer_keys(t: Translator) -> tuple[str, str]:
+    """The keys that answer yes and no in ``t``'s language (``j``/``n`` in Swedish):
+    each a catalog entry of its own, which the buttons' labels show, so the key shown
+    is always the key that works.
+
+    >>> from yatzy.i18n import translator
+    >>> answer_keys(translator("fi")), answer_keys(translator("en"))
+    (('k', 'e'), ('y', 'n'))
+    """
+    return (t.pgettext("the key that answers yes", "y"),
+            t.pgettext("the key that answers no", "n"))
+
+
 def box_label(t: Translator, box: str) -> str:
     """The name of ``box`` in ``t``'s language."""
     return t._(BOX_LABELS[box])
@@ -281,6 +306,35 @@ def joker_explanation(t: Translator, game: Game) -> str:
                    box=upper_name)
     return t._("Joker: the lower boxes take Joker values"
                " (full house 25, straights 30 and 40).")
+
+
+def upper_bonus_progress(t: Translator, card: Scorecard) -> str:
+    """How the upper section stands toward its bonus, as a player would say it: so many
+    points ahead of or behind par (three of each face filled so far: three of every face
+    is exactly 63), then the bonus once it is earned or out of reach.
+
+    >>> from yatzy.i18n import translator
+    >>> from yatzy.core.rulesets import ruleset
+    >>> card = Scorecard.empty(ruleset("yatzy")).fill("ones", 1).fill("twos", 2)
+    >>> upper_bonus_progress(translator("en"), card)
+    'Upper section: 6 points behind par for the bonus'
+    >>> upper_bonus_progress(translator("sv"), card.fill("sixes", 30))
+    'Övre delen: 6 poäng före bonustakten'
+    """
+    if card.upper_bonus:
+        return t._("Upper section: bonus earned")
+    if all(card[box] is not None for box in card.ruleset.upper_boxes):
+        return t._("Upper section: no bonus")
+    delta = card.upper_par_delta
+    if delta > 0:
+        return t.ngettext("Upper section: {n} point ahead of par for the bonus",
+                          "Upper section: {n} points ahead of par for the bonus",
+                          delta, n=delta)
+    if delta < 0:
+        return t.ngettext("Upper section: {n} point behind par for the bonus",
+                          "Upper section: {n} points behind par for the bonus",
+                          -delta, n=-delta)
+    return t._("Upper section: on par for the bonus")
 
 
 def bonus_explanation(t: Translator, game: Game) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import platformdirs
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -28,7 +29,7 @@ from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game, roll_off_next
 from yatzy.i18n import Translator, translator
 from yatzy.i18n.words import error_text
-from yatzy.tui.screens.base import Translated
+from yatzy.tui.screens.base import MIN_HEIGHT, MIN_WIDTH, Translated
 from yatzy.tui.screens.dialogs import DiceEntryScreen, LanguageScreen
 from yatzy.tui.screens.end import EndScreen
 from yatzy.tui.screens.game import GameScreen
@@ -72,6 +73,10 @@ class YatzyApp(App[None]):
     CSS_PATH = "styles.tcss"
     TITLE = "Yatzy"
     ENABLE_COMMAND_PALETTE = False
+    #: Below 80x24 the screens say the terminal is too small (styles.tcss). (Textual
+    #: types these as instance variables, so a ClassVar annotation would not match.)
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_WIDTH, "-wide-enough")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_HEIGHT, "-tall-enough")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("l,ctrl+l", "language", show=False),
         Binding("ctrl+c", "save_and_quit", show=False, priority=True),
@@ -226,18 +231,22 @@ class YatzyApp(App[None]):
     def _fatal_error(self) -> None:
         """An unexpected error: tell the player in their words, without a traceback
         (which goes to the crash log; ``YATZY_DEBUG=1`` shows it instead). Every move
-        played is already saved."""
+        played is already saved.
+
+        Textual has no public hook for an unhandled error, so this overrides its private
+        ``_fatal_error`` (and reads ``_exception``); ``pyproject.toml`` pins Textual's
+        major version for that, and ``tests/tui/test_app.py`` checks the message.
+        The message itself leaves through the public :meth:`panic`."""
         if os.environ.get("YATZY_DEBUG"):
             super()._fatal_error()
             return
         error = self._exception
         where = write_crash_log(error)
         self.bell()
-        self._exit_renderables.append(self.t._(
+        self.panic(Text(self.t._(
             "yatzy stopped on an unexpected error ({error}). Every move is saved: "
             "continue with yatzy play --resume. Details: {log}",
-            error=type(error).__name__ if error else "?", log=where))
-        self._close_messages_no_wait()
+            error=type(error).__name__ if error else "?", log=where)))
 
     def action_save_and_quit(self) -> None:
         """Quit; a game in progress is already saved, so say how to continue it."""

@@ -26,7 +26,7 @@ from yatzy.app.table import Table
 from yatzy.core.actions import Reroll
 from yatzy.core.game import Game
 from yatzy.i18n import translator
-from yatzy.i18n.words import bonus_explanation, joker_explanation
+from yatzy.i18n.words import bonus_explanation, joker_explanation, upper_bonus_progress
 from yatzy.web.state import game_state
 
 log = logging.getLogger(__name__)
@@ -83,10 +83,13 @@ class Room:
 
 
 def state_texts(game: Game, lang: str) -> dict[str, str]:
-    """What the rules say about the dice on the table, in ``lang`` (the Joker and the
-    extra-Yahtzee bonus), from the catalogs the terminal game uses too."""
+    """What the rules say now, in ``lang``: how the player to move stands toward the
+    upper bonus, the Joker and the extra-Yahtzee bonus of the dice on the table; from
+    the catalogs the terminal game uses too."""
     t = translator(lang)
     texts: dict[str, str] = {}
+    if not game.is_over:
+        texts["upper"] = upper_bonus_progress(t, game.card)
     if game.dice is not None and not game.is_over:
         if game.joker:
             texts["joker"] = joker_explanation(t, game)

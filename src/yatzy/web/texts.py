@@ -4,6 +4,7 @@ terminal game uses (most of them are the terminal game's own words)."""
 from __future__ import annotations
 
 from yatzy.i18n import N_, Translator
+from yatzy.i18n.words import answer_keys
 
 #: Key -> English text (a catalog msgid). Placeholders in braces are filled in by the
 #: page's script.
@@ -24,10 +25,7 @@ TEXTS: dict[str, str] = {
     "bonus": N_("Bonus"),
     "yahtzee_bonus": N_("Yahtzee bonus"),
     "total": N_("Total"),
-    "par": N_("Bonus: {delta} over par"),
     "put_zero": N_("Put 0 in {box}?"),
-    "yes": N_("Yes (y)"),
-    "no": N_("No (n)"),
     "analysis": N_("Analysis"),
     "analysing": N_("Analysing the game…"),
     "thinking": N_("Thinking…"),
@@ -98,6 +96,9 @@ TEXTS: dict[str, str] = {
 def page_texts(t: Translator) -> dict[str, str]:
     """Every text of :data:`TEXTS` in ``t``'s language."""
     texts = {key: t._(message) for key, message in TEXTS.items()}
+    yes, no = answer_keys(t)
+    texts.update(yes_key=yes, no_key=no, yes=t._("Yes ({key})", key=yes),
+                 no=t._("No ({key})", key=no))
     texts["rolls_left_one"] = t.ngettext("{n} roll left", "{n} rolls left", 1)
     texts["rolls_left_many"] = t.ngettext("{n} roll left", "{n} rolls left", 2)
     return texts

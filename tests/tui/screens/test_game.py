@@ -3,15 +3,18 @@ confirmation, errors, a computer's turn, scorepad dice and the Joker."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button
 
 import yatzy
 from tests.tui.helpers import game_screen, settle, shown
 from yatzy.app import GameService, Seat
+from yatzy.i18n import LANGUAGES, translator
 from yatzy.tui.app import YatzyApp
-from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen
+from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, answer_keys
 from yatzy.tui.screens.setup import GameSetup
 from yatzy.tui.widgets.scorecard import box_keys
 
@@ -76,6 +79,76 @@ async def test_a_zero_needs_confirmation(service: GameService) -> None:
         await pilot.press(key("yatzy"))
         await pilot.press("y")
         assert screen.table.game.card["yatzy"] == 0
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_the_zero_dialog_answers_to_the_keys_it_shows(
+    service: GameService, lang: str
+) -> None:
+    yes, no = answer_keys(translator(lang))
+    assert len(yes) == len(no) == 1 and yes != no and yes.isalpha() and no.isalpha()
+    app = solo(service, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))  # seed 7: not five of a kind, so a zero
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert f"({yes})" in str(dialog.query_one("#yes", Button).label)
+        assert f"({no})" in str(dialog.query_one("#no", Button).label)
+        await pilot.press(no)
+        assert app.screen is screen and screen.table.game.card["yatzy"] is None
+        await pilot.press(key("yatzy"), yes)
+        assert screen.table.game.card["yatzy"] == 0
+
+
+async def test_in_swedish_j_says_yes_and_y_does_nothing(service: GameService) -> None:
+    app = solo(service, lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))
+        assert str(app.screen.query_one("#yes", Button).label) == "Ja (j)"
+        await pilot.press("y")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("j")
+        assert screen.table.game.card["yatzy"] == 0
+
+
+async def test_enter_in_the_zero_dialog_says_no(service: GameService) -> None:
+    app = solo(service)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")
+        assert app.screen is screen and screen.table.game.card["yatzy"] is None
+
+
+async def test_the_zero_dialog_follows_a_language_switch(service: GameService) -> None:
+    app = solo(service, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", key("yatzy"))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        app.set_language("fi")
+        await pilot.pause()
+        assert shown(dialog.query_one("#question")) == "Merkitäänkö 0 kohtaan Yatzy?"
+        assert str(dialog.query_one("#yes", Button).label) == "Kyllä (k)"
+        await pilot.press("k")
+        assert screen.table.game.card["yatzy"] == 0
+
+
+async def test_the_turn_panel_says_how_the_bonus_stands(service: GameService) -> None:
+    app = solo(service, lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        assert "Övre delen: i takt med bonusen" in shown(screen.query_one("#turn"))
+        await pilot.press("r")
+        assert list(screen.table.game.dice or ()) == [4, 3, 1, 1, 1]  # seed 7
+        await pilot.press(key("fours"))  # 4 where par is 12
+        turn = " ".join(shown(screen.query_one("#turn")).split())
+        assert "Övre delen: 8 poäng efter bonustakten" in turn
+        assert "över par" not in turn
 
 
 async def test_errors_are_shown_not_raised(service: GameService) -> None:
@@ -164,9 +237,53 @@ async def test_everything_fits_80_by_24(service: GameService) -> None:
         for selector in ("#row-total", "#row-yatzy", "#roll", "#die-4", "#message", "#keys"):
             region = screen.query_one(selector).region
             assert region.height > 0 and region.right <= 80 and region.bottom <= 24, selector
-        assert "Cecil" in shown(screen.query_one("#row-header"))
+        header = shown(screen.query_one("#row-header")) + shown(
+            screen.query_one("#row-header-2"))
+        assert all(name in header for name in ("Ann", "Cecilia", "Eero", "Fia"))
         assert screen.query_one("#row-total").region.right <= \
             screen.query_one("#side").region.x
+        assert not screen.query_one("#too-small").display
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_six_names_are_shown_whole(service: GameService, size: tuple[int, int]) -> None:
+    seats = (Seat("Ann"), Seat("Medium", "random"), Seat("Optimal", "random"),
+             Seat("Cecilia"), Seat("Greedy 2", "greedy"), Seat("Random 2", "random"))
+    setup = GameSetup(yatzy.ruleset("yatzy"), seats, seed=1, first_player="seat")
+    app = YatzyApp(service, setup=setup, fast=True)
+    async with app.run_test(size=size) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        rows = [screen.query_one(f"#row-header{n}") for n in ("", "-2")]
+        header = " ".join(shown(row) for row in rows if row.display)
+        for seat in seats:
+            assert seat.name in header, (seat.name, header)
+        for row in rows:
+            assert row.region.right <= screen.query_one("#side").region.x
+        total = screen.query_one("#row-total").region
+        assert total.height == 1 and total.bottom <= size[1] - 1  # above the keys
+        if size == (100, 30):  # room for every name on one line
+            assert not rows[1].display
+
+
+async def test_a_small_terminal_says_so_until_it_is_large_enough(
+    service: GameService,
+) -> None:
+    app = solo(service, lang="sv")
+    async with app.run_test(size=(70, 20)) as pilot:
+        screen = game_screen(app)
+        note = screen.query_one("#too-small")
+        assert note.display and note.region.height > 0
+        said = " ".join(shown(note).split())
+        assert "Terminalen är för liten (70x20): spelet behöver 80x24" in said
+        assert screen.query_one("#body").region.height == 0
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not note.display
+        assert screen.query_one("#row-total").region.bottom <= 23
+        await pilot.resize_terminal(80, 23)  # one row short
+        await pilot.pause()
+        assert note.display
 
 
 async def test_hint_shows_the_best_move_then_more(
@@ -188,6 +305,15 @@ async def test_hint_shows_the_best_move_then_more(
         await pilot.pause()
         lines = shown(screen.query_one("#message")).splitlines()
         assert lines[0] == "Best moves (expected final score):" and lines[3].startswith("3. ")
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        message = screen.query_one("#message")
+        lines = shown(message).splitlines()
+        assert len(lines) == 6 and lines[-1].startswith("5. ")
+        # Five options, each on one line of the (widened) side panel, all in sight.
+        assert all(len(line) <= message.content_region.width for line in lines), lines
+        assert len(lines) <= message.content_region.height
 
 
 async def test_a_computer_at_a_readable_pace(
@@ -208,7 +334,7 @@ async def test_a_computer_at_a_readable_pace(
         assert game.history[0].action.dice is not None  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("lang", "caption"), [("sv", "1 sparad"), ("fi", "1 ✓")])
+@pytest.mark.parametrize(("lang", "caption"), [("en", "1 held"), ("sv", "1 ✓")])
 async def test_a_held_die_says_so_in_its_caption(
     service: GameService, lang: str, caption: str
 ) -> None:
@@ -219,6 +345,23 @@ async def test_a_held_die_says_so_in_its_caption(
         slot = screen.query_one("#dice").slots[0]  # type: ignore[attr-defined]
         assert shown(slot.caption) == caption
         assert slot.caption.region.width >= len(caption)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_held_captions_never_run_together(
+    service: GameService, lang: str, size: tuple[int, int]
+) -> None:
+    app = solo(service, lang=lang)
+    async with app.run_test(size=size) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", "1", "2", "3")
+        slots = screen.query_one("#dice").slots  # type: ignore[attr-defined]
+        captions = [slot.caption for slot in slots[:3]]
+        for left, right in pairwise(captions):
+            assert left.region.right < right.region.x, (lang, shown(left))
+        for caption in captions:
+            assert len(shown(caption)) <= caption.region.width
 
 
 async def test_undo_takes_back_a_box(service: GameService) -> None:

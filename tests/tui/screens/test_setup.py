@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 import yatzy
 from tests.tui.helpers import game_screen, shown
@@ -109,3 +109,35 @@ async def test_the_set_up_screen_keeps_the_seed_and_first_player(service: GameSe
         game = game_screen(app).table.game
         assert game.seed == 42 and game.roll_offs == ()
         assert app.last_setup is not None and app.last_setup.seed is None
+
+
+@pytest.mark.asyncio
+async def test_the_offered_name_is_the_languages_word_for_a_player(
+    service: GameService,
+) -> None:
+    from yatzy.cli.play import default_name
+    from yatzy.i18n import translator
+    from yatzy.tui.seats import parse_seats
+
+    app = YatzyApp(service, fast=True, lang="sv")
+    name = default_name(translator("sv"), {})  # no $USER
+    app.last_setup = GameSetup(yatzy.ruleset("yatzy"), parse_seats(name, ()))
+    async with app.run_test(size=SIZE) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        players = setup.query_one("#players", Input)
+        assert players.value == "Spelaren"
+        app.set_language("en")  # a name never typed follows the language
+        assert players.value == "Player"
+        app.set_language("sv")
+        await pilot.press("enter")
+        assert "Spelarens tur" in shown(game_screen(app).query_one("#turn"))
+
+
+@pytest.mark.asyncio
+async def test_a_typed_name_stays_when_the_language_changes(service: GameService) -> None:
+    app = YatzyApp(service, fast=True, lang="sv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"Spelare")
+        app.set_language("da")
+        assert app.screen.query_one("#players", Input).value == "Spelare"

@@ -2,39 +2,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Key
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from yatzy.core.dice import Dice, check_dice
 from yatzy.core.errors import InvalidDice
-from yatzy.i18n import LANGUAGES
+from yatzy.i18n import LANGUAGES, Translator
+from yatzy.i18n.words import answer_keys
 from yatzy.tui.screens.base import TranslatedModal
 
 
 class ConfirmScreen(TranslatedModal[bool]):
-    """A yes/no question; ``y``/Enter say yes, ``n``/Escape say no."""
+    """A yes/no question. The language's yes key says yes (``y``, ``j`` in Swedish, ``k``
+    in Finnish); its no key, Escape and Enter say no: No is the button in focus, so an
+    Enter typed by habit never writes a zero."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", show=False),
-        Binding("n,escape", "answer(False)", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer(False)", show=False)]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: Callable[[Translator], str]) -> None:
         super().__init__(classes="dialog-screen")
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question, classes="dialog-text")
+            yield Static("", id="question", classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.t._("Yes (y)"), id="yes", variant="warning")
-                yield Button(self.t._("No (n)"), id="no")
+                yield Button("", id="yes", variant="warning")
+                yield Button("", id="no")
+
+    def on_mount(self) -> None:
+        self.retranslate()
+        self.query_one("#no", Button).focus()
+
+    def retranslate(self) -> None:
+        t = self.t
+        yes, no = answer_keys(t)
+        self.query_one("#question", Static).update(self.question(t))
+        self.query_one("#yes", Button).label = t._("Yes ({key})", key=yes)
+        self.query_one("#no", Button).label = t._("No ({key})", key=no)
+
+    def on_key(self, event: Key) -> None:
+        yes, no = answer_keys(self.t)
+        if event.key in (yes, no):
+            event.stop()
+            self.dismiss(event.key == yes)
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.widgets import Button, Static
 
 from yatzy.app.table import Table
@@ -17,7 +18,7 @@ from yatzy.i18n import Translator
 from yatzy.i18n.words import ruleset_title
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.review import ReviewScreen
-from yatzy.tui.widgets.scorecard import ScorecardView
+from yatzy.tui.widgets.scorecard import ScorecardView, side_width
 
 
 def ranking(game: Game) -> list[tuple[int, str, int]]:
@@ -71,7 +72,15 @@ class EndScreen(TranslatedScreen):
         yield Static("", id="keys")
 
     def on_mount(self) -> None:
+        self.fit_side(self.app.size.width)
         self.retranslate()
+
+    def on_resize(self, event: Resize) -> None:
+        self.fit_side(event.size.width)
+
+    def fit_side(self, width: int) -> None:
+        """Give the side panel the width the scorecard does not need."""
+        self.query_one("#side").styles.width = side_width(width, self.table.game.players)
 
     def retranslate(self) -> None:
         t, game = self.t, self.table.game

@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
@@ -31,11 +31,12 @@ from yatzy.i18n.words import (
     joker_explanation,
     refusal,
     ruleset_title,
+    upper_bonus_progress,
 )
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.dialogs import ConfirmScreen, DiceEntryScreen, NoticeScreen
 from yatzy.tui.widgets.dice import DiceTray, DieSlot
-from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys, signed
+from yatzy.tui.widgets.scorecard import ScorecardView, ScoreRow, box_keys, side_width
 
 #: Seconds between a computer player's steps, so that a person can follow them.
 PACE = 0.8
@@ -78,7 +79,8 @@ class GameScreen(TranslatedScreen):
         self.table = table
         self.fast = fast
         self.notice = notice
-        self.holds: set[int] = set()
+        #: The dice held for the next reroll; after a reroll, those it kept.
+        self.holds: set[int] = set(table.hold)
         self.message: Message = lambda t: ""
         #: What the last turn scored (kept while the next player rolls).
         self.last_score: Message = lambda t: ""
@@ -104,11 +106,19 @@ class GameScreen(TranslatedScreen):
         yield Static("", id="keys")
 
     def on_mount(self) -> None:
+        self.fit_side(self.app.size.width)
         self.refresh_view()
         if self.notice:
             self.app.push_screen(NoticeScreen(self.notice), lambda _: self.after_action())
         else:
             self.after_action()
+
+    def on_resize(self, event: Resize) -> None:
+        self.fit_side(event.size.width)
+
+    def fit_side(self, width: int) -> None:
+        """Give the side panel the width the scorecard does not need."""
+        self.query_one("#side").styles.width = side_width(width, self.table.game.players)
 
     def retranslate(self) -> None:
         self.refresh_view()
@@ -133,8 +143,7 @@ class GameScreen(TranslatedScreen):
                    else t._("{player}'s turn", player=game.current_player))
             left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left,
                               n=game.rolls_left)
-            par = t._("Bonus: {delta} over par",
-                      delta=signed(game.card.upper_par_delta))
+            par = upper_bonus_progress(t, game.card)
             turn.update(f"[b]{who}[/b]\n{left}\n[dim]{par}[/dim]")
         self.query_one(DiceTray).show(game.dice, self.holds, t._("held"))
         roll = self.query_one("#roll", Button)
@@ -253,7 +262,8 @@ class GameScreen(TranslatedScreen):
             self.say(lambda t: refusal(t, game, box))
             return
         if options[box] == 0:
-            question = self.t._("Put 0 in {box}?", box=box_label(self.t, box))
+            def question(t: Translator) -> str:
+                return t._("Put 0 in {box}?", box=box_label(t, box))
 
             def answered(yes: bool | None) -> None:
                 if yes:
@@ -276,7 +286,7 @@ class GameScreen(TranslatedScreen):
         step = before.history[-1]
         assert isinstance(step.action, Score)
         player, box = step.player, step.action.box
-        self.holds = set()
+        self.holds = set(self.table.hold)
         self.last_score = lambda t: ""
         self.say(lambda t: t._("{player} takes back {box}: choose again.", player=player,
                                box=box_label(t, box)))
@@ -317,6 +327,8 @@ class GameScreen(TranslatedScreen):
             self.say(self._error_message(event.error, game))
         else:
             options, depth = event.options, event.depth
+            if depth > 1:  # the list needs the room of the last turn's note, seen by now
+                self.last_score = lambda t: ""
             self.say(lambda t: hint_text(t, game, options, depth))
 
     # --- Applying moves --------------------------------------------------------------
@@ -332,6 +344,8 @@ class GameScreen(TranslatedScreen):
             else:
                 after = self.table.act(action)
         except YatzyError as refused:
+            if self.table.game is not before:  # changed elsewhere: shown as it stands
+                self.holds = set(self.table.hold)
             self.say(self._error_message(refused, before))
             self.after_action()
             return

@@ -85,5 +85,6 @@ class ResumeScreen(TranslatedScreen):
                 self.games = [g for g in self.games if g.id != saved.id]
                 self.retranslate()
 
-        self.app.push_screen(ConfirmScreen(self.t._(
-            "Delete the game of {players}?", players=", ".join(saved.game.players))), answered)
+        players = ", ".join(saved.game.players)
+        self.app.push_screen(ConfirmScreen(
+            lambda t: t._("Delete the game of {players}?", players=players)), answered)

@@ -15,7 +15,14 @@ from yatzy.app import Seat
 from yatzy.bots import bot_names
 from yatzy.core.errors import YatzyError
 from yatzy.core.rulesets import JOKERS, ORDERS, Ruleset, ruleset
-from yatzy.i18n.words import JOKER_NAMES, ORDER_NAMES, RULESET_NAMES, error_text
+from yatzy.i18n import LANGUAGES, translator
+from yatzy.i18n.words import (
+    JOKER_NAMES,
+    ORDER_NAMES,
+    RULESET_NAMES,
+    default_player_name,
+    error_text,
+)
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.seats import parse_seats
 
@@ -116,6 +123,9 @@ class SetupScreen(TranslatedScreen):
             self.query_one(f"#{key}-label", Label).update(text)
         for key, options in self._options(self._rules_name()).items():
             self._set_options(key, options)
+        players = self.query_one("#players", Input)
+        if players.value in {default_player_name(translator(lang)) for lang in LANGUAGES}:
+            players.value = default_player_name(t)  # the offered name follows the language
         self.query_one("#players-hint", Static).update(t._(
             "Names separated by commas; cpu:LEVEL for a computer ({levels}).",
             levels=", ".join(bot_names())))

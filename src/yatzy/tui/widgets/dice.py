@@ -22,8 +22,9 @@ PIPS: dict[int, frozenset[int]] = {
 }
 
 PIP = "●"
-#: Cells under a die for its key and hold mark.
-CAPTION_WIDTH = 8
+#: Cells under a die for its key and hold mark: the die's own width, so that the
+#: captions of dice side by side never run together ("1 sparad2 sparad").
+CAPTION_WIDTH = 7
 
 
 def face_lines(value: int | None) -> list[str]:

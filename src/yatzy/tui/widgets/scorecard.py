@@ -25,12 +25,77 @@ from yatzy.i18n.words import box_label
 #: Keys that choose a box, in scorecard order (h, l, q, r and u are taken).
 BOX_KEYS = "abcdefgijkmnopstvwx"
 LABEL_WIDTH = 18
-COLUMN_WIDTH = 6
+#: The side panel beside the scorecard: the dice need 26 cells; it takes up to 40 when
+#: the scorecard does not need them (a hint's lines then fit on one line each).
+SIDE_MIN, SIDE_MAX = 26, 40
+#: The narrowest and the widest column of a player, a space between columns included
+#: (a total has at most 4 digits; wider columns only show longer names).
+MIN_COLUMN, MAX_COLUMN = 5, 12
 
 
 def box_keys(ruleset: Ruleset) -> dict[str, str]:
     """The key of every box of ``ruleset``: ``{"a": "ones", ...}``."""
     return dict(zip(BOX_KEYS, ruleset.boxes, strict=False))
+
+
+def side_width(width: int, names: Sequence[str]) -> int:
+    """The side panel's width in a terminal ``width`` cells wide: what the scorecard
+    does not need to show every name whole over its own column (26 to 40 cells).
+
+    >>> side_width(80, ["Ann"]), side_width(80, ["Ann", "Cecilia", "Bo"])
+    (40, 37)
+    >>> side_width(80, ["Ann", "Bo", "Cy", "Dag", "Eero", "Fia"]), side_width(120, ["Greedy 2"] * 6)
+    (26, 40)
+    """
+    need = max(6, min(MAX_COLUMN, max(len(name) for name in names) + 1))
+    # The scorecard's left padding is 1 cell.
+    return max(SIDE_MIN, min(SIDE_MAX, width - 1 - LABEL_WIDTH - need * len(names)))
+
+
+def column_width(available: int, players: int) -> int:
+    """The width of each player's column when the scorecard has ``available`` cells.
+
+    >>> column_width(53, 1), column_width(53, 4), column_width(53, 6), column_width(73, 6)
+    (12, 8, 5, 9)
+    """
+    return max(MIN_COLUMN, min(MAX_COLUMN, (available - LABEL_WIDTH) // max(players, 1)))
+
+
+def header_lines(names: Sequence[str], column: int, current: int | None) -> list[Text]:
+    """The players' names over their columns, each ending where its numbers end: one
+    line when every name fits its column, else two, the seats taking turns, so that a
+    name can use its neighbour's width too (``Greedy 2`` over a 5-cell column). A name
+    longer still ends in ``…``. The current player's name is shown reversed.
+
+    Each line's names, and the cell where the line ends (where the last name's numbers
+    end: after the label's 18 cells, a column's last cell is before its space):
+
+    >>> [(line.plain.strip(), line.cell_len) for line in header_lines(["Ann", "Bo"], 6, None)]
+    [('Ann    Bo', 29)]
+    >>> lines = header_lines(["Ann", "Greedy 2", "Cecilia"], 5, 0)
+    >>> [(line.plain.strip(), line.cell_len) for line in lines]
+    [('Ann   Cecilia', 32), ('Greedy 2', 27)]
+    >>> header_lines(["Bo", "Bartholomew the Third"], 5, None)[1].plain.strip()
+    'Bartholo…'
+    """
+    fits = all(len(name) < column for name in names)
+    rows = 1 if fits or len(names) == 1 else 2
+    lines = []
+    for row in range(rows):
+        line = Text()
+        for seat in range(row, len(names), rows):
+            end = LABEL_WIDTH + (seat + 1) * column - 1
+            room = column - 1 if rows == 1 else (
+                2 * column - 1 if seat > 0 else LABEL_WIDTH + column - 1)
+            if len(names) == 1:
+                room = LABEL_WIDTH + column - 1
+            name = names[seat]
+            if len(name) > room:
+                name = name[: room - 1] + "…"
+            line.pad_right(end - len(name) - line.cell_len)
+            line.append(name, style="bold reverse" if seat == current else "bold")
+        lines.append(line)
+    return lines
 
 
 def signed(n: int) -> str:
@@ -72,12 +137,15 @@ class ScorecardView(Vertical):
 
     def __init__(self, ruleset: Ruleset, players: Sequence[str], **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.shown: tuple[Game, Translator] | None = None
         self.ruleset = ruleset
         self.players = tuple(players)
-        #: Width of a player's column: wider names when there is room.
-        self.column = 8 if len(self.players) <= 3 else COLUMN_WIDTH
+        #: Width of a player's column, set from the room there is each time it is drawn.
+        self.column = MAX_COLUMN
         self.keys = {box: key for key, box in box_keys(ruleset).items()}
         self.header = ScoreRow(None, row_id="row-header", classes="score-header")
+        #: The second line of names, when they take turns to fit (see header_lines).
+        self.header_2 = ScoreRow(None, row_id="row-header-2", classes="score-header")
         self.box_rows = {
             box: ScoreRow(box, row_id=f"row-{box}", classes="box-row")
             for box in ruleset.boxes
@@ -89,6 +157,7 @@ class ScorecardView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield self.header
+        yield self.header_2
         for box in self.ruleset.upper_boxes:
             yield self.box_rows[box]
         yield self.upper_sum
@@ -111,14 +180,22 @@ class ScorecardView(Vertical):
             line.append(text.rjust(width)[:width] + " ", style=style)
         return line
 
+    def on_resize(self) -> None:
+        if self.shown is not None:
+            self.show(*self.shown)
+
     def show(self, game: Game, t: Translator) -> None:
-        """Show ``game`` in ``t``'s language."""
+        """Show ``game`` in ``t``'s language, the columns as wide as the room allows."""
+        self.shown = (game, t)
+        # Before the first layout the widget has no size: the room beside the side panel.
+        width = self.app.size.width
+        available = self.size.width or width - 1 - side_width(width, self.players)
+        self.column = column_width(available, len(self.players))
         current = None if game.is_over else game.current_seat
-        names = []
-        for seat, name in enumerate(self.players):
-            style = "bold reverse" if seat == current else "bold"
-            names.append((name[: self.column - 1], style))
-        self.header.update(self._line(Text(""), names, None))
+        lines = header_lines(self.players, self.column, current)
+        self.header.update(lines[0])
+        self.header_2.update(lines[1] if len(lines) > 1 else "")
+        self.header_2.display = len(lines) > 1
         choices = game.choices()
         allowed = (
             set(rules.allowed_by_order(game.ruleset, game.card)) if current is not None

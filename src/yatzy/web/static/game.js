@@ -117,7 +117,16 @@ function choose(box) {
     const dialog = $("confirm");
     dialog.returnValue = "";
     dialog.showModal();
-    dialog.addEventListener("close", () => { if (dialog.returnValue === "yes") act({ type: "score", box }); }, { once: true });
+    // The language's yes and no keys answer (j/n in Swedish); Enter and Escape say no.
+    const keys = (event) => {
+      const key = event.key.toLowerCase();
+      if (key === T.yes_key || key === T.no_key) { event.preventDefault(); dialog.close(key === T.yes_key ? "yes" : "no"); }
+    };
+    dialog.addEventListener("keydown", keys);
+    dialog.addEventListener("close", () => {
+      dialog.removeEventListener("keydown", keys);
+      if (dialog.returnValue === "yes") act({ type: "score", box });
+    }, { once: true });
     return;
   }
   act({ type: "score", box });
@@ -233,6 +242,7 @@ function render() {
     notes.push(T.roll_off, ...s.roll_off.map((r) => `${r.player}: ${r.dice.join(" ")} = ${r.dice.reduce((a, b) => a + b, 0)}`),
                fill(T.starts, { player: s.current_player }));
   }
+  if (s.texts?.upper && !replayMode) notes.push(`${s.current_player}: ${s.texts.upper}`);
   if (s.texts?.joker) notes.push(s.texts.joker);
   if (s.texts?.bonus) notes.push(s.texts.bonus);
   if (!replayMode) notes.push(me ? fill(T.your_seat, { player: me }) : T.watching);
