@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import islice
+from typing import Any
 
 from yatzy.app.access import player_key_hash
 from yatzy.app.dice import (
@@ -49,7 +50,15 @@ from yatzy.app.events import (
     GameFinished,
 )
 from yatzy.app.ports import GameRepository, RulesFilter
-from yatzy.app.saved import BestScore, LeaderEntry, SavedGame, Seat, SeatedGame, StatsRow
+from yatzy.app.saved import (
+    BestScore,
+    LeaderEntry,
+    ListedGame,
+    SavedGame,
+    Seat,
+    SeatedGame,
+    StatsRow,
+)
 from yatzy.bots import bot_names
 from yatzy.core.actions import Action, Score
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
@@ -334,19 +343,23 @@ class GameService:
         self._remember(saved)
         return saved
 
-    def unfinished(self) -> list[SavedGame]:
-        """Games not over yet, most recently played first (for "resume")."""
+    def unfinished(self) -> list[ListedGame]:
+        """Games not over yet, most recently played first (for "resume"). A game that
+        can no longer be read is a :class:`~yatzy.app.saved.DamagedGame` in the list
+        (to export or delete), so it hides none of the others."""
         games = self._repo.unfinished()
         for saved in games:
-            self._remember(saved)
+            if isinstance(saved, SavedGame):
+                self._remember(saved)
         return games
 
     def recent(
         self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
-    ) -> list[SavedGame]:
+    ) -> list[ListedGame]:
         """Up to ``limit`` saved games, most recently played first: finished ones
         (``finished=True``), unfinished ones (``False``) or both (``None``, the
-        default); with ``player``, only the games that player has a seat in."""
+        default); with ``player``, only the games that player has a seat in. A game
+        that can no longer be read is a :class:`~yatzy.app.saved.DamagedGame`."""
         if finished is not None and not isinstance(finished, bool):
             raise BadQuery(f"finished must be True, False or None, not {shown(finished)}",
                            value=shown(finished))
@@ -358,15 +371,25 @@ class GameService:
         id starts with it, ignoring case (ids are long; their first characters
         usually tell them apart). :class:`~yatzy.app.errors.GameNotFound` when none matches,
         :class:`~yatzy.app.errors.AmbiguousGameId` when several do."""
+        return self.load(self.full_id(game_id))
+
+    def full_id(self, game_id: str) -> str:
+        """The id of the one saved game :meth:`find` would load, without reading the
+        game (so it works for a damaged one too)."""
         game_id = _check_game_id(game_id)
         matches = self._repo.ids_starting_with(game_id) if game_id else []
         if game_id in matches:
-            return self.load(game_id)
+            return game_id
         if not matches:
             raise GameNotFound(game_id)
         if len(matches) > 1:
             raise AmbiguousGameId(game_id, matches)
-        return self.load(matches[0])
+        return matches[0]
+
+    def stored(self, game_id: str) -> dict[str, Any]:
+        """The row of game ``game_id`` as stored, JSON-ready: what there is to export of
+        a game that no longer reads (its record, seats and dates as they are)."""
+        return self._repo.stored(_check_game_id(game_id))
 
     def delete(self, game_id: str) -> None:
         """Delete a game (finished or not) and its results."""
