@@ -81,6 +81,10 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+#: Reads of the stored game an :meth:`GameService.apply` without an expectation tries
+#: the action on while other writers keep moving the game on.
+APPLY_TRIES = 3
+
 #: The most games one call lists (a number every database binds).
 MAX_LIMIT = 2**31 - 1
 #: The longest game id the service looks up (ids are 32 hexadecimal digits).
@@ -247,8 +251,20 @@ class GameService:
                 # The copy may be stale (another writer moved the game on): decide on
                 # the game as stored.
                 self._forget(game_id)
-        return self._apply_to(self._repo.get(game_id), action, player, expected_steps,
-                              expected_version)
+        if expected_steps is not None or expected_version is not None:
+            return self._apply_to(self._repo.get(game_id), action, player, expected_steps,
+                                  expected_version)
+        # No expectation: the action is for the game as stored. Another writer may store
+        # a change between our read and our write; then read again and decide there
+        # (legal there, or refused), a bounded number of times.
+        for attempt in range(1, APPLY_TRIES + 1):
+            try:
+                return self._apply_to(self._repo.get(game_id), action, player, None, None)
+            except GameChanged:
+                self._forget(game_id)
+                if attempt == APPLY_TRIES:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _apply_to(
         self, saved: SavedGame, action: Action, player: str | None,
@@ -499,8 +515,7 @@ def _check_expected(saved: SavedGame, steps: int | None, version: int | None) ->
     """Raise :class:`GameChanged` unless ``saved`` is the game the caller last saw: the
     same number of actions (``steps``) or, stricter, the same version (an undo and a new
     action elsewhere leave the number of actions as it was, not the version)."""
-    if (steps is not None and steps != saved.steps) or (
-        version is not None and version != saved.version
-    ):
-        raise GameChanged(saved.id, expected=saved.steps if steps is None else steps,
-                          actual=saved.steps)
+    if steps is not None and steps != saved.steps:
+        raise GameChanged(saved.id, expected=steps, actual=saved.steps)
+    if version is not None and version != saved.version:
+        raise GameChanged(saved.id, expected=version, actual=saved.version, what="version")

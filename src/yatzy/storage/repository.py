@@ -183,10 +183,13 @@ class SqlGameRepository:
                 .values(**row)
             )
             if done.rowcount != 1:
-                actual = connection.scalar(sa.select(games.c.steps).where(games.c.id == saved.id))
+                # The version is the guard (an undo lowers the number of actions).
+                actual = connection.scalar(
+                    sa.select(games.c.version).where(games.c.id == saved.id))
                 if actual is None:
                     raise GameNotFound(saved.id)
-                raise GameChanged(saved.id, expected=saved.steps, actual=actual)
+                raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                                  what="version")
             self._results(connection, saved)
 
     @staticmethod
