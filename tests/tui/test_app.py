@@ -149,7 +149,8 @@ async def test_undo_shows_the_dice_held_at_the_last_reroll(service: GameService)
 
 
 async def test_resume_can_delete_a_game(service: GameService) -> None:
-    service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    service.apply(saved.id, yatzy.Roll())
     app = YatzyApp(service, resume=True, fast=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("d", "y")
@@ -299,3 +300,15 @@ async def test_resume_lists_a_damaged_game_marked_and_deletes_it(db: Path) -> No
             assert [g.id for g in service.unfinished()] == [fine.id]
             await pilot.press("enter")
             assert game_screen(app).table.saved.id == fine.id
+
+
+async def test_resume_does_not_offer_a_game_nobody_moved_in(service: GameService) -> None:
+    """Every started game was offered, "Round 1 of 15" after "Round 1 of 15"."""
+    service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    moved = service.create(yatzy.ruleset("yatzy"), [Seat("Bo")], seed=2)
+    service.apply(moved.id, yatzy.Roll())
+    app = YatzyApp(service, resume=True, fast=True)
+    async with app.run_test(size=SIZE):
+        options = app.screen.query_one("#saved-games", OptionList)
+        assert options.option_count == 1
+        assert "Bo" in str(options.get_option_at_index(0).prompt)

@@ -76,6 +76,12 @@ class GameRepository(Protocol):
         """Remove a game and its results, or :class:`~yatzy.app.errors.GameNotFound`."""
         ...
 
+    def delete_unmoved(self, before: datetime, *, online: bool = False) -> list[str]:
+        """Delete the unfinished games nobody has moved in (no action) last changed
+        before ``before``, and return their ids; games with a seat token or a claimed
+        seat (web games, joined later) only when ``online``."""
+        ...
+
     def best(self, rules: Ruleset, player: str, *, excluding: str | None = None) -> int | None:
         """The best finished total of ``player`` under exactly ``rules``, leaving out
         game ``excluding``; ``None`` when there is none."""

@@ -22,7 +22,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import Any
 
@@ -80,6 +80,9 @@ def utc_now() -> datetime:
     """The current time, aware, in UTC."""
     return datetime.now(UTC)
 
+
+#: How long a game nobody has moved in is kept by :meth:`GameService.prune_unmoved`.
+UNMOVED_AGE = timedelta(days=1)
 
 #: Reads of the stored game an :meth:`GameService.apply` without an expectation tries
 #: the action on while other writers keep moving the game on.
@@ -360,7 +363,9 @@ class GameService:
         return saved
 
     def unfinished(self) -> list[ListedGame]:
-        """Games not over yet, most recently played first (for "resume"). A game that
+        """Games not over yet that someone has moved in, most recently played first
+        (for "resume": a game started and left before any roll is nothing to resume;
+        :meth:`prune_unmoved` deletes such games). A game that
         can no longer be read is a :class:`~yatzy.app.saved.DamagedGame` in the list
         (to export or delete), so it hides none of the others."""
         games = self._repo.unfinished()
@@ -413,6 +418,21 @@ class GameService:
         self._forget(game_id)
         self._repo.delete(game_id)
         self._publish(GameDeleted(game_id))
+
+    def prune_unmoved(self, older_than: timedelta = UNMOVED_AGE, *,
+                      online: bool = False) -> int:
+        """Delete the unfinished games nobody has moved in for ``older_than`` (a day)
+        and say how many. A web game is created before its players join, so games with
+        a seat token or a claimed seat are kept unless ``online``; a younger game is
+        always kept."""
+        if not isinstance(older_than, timedelta) or older_than < timedelta(0):
+            raise BadQuery(f"The age must be a duration of 0 or more, not {shown(older_than)}",
+                           value=shown(older_than))
+        deleted = self._repo.delete_unmoved(self._clock() - older_than, online=bool(online))
+        for game_id in deleted:
+            self._forget(game_id)
+            self._publish(GameDeleted(game_id))
+        return len(deleted)
 
     # --- Player keys (a browser's "my games" and "my best") -----------------------------
 

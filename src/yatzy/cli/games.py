@@ -67,6 +67,11 @@ def register(subparsers: Any, t: Translator) -> None:
                         help="print the record of this game (its id, or the start of it)")
     parser.add_argument("--delete", metavar="ID",
                         help="delete this game (its id, or the start of it)")
+    parser.add_argument("--prune-unmoved", action="store_true",
+                        help="delete the unfinished games nobody has moved in for a day "
+                        "(web games, which players join later, only with --online)")
+    parser.add_argument("--online", action="store_true",
+                        help="with --prune-unmoved: web games too")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="with --export: write the record to FILE")
     parser.add_argument("--json", action="store_true",
@@ -83,12 +88,20 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
         raise CommandError(N_("-o FILE goes with --export ID"))
     if args.delete is not None and args.export is not None:
         raise CommandError(N_("--delete ID and --export ID go one at a time"))
+    if args.online and not args.prune_unmoved:
+        raise CommandError(N_("--online goes with --prune-unmoved"))
     # The database layer (SQLAlchemy, Alembic) loads only when a command needs it.
     from yatzy.bootstrap import db_exists, open_service
     from yatzy.cli.database import no_games_yet
 
     db = args.db
     if not db_exists(db):
+        if args.prune_unmoved:
+            console.print(t.ngettext(
+                "Deleted {n} unfinished game nobody had moved in for a day.",
+                "Deleted {n} unfinished games nobody had moved in for a day.", 0, n=0),
+                highlight=False)
+            return 0
         if args.export is not None or args.delete is not None:
             raise GameNotFound(args.export or args.delete)
         if args.json:
@@ -99,6 +112,13 @@ def run(args: argparse.Namespace, console: Console | None = None) -> int:
     with open_service(db) as service:
         if args.export is not None:
             return _export(console, t, service, args)
+        if args.prune_unmoved:
+            n = service.prune_unmoved(online=args.online)
+            console.print(t.ngettext(
+                "Deleted {n} unfinished game nobody had moved in for a day.",
+                "Deleted {n} unfinished games nobody had moved in for a day.", n, n=n),
+                highlight=False)
+            return 0
         if args.delete is not None:
             game_id = service.full_id(args.delete)
             service.delete(game_id)

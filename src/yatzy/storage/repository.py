@@ -218,7 +218,7 @@ class SqlGameRepository:
     def unfinished(self) -> list[ListedGame]:
         query = (
             sa.select(games)
-            .where(games.c.status == PLAYING)
+            .where(games.c.status == PLAYING, games.c.steps > 0)
             .order_by(games.c.updated_at.desc(), games.c.created_at.desc(), games.c.id)
         )
         return self._listing(query)
@@ -328,6 +328,31 @@ class SqlGameRepository:
             done = connection.execute(games.delete().where(games.c.id == game_id))
             if done.rowcount != 1:
                 raise GameNotFound(game_id)
+
+    def delete_unmoved(self, before: datetime, *, online: bool = False) -> list[str]:
+        unmoved = (games.c.status == PLAYING, games.c.steps == 0, games.c.updated_at < before)
+        with self._transaction() as connection:
+            rows = connection.execute(
+                sa.select(games.c.id, sa.cast(games.c.seats, sa.Text).label("seats"))
+                .where(*unmoved)).all()
+            claimed = set(connection.scalars(
+                sa.select(seat_keys.c.game_id).where(
+                    seat_keys.c.game_id.in_([row.id for row in rows]))))
+            doomed = []
+            for row in rows:
+                if not online:
+                    try:
+                        tokens = any(seat.get("token_hash") for seat in json.loads(row.seats))
+                    except _DECODING:
+                        continue  # damaged: for `--delete ID`, not for a sweep
+                    if tokens or row.id in claimed:
+                        continue  # a web game, which people join later
+                doomed.append(row.id)
+            if doomed:
+                connection.execute(seat_keys.delete().where(seat_keys.c.game_id.in_(doomed)))
+                connection.execute(
+                    games.delete().where(games.c.id.in_(doomed), *unmoved))
+        return doomed
 
     # --- Player keys -------------------------------------------------------------------
 
