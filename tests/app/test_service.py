@@ -269,11 +269,14 @@ def test_unfinished_lists_most_recently_played_first(service: GameService) -> No
     a = service.create(YATZY, ["Ann"], seed=1)
     b = service.create(YATZY, ["Bo"], seed=2)
     c = service.create(YATZY, ["Cy"], dice_mode="manual")
-    assert [g.id for g in service.unfinished()] == [c.id, b.id, a.id]
-    service.apply(a.id, Roll())
+    assert service.unfinished() == []  # nobody moved in them: nothing to resume
+    for saved in (b, c, a):
+        service.apply(saved.id, Roll([1, 2, 3, 4, 5]) if saved is c else Roll())
     assert [g.id for g in service.unfinished()] == [a.id, c.id, b.id]
+    service.apply(b.id, Reroll((0,)))
+    assert [g.id for g in service.unfinished()] == [b.id, a.id, c.id]
     play_game(service, YATZY, ["Di"], same_dice([1, 2, 3, 4, 5]))  # finished: not listed
-    assert [g.id for g in service.unfinished()] == [a.id, c.id, b.id]
+    assert [g.id for g in service.unfinished()] == [b.id, a.id, c.id]
 
 
 CRASHING_PLAYER = textwrap.dedent(
@@ -358,7 +361,7 @@ def test_delete(service: GameService) -> None:
     with pytest.raises(GameNotFound):
         service.load(gone.id)
     assert service.best(YATZY, "Ann") is None  # its result went with it
-    assert [g.id for g in service.unfinished()] == [keep.id]
+    assert [g.id for g in service.recent(finished=False)] == [keep.id]
 
 
 # --- History --------------------------------------------------------------------------

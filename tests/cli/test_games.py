@@ -250,3 +250,57 @@ def test_a_reader_that_goes_away_is_no_error(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(os, "dup2", lambda fd, fd2: redirected.append(fd2))
     assert main(["games", "--db", str(tmp_path / "x.db")]) == 141
     assert redirected == [sys.stdout.fileno()]
+
+
+def damage(db: Path, game_id: str, change: str) -> None:
+    """Change the stored row of ``game_id`` behind the program's back (``change`` is
+    the SET clause of an UPDATE)."""
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        connection.execute(f"UPDATE games SET {change} WHERE id = ?", (game_id,))
+    connection.close()
+
+
+@pytest.mark.parametrize("change", [
+    "record = 'not json'",
+    """record = '{"format": 1, "history": [1]}'""",   # valid JSON that does not replay
+    "seats = '[1, 2]'",
+    "updated_at = 'yesterday'",
+])
+def test_a_damaged_game_is_listed_marked_among_the_others(
+        db: Path, change: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """One game that no longer reads used to stop the whole list with an error."""
+    damage(db, YAHTZEE, change)
+    assert main(["games", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    # The reason may wrap; a date that is no date sorts where the database puts it.
+    listed = {row[0]: row[1:] for row in rows(out) if row[0]}
+    assert sorted(listed) == ["aaaa1111", "aaaa2222", "bbbb3333"]
+    assert listed["bbbb3333"] == ["2026-06-01 14:01", "Yatzy", "Cy 10", "Round 6 of 15"]
+    assert listed["aaaa2222"][1:3] == ["?", "?"]
+    assert listed["aaaa2222"][3].startswith("Damaged: ")
+    assert "Game aaaa2222 cannot be read: `yatzy games --export aaaa2222`" in " ".join(
+        out.split())
+    assert main(["games", "--db", str(db), "--json"]) == 0
+    [damaged] = [g for g in json.loads(capsys.readouterr().out)["games"] if "damaged" in g]
+    assert damaged["id"] == YAHTZEE and damaged["damaged"] and damaged["finished"] is True
+
+
+def test_a_damaged_game_exports_as_stored_and_deletes(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    damage(db, YAHTZEE, "record = 'not json'")
+    assert main(["games", "--db", str(db), "--export", "aaaa2"]) == 0
+    captured = capsys.readouterr()
+    stored = json.loads(captured.out)
+    assert stored["id"] == YAHTZEE and stored["record"] == "not json"
+    assert stored["seats"] == [{"name": "Ann", "bot": None}] and stored["steps"] == 26
+    assert "Game aaaa2222 cannot be read (" in captured.err
+    assert main(["games", "--db", str(db), "--delete", "aaaa2"]) == 0
+    assert capsys.readouterr().out.strip() == "Deleted game aaaa2222."
+    assert main(["games", "--db", str(db)]) == 0
+    assert [row[0] for row in rows(capsys.readouterr().out)] == ["bbbb3333", "aaaa1111"]
+    assert main(["games", "--db", str(db), "--delete", "aaaa2"]) == 2
+    assert "No saved game has an id starting with aaaa2" in capsys.readouterr().err
+    assert main(["games", "--db", str(db), "--delete", "b", "--export", "a"]) == 2
+    assert "--delete ID and --export ID go one at a time" in capsys.readouterr().err

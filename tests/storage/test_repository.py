@@ -118,7 +118,7 @@ def test_stale_save_is_refused(repo: SqlGameRepository) -> None:
     repo.save(rolled, expected_version=1)
     with pytest.raises(GameChanged) as caught:
         repo.save(dataclasses.replace(saved, game=game.roll(), version=2), expected_version=1)
-    assert caught.value.params == {"game_id": "s", "expected": 1, "actual": 1}
+    assert caught.value.params == {"game_id": "s", "expected": 1, "actual": 2, "what": "version"}
     with pytest.raises(GameNotFound):
         repo.save(dataclasses.replace(saved, id="other"), expected_version=1)
     assert repo.get("s") == rolled

@@ -149,7 +149,8 @@ async def test_undo_shows_the_dice_held_at_the_last_reroll(service: GameService)
 
 
 async def test_resume_can_delete_a_game(service: GameService) -> None:
-    service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    service.apply(saved.id, yatzy.Roll())
     app = YatzyApp(service, resume=True, fast=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("d", "y")
@@ -271,3 +272,43 @@ async def test_an_unexpected_error_is_told_without_a_traceback(
     assert "Traceback" not in said
     log = tmp_path / "state" / "yatzy" / "log" / "crash.log"
     assert "disk on fire" in log.read_text()
+
+
+async def test_resume_lists_a_damaged_game_marked_and_deletes_it(db: Path) -> None:
+    """A game that no longer reads stopped `play --resume` for every other game."""
+    import sqlite3
+
+    with open_service(db) as service:
+        damaged = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+        service.apply(damaged.id, yatzy.Roll())
+        fine = service.create(yatzy.ruleset("yatzy"), [Seat("Bo")], seed=2)
+        fine = service.apply(fine.id, yatzy.Roll())
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET record = '{}' WHERE id = ?", (damaged.id,))
+    connection.close()
+    with open_service(db) as service:
+        app = YatzyApp(service, resume=True, fast=True)
+        async with app.run_test(size=SIZE) as pilot:
+            assert isinstance(app.screen, ResumeScreen)
+            options = app.screen.query_one("#saved-games", OptionList)
+            lines = [str(options.get_option_at_index(i).prompt) for i in range(2)]
+            assert "Bo" in lines[0]
+            assert "Damaged, cannot be continued (" in lines[1]
+            await pilot.press("down", "enter")  # it cannot be continued
+            assert isinstance(app.screen, ResumeScreen)
+            await pilot.press("d", "y")
+            assert [g.id for g in service.unfinished()] == [fine.id]
+            await pilot.press("enter")
+            assert game_screen(app).table.saved.id == fine.id
+
+
+async def test_resume_does_not_offer_a_game_nobody_moved_in(service: GameService) -> None:
+    """Every started game was offered, "Round 1 of 15" after "Round 1 of 15"."""
+    service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    moved = service.create(yatzy.ruleset("yatzy"), [Seat("Bo")], seed=2)
+    service.apply(moved.id, yatzy.Roll())
+    app = YatzyApp(service, resume=True, fast=True)
+    async with app.run_test(size=SIZE):
+        options = app.screen.query_one("#saved-games", OptionList)
+        assert options.option_count == 1
+        assert "Bo" in str(options.get_option_at_index(0).prompt)

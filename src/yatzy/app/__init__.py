@@ -27,7 +27,15 @@ from yatzy.app.events import (
     GameFinished,
 )
 from yatzy.app.ports import GameRepository, RulesFilter
-from yatzy.app.saved import PlayerResult, SavedGame, Seat, StatsRow, player_results
+from yatzy.app.saved import (
+    DamagedGame,
+    ListedGame,
+    PlayerResult,
+    SavedGame,
+    Seat,
+    StatsRow,
+    player_results,
+)
 from yatzy.app.service import GameService
 
 __all__ = [
@@ -39,6 +47,7 @@ __all__ = [
     "BadDiceMode",
     "BadQuery",
     "BadSeats",
+    "DamagedGame",
     "DiceNeeded",
     "DiceNotAllowed",
     "Event",
@@ -49,6 +58,7 @@ __all__ = [
     "GameNotFound",
     "GameRepository",
     "GameService",
+    "ListedGame",
     "PlayerResult",
     "RulesFilter",
     "SavedGame",

@@ -51,11 +51,17 @@ class GameChanged(AppError):
 
     code = ErrorCode.GAME_CHANGED
 
-    def __init__(self, game_id: str, *, expected: int, actual: int) -> None:
+    def __init__(self, game_id: str, *, expected: int, actual: int,
+                 what: str = "actions") -> None:
+        # ``what`` says what differs: the number of actions, or (the same number, after
+        # an undo and a new action elsewhere) the version, the count of writes.
+        if what == "version":
+            differs = f"it is at version {actual}, this copy at version {shown(expected)}"
+        else:
+            differs = f"it has {actual} actions, this copy {shown(expected)}"
         super().__init__(
-            f"Game {game_id} was changed elsewhere (it has {actual} actions, this copy"
-            f" {shown(expected)}); load it again",
-            game_id=game_id, expected=expected, actual=actual,
+            f"Game {game_id} was changed elsewhere ({differs}); load it again",
+            game_id=game_id, expected=expected, actual=actual, what=what,
         )
         self.game_id = game_id
 

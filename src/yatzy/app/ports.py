@@ -7,9 +7,16 @@ never imports it (the composition root :mod:`yatzy.bootstrap` plugs them togethe
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
-from yatzy.app.saved import BestScore, LeaderEntry, SavedGame, SeatedGame, StatsRow
+from yatzy.app.saved import (
+    BestScore,
+    LeaderEntry,
+    ListedGame,
+    SavedGame,
+    SeatedGame,
+    StatsRow,
+)
 from yatzy.core.rulesets import Ruleset
 
 #: A ruleset filter: a :class:`Ruleset` (that name with exactly those options), a
@@ -39,16 +46,25 @@ class GameRepository(Protocol):
         """The game ``game_id``, or :class:`~yatzy.app.errors.GameNotFound`."""
         ...
 
-    def unfinished(self) -> list[SavedGame]:
-        """The games not over yet, most recently played first."""
+    def unfinished(self) -> list[ListedGame]:
+        """The games not over yet, most recently played first; a game that cannot be
+        read is listed as a :class:`~yatzy.app.saved.DamagedGame`, not raised."""
         ...
 
     def recent(
         self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
-    ) -> list[SavedGame]:
+    ) -> list[ListedGame]:
         """Up to ``limit`` games, most recently played first: finished ones
         (``finished=True``), unfinished ones (``False``) or both (``None``); with
-        ``player``, only games in which a player of that name has a seat."""
+        ``player``, only games in which a player of that name has a seat (and damaged
+        games whose seats cannot be read). A game that cannot be read is listed as a
+        :class:`~yatzy.app.saved.DamagedGame`."""
+        ...
+
+    def stored(self, game_id: str) -> dict[str, Any]:
+        """The row of game ``game_id`` as stored, JSON-ready (columns that do not
+        decode stay text), or :class:`~yatzy.app.errors.GameNotFound`: the way out for
+        a game that no longer reads."""
         ...
 
     def ids_starting_with(self, prefix: str) -> list[str]:
@@ -58,6 +74,12 @@ class GameRepository(Protocol):
 
     def delete(self, game_id: str) -> None:
         """Remove a game and its results, or :class:`~yatzy.app.errors.GameNotFound`."""
+        ...
+
+    def delete_unmoved(self, before: datetime, *, online: bool = False) -> list[str]:
+        """Delete the unfinished games nobody has moved in (no action) last changed
+        before ``before``, and return their ids; games with a seat token or a claimed
+        seat (web games, joined later) only when ``online``."""
         ...
 
     def best(self, rules: Ruleset, player: str, *, excluding: str | None = None) -> int | None:

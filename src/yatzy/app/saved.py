@@ -91,6 +91,36 @@ class SavedGame:
 
 
 @dataclass(frozen=True)
+class DamagedGame:
+    """A stored game that cannot be read back: its record no longer replays, or its row
+    holds data the program did not write (JSON, seats or dates). A listing shows it as a
+    value rather than failing, so one damaged game hides no other; it can be exported
+    (its row as stored) or deleted, never continued.
+
+    >>> DamagedGame("g1", "bad seats")
+    DamagedGame(id='g1', reason='bad seats', updated_at=None, finished=False)
+    >>> str(DamagedGame("g1", "bad seats"))
+    'damaged: bad seats'
+    """
+
+    #: The game's id in the store.
+    id: str
+    #: What is wrong with it, in English (the error that reading it raised).
+    reason: str
+    #: When it was last played, when the row still says so readably.
+    updated_at: datetime | None = None
+    #: True when its row says it is finished.
+    finished: bool = False
+
+    def __str__(self) -> str:
+        return f"damaged: {self.reason}"
+
+
+#: One entry of a listing of saved games: a game, or one that can no longer be read.
+ListedGame = SavedGame | DamagedGame
+
+
+@dataclass(frozen=True)
 class PlayerResult:
     """One player's result in a finished game (one row of the history)."""
 

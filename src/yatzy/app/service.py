@@ -22,8 +22,9 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import islice
+from typing import Any
 
 from yatzy.app.access import player_key_hash
 from yatzy.app.dice import (
@@ -49,7 +50,15 @@ from yatzy.app.events import (
     GameFinished,
 )
 from yatzy.app.ports import GameRepository, RulesFilter
-from yatzy.app.saved import BestScore, LeaderEntry, SavedGame, Seat, SeatedGame, StatsRow
+from yatzy.app.saved import (
+    BestScore,
+    LeaderEntry,
+    ListedGame,
+    SavedGame,
+    Seat,
+    SeatedGame,
+    StatsRow,
+)
 from yatzy.bots import bot_names
 from yatzy.core.actions import Action, Score
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
@@ -71,6 +80,13 @@ def utc_now() -> datetime:
     """The current time, aware, in UTC."""
     return datetime.now(UTC)
 
+
+#: How long a game nobody has moved in is kept by :meth:`GameService.prune_unmoved`.
+UNMOVED_AGE = timedelta(days=1)
+
+#: Reads of the stored game an :meth:`GameService.apply` without an expectation tries
+#: the action on while other writers keep moving the game on.
+APPLY_TRIES = 3
 
 #: The most games one call lists (a number every database binds).
 MAX_LIMIT = 2**31 - 1
@@ -238,8 +254,20 @@ class GameService:
                 # The copy may be stale (another writer moved the game on): decide on
                 # the game as stored.
                 self._forget(game_id)
-        return self._apply_to(self._repo.get(game_id), action, player, expected_steps,
-                              expected_version)
+        if expected_steps is not None or expected_version is not None:
+            return self._apply_to(self._repo.get(game_id), action, player, expected_steps,
+                                  expected_version)
+        # No expectation: the action is for the game as stored. Another writer may store
+        # a change between our read and our write; then read again and decide there
+        # (legal there, or refused), a bounded number of times.
+        for attempt in range(1, APPLY_TRIES + 1):
+            try:
+                return self._apply_to(self._repo.get(game_id), action, player, None, None)
+            except GameChanged:
+                self._forget(game_id)
+                if attempt == APPLY_TRIES:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _apply_to(
         self, saved: SavedGame, action: Action, player: str | None,
@@ -334,19 +362,25 @@ class GameService:
         self._remember(saved)
         return saved
 
-    def unfinished(self) -> list[SavedGame]:
-        """Games not over yet, most recently played first (for "resume")."""
+    def unfinished(self) -> list[ListedGame]:
+        """Games not over yet that someone has moved in, most recently played first
+        (for "resume": a game started and left before any roll is nothing to resume;
+        :meth:`prune_unmoved` deletes such games). A game that
+        can no longer be read is a :class:`~yatzy.app.saved.DamagedGame` in the list
+        (to export or delete), so it hides none of the others."""
         games = self._repo.unfinished()
         for saved in games:
-            self._remember(saved)
+            if isinstance(saved, SavedGame):
+                self._remember(saved)
         return games
 
     def recent(
         self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
-    ) -> list[SavedGame]:
+    ) -> list[ListedGame]:
         """Up to ``limit`` saved games, most recently played first: finished ones
         (``finished=True``), unfinished ones (``False``) or both (``None``, the
-        default); with ``player``, only the games that player has a seat in."""
+        default); with ``player``, only the games that player has a seat in. A game
+        that can no longer be read is a :class:`~yatzy.app.saved.DamagedGame`."""
         if finished is not None and not isinstance(finished, bool):
             raise BadQuery(f"finished must be True, False or None, not {shown(finished)}",
                            value=shown(finished))
@@ -358,15 +392,25 @@ class GameService:
         id starts with it, ignoring case (ids are long; their first characters
         usually tell them apart). :class:`~yatzy.app.errors.GameNotFound` when none matches,
         :class:`~yatzy.app.errors.AmbiguousGameId` when several do."""
+        return self.load(self.full_id(game_id))
+
+    def full_id(self, game_id: str) -> str:
+        """The id of the one saved game :meth:`find` would load, without reading the
+        game (so it works for a damaged one too)."""
         game_id = _check_game_id(game_id)
         matches = self._repo.ids_starting_with(game_id) if game_id else []
         if game_id in matches:
-            return self.load(game_id)
+            return game_id
         if not matches:
             raise GameNotFound(game_id)
         if len(matches) > 1:
             raise AmbiguousGameId(game_id, matches)
-        return self.load(matches[0])
+        return matches[0]
+
+    def stored(self, game_id: str) -> dict[str, Any]:
+        """The row of game ``game_id`` as stored, JSON-ready: what there is to export of
+        a game that no longer reads (its record, seats and dates as they are)."""
+        return self._repo.stored(_check_game_id(game_id))
 
     def delete(self, game_id: str) -> None:
         """Delete a game (finished or not) and its results."""
@@ -374,6 +418,21 @@ class GameService:
         self._forget(game_id)
         self._repo.delete(game_id)
         self._publish(GameDeleted(game_id))
+
+    def prune_unmoved(self, older_than: timedelta = UNMOVED_AGE, *,
+                      online: bool = False) -> int:
+        """Delete the unfinished games nobody has moved in for ``older_than`` (a day)
+        and say how many. A web game is created before its players join, so games with
+        a seat token or a claimed seat are kept unless ``online``; a younger game is
+        always kept."""
+        if not isinstance(older_than, timedelta) or older_than < timedelta(0):
+            raise BadQuery(f"The age must be a duration of 0 or more, not {shown(older_than)}",
+                           value=shown(older_than))
+        deleted = self._repo.delete_unmoved(self._clock() - older_than, online=bool(online))
+        for game_id in deleted:
+            self._forget(game_id)
+            self._publish(GameDeleted(game_id))
+        return len(deleted)
 
     # --- Player keys (a browser's "my games" and "my best") -----------------------------
 
@@ -476,8 +535,7 @@ def _check_expected(saved: SavedGame, steps: int | None, version: int | None) ->
     """Raise :class:`GameChanged` unless ``saved`` is the game the caller last saw: the
     same number of actions (``steps``) or, stricter, the same version (an undo and a new
     action elsewhere leave the number of actions as it was, not the version)."""
-    if (steps is not None and steps != saved.steps) or (
-        version is not None and version != saved.version
-    ):
-        raise GameChanged(saved.id, expected=saved.steps if steps is None else steps,
-                          actual=saved.steps)
+    if steps is not None and steps != saved.steps:
+        raise GameChanged(saved.id, expected=steps, actual=saved.steps)
+    if version is not None and version != saved.version:
+        raise GameChanged(saved.id, expected=version, actual=saved.version, what="version")

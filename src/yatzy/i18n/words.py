@@ -247,6 +247,27 @@ _PARAM_NAMES: dict[ErrorCode, dict[str, str]] = {
 }
 
 
+def game_changed(t: Translator, expected: object, actual: object, what: object) -> str:
+    """What differs between a copy of a game and the game as stored: the number of
+    actions or, when that is the same (an undo and a new action elsewhere), the version
+    (each action or undo is one more).
+
+    >>> from yatzy.i18n import translator
+    >>> "(version 13, this copy version 12)" in game_changed(translator("en"), 12, 13, "version")
+    True
+    """
+    if what == "version":
+        return t._("The game was changed elsewhere (version {actual}, this copy version"
+                   " {expected}): here it is as it stands now", actual=actual,
+                   expected=expected)
+    count = actual if isinstance(actual, int) else 0
+    return t.ngettext(
+        "The game was changed elsewhere ({actual} action played, {expected} in this copy):"
+        " here it is as it stands now",
+        "The game was changed elsewhere ({actual} actions played, {expected} in this copy):"
+        " here it is as it stands now", count, actual=actual, expected=expected)
+
+
 def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> str:
     """An error in ``t``'s language, chosen by its ``code`` (see :data:`ERROR_TEXTS`);
     an error whose code has no text, or lacks a value its text needs, keeps its English
@@ -271,6 +292,8 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         if "revision" in params:
             return t._("The game database was made by a newer version of yatzy")
         params = {"reason": error.message.removeprefix("The game database failed: ")}
+    if code == ErrorCode.GAME_CHANGED and {"expected", "actual"} <= params.keys():
+        return game_changed(t, params["expected"], params["actual"], params.get("what"))
     text = ERROR_TEXTS.get(code)
     if text is None:
         return error.message

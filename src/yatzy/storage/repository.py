@@ -12,7 +12,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -21,7 +21,9 @@ from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.app.ports import RulesFilter
 from yatzy.app.saved import (
     BestScore,
+    DamagedGame,
     LeaderEntry,
+    ListedGame,
     SavedGame,
     Seat,
     SeatedGame,
@@ -43,6 +45,24 @@ _DECODING = (ValueError, TypeError, KeyError, AttributeError)
 
 def _damaged(exc: Exception) -> StorageError:
     return StorageError(f"The game database failed: it holds damaged data ({exc})")
+
+
+def _is_damage(exc: StorageError) -> bool:
+    """True when ``exc`` says a row could not be decoded (not that the database failed)."""
+    return isinstance(exc.__cause__, _DECODING)
+
+
+#: The columns of ``games`` that hold JSON.
+_JSON_COLUMNS = ("seats", "settings", "record")
+
+
+def _stored_time(text: object) -> datetime | None:
+    """A timestamp read as text from a damaged row, when it still is one (UTC)."""
+    try:
+        when = datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def options_key(rules: Ruleset) -> str:
@@ -69,6 +89,11 @@ def _rules_where(rules: RulesFilter) -> list[sa.ColumnElement[bool]]:
     if isinstance(rules, Ruleset):
         return [games.c.ruleset == rules.name, games.c.options_key == options_key(rules)]
     return [games.c.ruleset == rules.lower()]
+
+
+def _reason(exc: YatzyError) -> str:
+    """What is wrong with a stored game, from the error that reading it raised."""
+    return exc.message.removeprefix("The game database failed: ")
 
 
 class SqlGameRepository:
@@ -158,10 +183,13 @@ class SqlGameRepository:
                 .values(**row)
             )
             if done.rowcount != 1:
-                actual = connection.scalar(sa.select(games.c.steps).where(games.c.id == saved.id))
+                # The version is the guard (an undo lowers the number of actions).
+                actual = connection.scalar(
+                    sa.select(games.c.version).where(games.c.id == saved.id))
                 if actual is None:
                     raise GameNotFound(saved.id)
-                raise GameChanged(saved.id, expected=saved.steps, actual=actual)
+                raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                                  what="version")
             self._results(connection, saved)
 
     @staticmethod
@@ -187,35 +215,40 @@ class SqlGameRepository:
             raise GameNotFound(game_id)
         return self._saved(row)
 
-    def unfinished(self) -> list[SavedGame]:
+    def unfinished(self) -> list[ListedGame]:
         query = (
             sa.select(games)
-            .where(games.c.status == PLAYING)
+            .where(games.c.status == PLAYING, games.c.steps > 0)
             .order_by(games.c.updated_at.desc(), games.c.created_at.desc(), games.c.id)
         )
-        rows = self._read(lambda c: c.execute(query).all())
-        return [self._saved(row) for row in rows]
+        return self._listing(query)
 
     def recent(
         self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
-    ) -> list[SavedGame]:
+    ) -> list[ListedGame]:
         if limit <= 0:
             return []
         newest_first = (games.c.updated_at.desc(), games.c.created_at.desc(), games.c.id)
         where = [] if finished is None else [games.c.status == (FINISHED if finished else PLAYING)]
         if player is None:
-            query = sa.select(games).where(*where).order_by(*newest_first).limit(limit)
-            return [self._saved(row) for row in self._read(lambda c: c.execute(query).all())]
+            return self._listing(
+                sa.select(games).where(*where).order_by(*newest_first).limit(limit))
 
         # The seats are JSON, which SQLite and PostgreSQL search differently: read the
-        # small columns newest first and keep the games with a seat of that name.
+        # small columns newest first and keep the games with a seat of that name (and
+        # the damaged ones whose seats cannot be read, which may be that player's).
         def ids(connection: sa.Connection) -> list[str]:
             found: list[str] = []
             rows = connection.execute(
-                sa.select(games.c.id, games.c.seats).where(*where).order_by(*newest_first)
+                sa.select(games.c.id, sa.cast(games.c.seats, sa.Text).label("seats"))
+                .where(*where).order_by(*newest_first)
             )
             for row in rows:
-                if any(seat["name"] == player for seat in row.seats):
+                try:
+                    seated = any(seat["name"] == player for seat in json.loads(row.seats))
+                except _DECODING:
+                    seated = True
+                if seated:
                     found.append(row.id)
                     if len(found) == limit:
                         break
@@ -224,9 +257,60 @@ class SqlGameRepository:
         wanted = self._read(ids)
         if not wanted:
             return []
-        query = sa.select(games).where(games.c.id.in_(wanted))
-        by_id = {row.id: row for row in self._read(lambda c: c.execute(query).all())}
-        return [self._saved(by_id[game_id]) for game_id in wanted if game_id in by_id]
+        by_id = {game.id: game
+                 for game in self._listing(sa.select(games).where(games.c.id.in_(wanted)))}
+        return [by_id[game_id] for game_id in wanted if game_id in by_id]
+
+    # A listing reads every row in one query; when one row cannot even be fetched (its
+    # JSON or dates do not decode), it reads them one by one, so that only that row is
+    # marked damaged and the others are listed.
+
+    def _listing(self, query: sa.Select[Any]) -> list[ListedGame]:
+        try:
+            rows = self._read(lambda c: c.execute(query).all())
+        except StorageError as exc:
+            if not _is_damage(exc):
+                raise
+            ids = self._read(lambda c: list(c.scalars(query.with_only_columns(games.c.id))))
+            found = (self._listed_id(game_id) for game_id in ids)
+            return [game for game in found if game is not None]
+        return [self._listed(row) for row in rows]
+
+    def _listed_id(self, game_id: str) -> ListedGame | None:
+        try:
+            row = self._read(
+                lambda c: c.execute(sa.select(games).where(games.c.id == game_id)).first())
+        except StorageError as exc:
+            if not _is_damage(exc):
+                raise
+            stored = self.stored(game_id)
+            return DamagedGame(game_id, _reason(exc), _stored_time(stored["updated_at"]),
+                               stored["status"] == FINISHED)
+        return None if row is None else self._listed(row)
+
+    @classmethod
+    def _listed(cls, row: sa.Row[Any]) -> ListedGame:
+        try:
+            return cls._saved(row)
+        except (RecordError, StorageError) as exc:
+            return DamagedGame(row.id, _reason(exc), row.updated_at, row.status == FINISHED)
+        except _DECODING as exc:  # pragma: no cover - the core raises RecordError
+            return DamagedGame(row.id, str(exc), row.updated_at, row.status == FINISHED)
+
+    def stored(self, game_id: str) -> dict[str, Any]:
+        columns = [sa.cast(column, sa.Text).label(column.name) for column in games.c]
+        row = self._read(
+            lambda c: c.execute(sa.select(*columns).where(games.c.id == game_id)).first())
+        if row is None:
+            raise GameNotFound(game_id)
+        stored: dict[str, Any] = dict(row._mapping)
+        for name in _JSON_COLUMNS:
+            with contextlib.suppress(*_DECODING):
+                stored[name] = None if stored[name] is None else json.loads(stored[name])
+        for name in ("steps", "version"):
+            with contextlib.suppress(*_DECODING):
+                stored[name] = int(stored[name])
+        return stored
 
     def ids_starting_with(self, prefix: str) -> list[str]:
         query = (
@@ -244,6 +328,31 @@ class SqlGameRepository:
             done = connection.execute(games.delete().where(games.c.id == game_id))
             if done.rowcount != 1:
                 raise GameNotFound(game_id)
+
+    def delete_unmoved(self, before: datetime, *, online: bool = False) -> list[str]:
+        unmoved = (games.c.status == PLAYING, games.c.steps == 0, games.c.updated_at < before)
+        with self._transaction() as connection:
+            rows = connection.execute(
+                sa.select(games.c.id, sa.cast(games.c.seats, sa.Text).label("seats"))
+                .where(*unmoved)).all()
+            claimed = set(connection.scalars(
+                sa.select(seat_keys.c.game_id).where(
+                    seat_keys.c.game_id.in_([row.id for row in rows]))))
+            doomed = []
+            for row in rows:
+                if not online:
+                    try:
+                        tokens = any(seat.get("token_hash") for seat in json.loads(row.seats))
+                    except _DECODING:
+                        continue  # damaged: for `--delete ID`, not for a sweep
+                    if tokens or row.id in claimed:
+                        continue  # a web game, which people join later
+                doomed.append(row.id)
+            if doomed:
+                connection.execute(seat_keys.delete().where(seat_keys.c.game_id.in_(doomed)))
+                connection.execute(
+                    games.delete().where(games.c.id.in_(doomed), *unmoved))
+        return doomed
 
     # --- Player keys -------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ async def perform(rooms: Rooms, room: Room, seat: Seat, body: ActionIn) -> Saved
     def change(table: Table) -> None:
         if body.expected_version is not None and body.expected_version != table.saved.version:
             raise GameChanged(table.saved.id, expected=body.expected_version,
-                              actual=table.saved.version)
+                              actual=table.saved.version, what="version")
         pending = table.pending
         if table.waiting_for_dice and isinstance(action, Roll | Reroll) and action.dice:
             if not _same_roll(pending, action):

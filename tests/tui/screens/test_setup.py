@@ -7,7 +7,7 @@ from textual.widgets import Input, Select
 
 import yatzy
 from tests.tui.helpers import game_screen, shown
-from yatzy.app import GameService, Seat
+from yatzy.app import GameService, SavedGame, Seat
 from yatzy.tui.app import YatzyApp
 from yatzy.tui.screens.dialogs import DiceEntryScreen
 from yatzy.tui.screens.resume import ResumeScreen
@@ -70,7 +70,9 @@ async def test_a_roll_off_chosen_on_the_set_up_screen(service: GameService) -> N
         await pilot.click("#players")
         await pilot.press(*"Ann,Bo", "enter")
         await pilot.pause()
-        game = service.unfinished()[0].game
+        [saved] = service.recent(finished=False)
+        assert isinstance(saved, SavedGame)
+        game = saved.game
         assert game.ruleset == yatzy.ruleset("yatzy")
         assert len(game.roll_offs) >= 2
 
@@ -85,7 +87,9 @@ def test_the_default_first_player() -> None:
 
 @pytest.mark.asyncio
 async def test_an_unfinished_game_can_be_continued(service: GameService) -> None:
-    service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=1)
+    service.apply(saved.id, yatzy.Roll())
+    service.create(yatzy.ruleset("yatzy"), [Seat("Bo")], seed=1)  # nobody moved: not counted
     app = YatzyApp(service, fast=True, lang="nb")
     async with app.run_test(size=SIZE) as pilot:
         hint = shown(app.screen.query_one("#resume-hint"))

@@ -1,4 +1,5 @@
-"""The list of unfinished games, to continue one (``yatzy play --resume``)."""
+"""The list of unfinished games, to continue one (``yatzy play --resume``). A game that
+can no longer be read is listed, marked, to be deleted; it cannot be continued."""
 
 from __future__ import annotations
 
@@ -11,15 +12,21 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from yatzy.app import SavedGame
+from yatzy.app import DamagedGame, ListedGame, SavedGame
 from yatzy.i18n import Translator
 from yatzy.i18n.words import ruleset_title
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.screens.dialogs import ConfirmScreen
 
 
-def describe(t: Translator, saved: SavedGame) -> str:
-    """One line about a saved game: rules, players, round, when last played."""
+def describe(t: Translator, saved: ListedGame) -> str:
+    """One line about a saved game: rules, players, round, when last played (or, for a
+    damaged game, that it is and why)."""
+    if isinstance(saved, DamagedGame):
+        when = ("?" if saved.updated_at is None
+                else saved.updated_at.astimezone().strftime("%Y-%m-%d %H:%M"))
+        return f"{when}  " + t._("Damaged, cannot be continued ({reason}): d deletes it",
+                                 reason=saved.reason)
     game = saved.game
     when = saved.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
     rounds = len(game.ruleset.boxes)
@@ -36,7 +43,7 @@ class ResumeScreen(TranslatedScreen):
         Binding("escape,q", "app.quit", show=False),
     ]
 
-    def __init__(self, games: list[SavedGame]) -> None:
+    def __init__(self, games: list[ListedGame]) -> None:
         super().__init__(id="resume")
         self.games = games
 
@@ -68,7 +75,10 @@ class ResumeScreen(TranslatedScreen):
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
         saved = next(g for g in self.games if g.id == event.option.id)
-        self.app.resume_game(saved)
+        if isinstance(saved, SavedGame):
+            self.app.resume_game(saved)
+        else:
+            self.app.bell()  # a damaged game cannot be continued (its line says so)
 
     def action_new(self) -> None:
         self.app.show_setup()
@@ -85,6 +95,10 @@ class ResumeScreen(TranslatedScreen):
                 self.games = [g for g in self.games if g.id != saved.id]
                 self.retranslate()
 
+        if isinstance(saved, DamagedGame):
+            self.app.push_screen(ConfirmScreen(
+                lambda t: t._("Delete the damaged game {id}?", id=saved.id[:8])), answered)
+            return
         players = ", ".join(saved.game.players)
         self.app.push_screen(ConfirmScreen(
             lambda t: t._("Delete the game of {players}?", players=players)), answered)
