@@ -66,3 +66,20 @@ def test_claims_name_a_real_seat_of_a_real_game(service: GameService) -> None:
         service.claim_seat(saved.id, "Zed", KEY)
     with pytest.raises(GameNotFound):
         service.claim_seat("0" * 32, "Ann", KEY)
+
+
+def test_a_damaged_game_is_left_out_of_my_games(service: GameService, db: object) -> None:
+    import sqlalchemy as sa
+
+    from yatzy.storage import make_engine
+
+    good = service.create(YATZY, ["Ann"])
+    bad = service.create(YATZY, ["Ann"])
+    for saved in (good, bad):
+        service.claim_seat(saved.id, "Ann", KEY)
+    engine = make_engine(db)  # type: ignore[arg-type]
+    with engine.begin() as connection:
+        connection.execute(sa.text("UPDATE games SET record = 'not json' WHERE id = :id"),
+                           {"id": bad.id})
+    engine.dispose()
+    assert [g.saved.id for g in service.my_games(KEY)] == [good.id]

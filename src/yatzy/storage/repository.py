@@ -374,15 +374,18 @@ class SqlGameRepository:
     def seated_games(self, key_hash: str, limit: int) -> list[SeatedGame]:
         if limit <= 0:
             return []
+        # Ids and seats first (nothing there to decode), then each game: a damaged one
+        # is left out of the list instead of stopping it.
         query = (
-            sa.select(games, seat_keys.c.seat.label("my_seat"))
+            sa.select(games.c.id, seat_keys.c.seat)
             .join(seat_keys, seat_keys.c.game_id == games.c.id)
             .where(seat_keys.c.key_hash == key_hash)
             .order_by(games.c.updated_at.desc(), games.c.id, seat_keys.c.seat)
             .limit(limit)
         )
-        rows = self._read(lambda c: c.execute(query).all())
-        return [SeatedGame(self._saved(row), row.my_seat) for row in rows]
+        pairs = self._read(lambda c: c.execute(query).all())
+        found = [(self._listed_id(game_id), seat) for game_id, seat in pairs]
+        return [SeatedGame(game, seat) for game, seat in found if isinstance(game, SavedGame)]
 
     def bests(self, key_hash: str) -> list[BestScore]:
         query = (
