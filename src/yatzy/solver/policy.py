@@ -66,7 +66,6 @@ class Strategy:
         self.source = source
         #: The table's file (``None`` when not on disk).
         self.path = path
-        self._args = dp.kernel_args(model)
         self._boxes = model.ruleset.boxes
         n = model.ruleset.dice_count
         #: The action of each option code of :func:`turn.rank_options`.
@@ -74,6 +73,8 @@ class Strategy:
             *(Score(b) for b in self._boxes),
             *(Reroll(tuple(i for i in range(n) if m >> i & 1)) for m in range(1 << n)),
         )
+        #: The model's tables as a plain tuple, for :func:`turn.turn_tables_of`.
+        self._fields = tuple(model.tables)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
         self._states: dict[
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
@@ -129,12 +130,8 @@ class Strategy:
         return tables
 
     def _compute_turn(self, mask: int, y: int, u: int) -> TurnTables:
-        m, a, kt = self.model, self._args, self.model.keeps
-        abox, vals, keeps = turn.turn_tables(
-            mask, y, u, self.values, int(m.allowed[mask]), a.score_t, a.is_upper,
-            a.upper_slot, a.upper_points, a.upper_index_t, a.five_rolls, a.five_points,
-            a.extra, m.yahtzee_box, m.y_points, m.threshold, m.bonus, m.rolls - 1,
-            kt.child, kt.parents, kt.first_roll,
+        abox, vals, keeps = turn.turn_tables_of(
+            self._fields, self.values, mask, y, u, self.model.rolls - 1
         )
         return TurnTables(abox, vals, keeps)
 
