@@ -2,8 +2,9 @@
 
 ``V[mask, y, u]`` is the expected number of points still to come (bonuses included)
 for a player at the start of a turn in state ``(mask, y, u)`` (see
-:mod:`yatzy.solver.model`) who plays optimally. Masks are solved from full to empty, one
-size at a time; the masks of one size are independent and solved in parallel.
+:mod:`yatzy.solver.model`) who plays optimally, and :data:`~yatzy.solver.kernels.NEG`
+for a state no game reaches. Masks are solved from full to empty, one size at a time;
+the masks of one size are independent and solved in parallel.
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ def state_count(model: Model) -> int:
 
 
 def solve(model: Model, progress: Progress | None = None) -> FloatArray:
-    """The value table ``V[mask, y, u]`` of ``model``; unreachable entries are NaN."""
+    """The value table ``V[mask, y, u]`` of ``model``; states no game reaches hold
+    :data:`~yatzy.solver.kernels.NEG`."""
     nb = model.boxes
     full = (1 << nb) - 1
-    V = np.full((1 << nb, model.y_count, model.threshold + 1), np.nan)
+    V = np.full((1 << nb, model.y_count, model.threshold + 1), kernels.NEG)
     V[full] = 0.0
     masks = model.masks[model.masks != full]
     sizes = np.array([bin(int(m)).count("1") for m in masks])

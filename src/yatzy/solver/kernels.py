@@ -15,6 +15,8 @@ Every loop over lanes is innermost so that it vectorises.
 Names: ``R`` rolls (multisets of all dice), ``K`` keeps (multisets of 0 … all dice,
 rolls last), ``L`` lanes, ``nb`` boxes, ``E`` entries (see ``Tables``).
 
+The kernels run with ``fastmath``, which lets the compiler assume that no value is NaN or
+infinite; so every value is finite: :data:`NEG` stands for "no option".
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from numba import njit, prange
 
 from yatzy.solver.model import Tables
 
-#: The value of no option (a box the rules forbid now): so low that any sum with it stays
-#: below ``NEG / 2``.
+#: The value of no option: a box the rules forbid now, or a state no game reaches (the
+#: value table holds it there). Finite, and so low that any sum with it stays below
+#: ``NEG / 2``.
 NEG = -1.0e18
 
 

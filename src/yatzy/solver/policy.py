@@ -52,7 +52,8 @@ class Strategy:
     """Expected-final-score-maximising play for one ruleset.
 
     Get one with :func:`yatzy.strategy` (which caches tables on disk). ``values[mask, y,
-    u]`` is the expected number of points still to come at the start of a turn.
+    u]`` is the expected number of points still to come at the start of a turn
+    (:data:`~yatzy.solver.kernels.NEG` for states no game reaches).
     """
 
     def __init__(self, model: Model, values: FloatArray, *, build_seconds: float | None,
