@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 from collections.abc import Sequence
@@ -193,6 +194,15 @@ class Strategy:
 
 
 _STRATEGIES: dict[Ruleset, Strategy] = {}
+#: One lock per ruleset: concurrent callers (the web app's threads) build or load a
+#: table once, and callers of other rulesets do not wait for them.
+_LOCKS: dict[Ruleset, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock(ruleset: Ruleset) -> threading.Lock:
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(ruleset, threading.Lock())
 
 
 def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
@@ -200,31 +210,33 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
     """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
     built (and saved). ``progress(done, total)`` reports a build's layers;
     ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
-    nor writes the disk."""
-    if not rebuild and ruleset in _STRATEGIES:
-        return _STRATEGIES[ruleset]
-    stored = None if rebuild or not cache else artifacts.load(ruleset)
-    if stored is not None:
-        model = build_model(ruleset, (stored.allowed, stored.five_points))
-        result = Strategy(model, stored.values, build_seconds=None, source="cache",
-                          path=artifacts.table_path(ruleset))
-    else:
-        start = time.perf_counter()
-        order = order_tables(ruleset)
-        model = build_model(ruleset, order)
-        values = dp.solve(model, progress)
-        seconds = time.perf_counter() - start
-        result = Strategy(model, values, build_seconds=seconds, source="built")
-        if cache:
-            try:
-                result.path = artifacts.save(
-                    ruleset, values, order[0], order[1],
-                    {"build_seconds": seconds, "states": result.state_count},
-                )
-            except OSError as exc:  # an unwritable cache costs a rebuild next time, no more
-                warnings.warn(f"The solver table was not cached: {exc}", RuntimeWarning,
-                              stacklevel=2)
-    _STRATEGIES[ruleset] = result
+    nor writes the disk. Safe to call from several threads: each table is built once."""
+    if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
+        return found
+    with _lock(ruleset):
+        # Another caller may have finished it while this one waited.
+        if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
+            return found
+        stored = None if rebuild or not cache else artifacts.load(ruleset)
+        if stored is not None:
+            model = build_model(ruleset, (stored.allowed, stored.five_points))
+            result = Strategy(model, stored.values, build_seconds=None, source="cache",
+                              path=artifacts.table_path(ruleset))
+        else:
+            start = time.perf_counter()
+            order = order_tables(ruleset)
+            model = build_model(ruleset, order)
+            values = dp.solve(model, progress)
+            seconds = time.perf_counter() - start
+            result = Strategy(model, values, build_seconds=seconds, source="built")
+            if cache:
+                try:
+                    result.path = artifacts.save(
+                        ruleset, values, order[0], order[1],
+                        {"build_seconds": seconds, "states": result.state_count},
+                    )
+                except OSError as exc:  # an unwritable cache costs a rebuild next time
+                    warnings.warn(f"The solver table was not cached: {exc}",
+                                  RuntimeWarning, stacklevel=2)
+        _STRATEGIES[ruleset] = result
     return result
-
-
