@@ -2,9 +2,10 @@
 
 Games are played in lockstep, one turn at a time; games in the same turn-start state
 share one in-turn table, computed once, and every box is filled by
-:func:`~yatzy.solver.kernels.fill`. Dice come from numpy's seeded ``Generator``, so a
-seed gives the same games every time (these are not :class:`~yatzy.core.game.Game`
-objects and do not use the game's own seeded dice).
+:func:`~yatzy.solver.kernels.fill`. :func:`simulate` draws the dice from numpy's seeded
+``Generator``, so a seed gives the same games every time (these are not
+:class:`~yatzy.core.game.Game` objects and do not use the game's own seeded dice);
+:func:`play` plays given dice and can record every decision.
 
 ``temperature`` 0 plays optimally (ties to the first option: boxes in scorecard order,
 then keeps); above 0 each choice is drawn with probability proportional to
@@ -21,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from yatzy.solver.keeps import IntArray
+from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.kernels import NEG, fill
 from yatzy.solver.model import Tables
 from yatzy.solver.policy import Strategy
@@ -57,11 +58,13 @@ def _choose(vals: np.ndarray, n: int, temperature: float, uniform: float) -> int
 def _play_turn(
     t: Tables, V: np.ndarray, order: np.ndarray, starts: np.ndarray, state: np.ndarray,
     faces: np.ndarray, uniforms: np.ndarray, turn: int, temperature: float,
+    choices: np.ndarray, trace: bool,
 ) -> None:
     """Play turn ``turn`` of every game; games ``order[starts[g]:starts[g+1]]`` share
     a turn-start state, whose in-turn table is computed once. ``state[game]`` holds the
     game's mask, y, u, total, five-of-a-kind box points and extra Yahtzees (one row, so
-    one cache line per game)."""
+    one cache line per game). With ``trace``, ``choices[game, turn, roll]`` receives
+    every decision (see :func:`play`)."""
     nb = t.score.shape[1]
     dice = t.dice
     rolls = t.rolls
@@ -103,6 +106,8 @@ def _play_turn(
                 # At temperature 0 ``uniforms`` is a (1, 1, 1) placeholder: never index it.
                 draw = uniforms[game, turn, rolls - 1 - left] if temperature > 0.0 else 0.0
                 pick = what[_choose(vals, n, temperature, draw)]
+                if trace:
+                    choices[game, turn, rolls - 1 - left] = pick
                 if pick < nb or left == 0:
                     break
                 # Reroll: keep ``pick - nb``, throw the other dice.
@@ -181,6 +186,47 @@ class SimulationResult:
 
 
 
+def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float = 0.0,
+         uniforms: FloatArray | None = None, choices: IntArray | None = None) -> IntArray:
+    """Play one solitaire game per row of ``faces`` with ``strategy`` (softened by
+    ``temperature``) on the dice given, and return each game's final ``(mask, y, u,
+    total, five-of-a-kind box points, extra Yahtzees)``.
+
+    ``faces[game, turn, roll, i]`` is die ``i`` thrown at roll ``roll`` (0 = the first)
+    of turn ``turn``; a reroll takes the first dice of its row that it needs.
+    ``uniforms[game, turn, roll]`` in [0, 1) draws each softmax choice (needed when
+    ``temperature`` > 0). ``choices`` (shape ``(games, turns, rolls)``), when given,
+    receives every decision: the index of the box filled, or ``boxes + k`` for keeping
+    keep ``k`` (:class:`~yatzy.solver.keeps.KeepTables`) and rerolling the rest; it is
+    left as it was after a turn's last decision.
+    """
+    model = strategy.model
+    t = model.tables
+    n = faces.shape[0]
+    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
+        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    if temperature > 0 and (uniforms is None or uniforms.shape != faces.shape[:3]):
+        raise ValueError("A temperature needs uniforms of shape (games, turns, rolls)")
+    draws = uniforms if temperature > 0 and uniforms is not None else np.zeros((1, 1, 1))
+    trace = choices is not None
+    if choices is not None and choices.shape != faces.shape[:3]:
+        raise ValueError("choices must have shape (games, turns, rolls)")
+    out = choices if choices is not None else np.zeros((1, 1, 1), dtype=np.int64)
+    # Per game: mask, y, u, total, five-of-a-kind box points, extra Yahtzees.
+    state = np.zeros((n, 6), dtype=np.int64)
+    stride = t.threshold + 1
+    for turn in range(model.boxes):
+        keys = (state[:, 0] * model.y_count + state[:, 1]) * stride + state[:, 2]
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1], True])
+        # Split big groups (early turns) so that both threads get work.
+        starts = np.union1d(starts, np.arange(0, n, _CHUNK))
+        _play_turn(t, strategy.values, order, starts, state, faces, draws, turn,
+                   float(temperature), out, trace)
+    return state
+
+
 def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: float = 0.0,
              player: str | None = None, batch: int = 200_000) -> SimulationResult:
     """Play ``games`` solitaire games with ``strategy`` (softened by ``temperature``);
@@ -197,20 +243,8 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     for lo in range(0, games, batch):
         n = min(batch, games - lo)
         faces = rng.integers(1, 7, size=(n, model.boxes, t.rolls, t.dice), dtype=np.int8)
-        uniforms = (rng.random((n, model.boxes, t.rolls)) if temperature > 0
-                    else np.zeros((1, 1, 1)))
-        # Per game: mask, y, u, total, five-of-a-kind box points, extra Yahtzees.
-        state = np.zeros((n, 6), dtype=np.int64)
-        stride = t.threshold + 1
-        for turn in range(model.boxes):
-            keys = (state[:, 0] * model.y_count + state[:, 1]) * stride + state[:, 2]
-            order = np.argsort(keys, kind="stable")
-            sorted_keys = keys[order]
-            starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1], True])
-            # Split big groups (early turns) so that both threads get work.
-            starts = np.union1d(starts, np.arange(0, n, _CHUNK))
-            _play_turn(t, strategy.values, order, starts, state, faces, uniforms, turn,
-                       float(temperature))
+        uniforms = rng.random((n, model.boxes, t.rolls)) if temperature > 0 else None
+        state = play(strategy, faces, temperature=temperature, uniforms=uniforms)
         parts.append((state[:, 3], state[:, 2] >= t.threshold, state[:, 4] > 0,
                       state[:, 5]))
     seconds = time.perf_counter() - start
@@ -226,4 +260,4 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     )
 
 
-__all__ = ["SimulationResult", "simulate"]
+__all__ = ["SimulationResult", "play", "simulate"]
