@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import yatzy
-from yatzy.solver import artifacts, policy
+from yatzy.core.rulesets import Ruleset
+from yatzy.solver import artifacts, dp, policy
+from yatzy.solver.model import Model
 
 
 def _arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -21,7 +25,7 @@ def test_round_trip(tmp_path: Path) -> None:
     r = yatzy.ruleset("yahtzee", joker="gated")
     values, allowed, five = _arrays()
     path = artifacts.save(r, values, allowed, five, {"states": 7}, tmp_path)
-    assert path.name == "yahtzee-joker=gated-rolls=3-upper_first=false-yahtzee_bonus=true-v1.npz"
+    assert path.name == "yahtzee-joker=gated-rolls=3-upper_first=false-yahtzee_bonus=true-v2.npz"
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     stored = artifacts.load(r, tmp_path)
     assert stored is not None
@@ -115,3 +119,34 @@ def test_an_unwritable_cache_only_warns(tmp_path: Path, monkeypatch: pytest.Monk
         built = policy.strategy(r)
     assert built.source == "built" and built.path is None
     assert round(built.expected_score, 7) == 122.5585274
+
+
+def test_concurrent_callers_build_a_table_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threads asking for the same ruleset at once (the web app's threads) get one
+    strategy, built once: the others wait for it instead of building their own."""
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    built: list[Ruleset] = []
+    solve = dp.solve
+
+    def slow_solve(model: Model, progress: dp.Progress | None = None) -> np.ndarray:
+        built.append(model.ruleset)
+        time.sleep(0.3)  # a wide window for a second build to start in
+        return solve(model, progress)
+
+    monkeypatch.setattr(dp, "solve", slow_solve)
+    r = yatzy.ruleset("yatzy", order="in_order")
+    start = threading.Barrier(4)
+    got: list[policy.Strategy] = []
+
+    def ask() -> None:
+        start.wait()
+        got.append(policy.strategy(r, cache=False))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert built == [r]
+    assert len(got) == 4 and all(s is got[0] for s in got)
+    assert round(got[0].expected_score, 7) == 122.5585274

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import yatzy
@@ -91,3 +92,12 @@ def test_upper_sum_is_capped_and_hopeless_sums_share_a_lane() -> None:
     um = model.upper_mask(0b111110)
     assert model.lane_of[um, 55] == model.lane_of[um, 50] == 0
     assert model.lane_of[um, 60] > 0
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=str)
+def test_joker_boxes_are_among_the_boxes_the_order_allows(ruleset: Ruleset) -> None:
+    """The kernels skip the boxes the play order forbids, five of a kind included: the
+    core's Joker rules only ever choose among the boxes the order allows."""
+    model = build_model(ruleset)
+    bits = (model.allowed[:, None] >> np.arange(model.boxes)[None, :]) & 1
+    assert not ((model.five_points >= 0) & (bits[:, None, :] == 0)).any()

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import yatzy
-from yatzy.solver.simulate import simulate
+from yatzy.core.actions import Reroll, Score
+from yatzy.solver.simulate import play, simulate
 
 
 @pytest.mark.parametrize("name", ["yatzy", "yahtzee"])
@@ -54,3 +55,62 @@ def test_statistics() -> None:
     assert r.games_per_second > 0
     with pytest.raises(ValueError, match="at least one game"):
         simulate(s, 0)
+
+
+@pytest.mark.parametrize(("name", "options", "games"), [
+    ("yatzy", {}, 300),
+    ("yahtzee", {}, 300),
+    ("yahtzee", {"joker": "gated", "upper_first": True}, 100),
+    ("yatzy", {"order": "in_order"}, 100),
+])
+def test_the_fast_path_plays_what_advise_plays(name: str, options: dict[str, object],
+                                               games: int) -> None:
+    """The same dice through the fast path and through real games whose every move is
+    ``Strategy.advise``'s best: the same choice at every decision, the same final card."""
+    s = yatzy.strategy(yatzy.ruleset(name, **options))
+    r = s.ruleset
+    nb, keeps = len(r.boxes), s.model.keeps.keeps
+    rng = np.random.default_rng(len(name) + games)
+    faces = rng.integers(1, 7, size=(games, nb, r.rolls, r.dice_count), dtype=np.int8)
+    # Many rolls of five of a kind, so that Jokers and extra Yahtzees are played too.
+    five = rng.random((games, nb, r.rolls)) < 0.15
+    faces[five] = faces[five][:, :1]
+    choices = np.full((games, nb, r.rolls), -1, dtype=np.int64)
+    final = play(s, faces, choices=choices)
+    jokers = 0
+    for g in range(games):
+        game = yatzy.new_game(r, ["cpu"], seed=1)
+        for turn in range(nb):
+            game = game.roll(dice=faces[g, turn, 0].tolist())
+            for roll in range(r.rolls):
+                best = s.advise(game)[0].action
+                code = int(choices[g, turn, roll])
+                where = (g, turn, roll, game.dice, best)
+                if isinstance(best, Score):
+                    assert code == r.boxes.index(best.box), where
+                    jokers += game.joker
+                    game = game.score(best.box)
+                    break
+                assert isinstance(best, Reroll)
+                assert keeps[code - nb] == tuple(sorted(game.dice[i] for i in best.hold)), where
+                new = faces[g, turn, roll + 1, : r.dice_count - len(best.hold)]
+                game = game.reroll(best.hold, dice=new.tolist())
+            assert (choices[g, turn, roll + 1:] == -1).all()
+        card = game.card
+        assert game.is_over
+        assert final[g, 3] == card.total, g
+        assert final[g, 5] == card.yahtzee_bonus_count
+        assert (final[g, 2] >= r.upper_bonus_threshold) == (card.upper_bonus > 0)
+    if r.extra_yahtzee_points:
+        assert jokers > 0 and final[:, 5].sum() > 0
+
+
+def test_play_checks_its_arrays() -> None:
+    s = yatzy.strategy(yatzy.ruleset("yatzy"))
+    faces = np.ones((2, 15, 3, 5), dtype=np.int8)
+    with pytest.raises(ValueError, match="faces must have shape"):
+        play(s, faces[:, :14])
+    with pytest.raises(ValueError, match="A temperature needs uniforms"):
+        play(s, faces, temperature=1.0)
+    with pytest.raises(ValueError, match="choices must have shape"):
+        play(s, faces, choices=np.zeros((2, 15, 2), dtype=np.int64))

@@ -24,7 +24,8 @@ from yatzy.core.rulesets import Ruleset
 from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
 
 #: Bump when the table's meaning or layout changes: old files are then ignored.
-SOLVER_VERSION = 1
+#: 2: states no game reaches hold ``kernels.NEG`` instead of NaN.
+SOLVER_VERSION = 2
 
 ENV_VAR = "YATZY_CACHE_DIR"
 
@@ -46,7 +47,7 @@ def cache_dir() -> Path:
 
 
 def table_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
-    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v1.npz``."""
+    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v2.npz``."""
     options = "-".join(f"{k}={str(v).lower()}" for k, v in sorted(ruleset.option_items))
     return (directory or cache_dir()) / f"{ruleset.name}-{options}-v{SOLVER_VERSION}.npz"
 

@@ -2,57 +2,23 @@
 
 ``V[mask, y, u]`` is the expected number of points still to come (bonuses included)
 for a player at the start of a turn in state ``(mask, y, u)`` (see
-:mod:`yatzy.solver.model`) who plays optimally. Masks are solved from full to empty, one
-size at a time; the masks of one size are independent and solved in parallel.
+:mod:`yatzy.solver.model`) who plays optimally, and :data:`~yatzy.solver.kernels.NEG`
+for a state no game reaches. Masks are solved from full to empty, one size at a time;
+the masks of one size are independent and solved in parallel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
 from yatzy.solver import kernels
-from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
+from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model
 
 #: ``progress(done, total)`` is called after each layer of the backward induction.
 Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class KernelArgs:
-    """The model's arrays in the order the kernels take them."""
-
-    is_upper: IntArray
-    upper_slot: IntArray
-    #: ``score`` and ``upper_index`` transposed (box-major), for :mod:`yatzy.solver.turn`.
-    score_t: IntArray
-    upper_index_t: IntArray
-    upper_points: IntArray
-    upper_index: IntArray
-    five_rolls: IntArray
-    five_points: SmallIntArray
-    extra: IntArray
-
-
-def kernel_args(model: Model) -> KernelArgs:
-    """The arrays every kernel call needs, from ``model``."""
-    upper_slot = np.full(model.boxes, -1, dtype=np.int64)
-    for i, b in enumerate(model.upper):
-        upper_slot[b] = i
-    return KernelArgs(
-        is_upper=model.is_upper,
-        upper_slot=upper_slot,
-        score_t=np.ascontiguousarray(model.score.T),
-        upper_index_t=np.ascontiguousarray(model.upper_index.T),
-        upper_points=model.upper_points,
-        upper_index=model.upper_index,
-        five_rolls=model.five_rolls,
-        five_points=model.five_points,
-        extra=model.extra,
-    )
 
 
 def upper_masks(model: Model, masks: IntArray) -> IntArray:
@@ -74,13 +40,12 @@ def state_count(model: Model) -> int:
 
 
 def solve(model: Model, progress: Progress | None = None) -> FloatArray:
-    """The value table ``V[mask, y, u]`` of ``model``; unreachable entries are NaN."""
+    """The value table ``V[mask, y, u]`` of ``model``; states no game reaches hold
+    :data:`~yatzy.solver.kernels.NEG`."""
     nb = model.boxes
     full = (1 << nb) - 1
-    V = np.full((1 << nb, model.y_count, model.threshold + 1), np.nan)
+    V = np.full((1 << nb, model.y_count, model.threshold + 1), kernels.NEG)
     V[full] = 0.0
-    a = kernel_args(model)
-    kt = model.keeps
     masks = model.masks[model.masks != full]
     sizes = np.array([bin(int(m)).count("1") for m in masks])
     ybit = 1 << model.yahtzee_box if model.yahtzee_box >= 0 else 0
@@ -96,13 +61,7 @@ def solve(model: Model, progress: Progress | None = None) -> FloatArray:
         # Large jobs first so that the threads finish together.
         jobs_um = upper_masks(model, jobs_mask)
         order = np.argsort(-model.lane_count[jobs_um], kind="stable")
-        kernels.solve_layer(
-            jobs_mask[order], jobs_y[order], jobs_um[order], model.lanes, model.lane_count,
-            model.lane_of, V, model.allowed, model.score, a.is_upper, a.upper_slot,
-            a.upper_points, a.upper_index, a.five_rolls, a.five_points, a.extra,
-            model.yahtzee_box, model.y_points, model.threshold, model.bonus, kt.child,
-            kt.parents, kt.first_roll, kt.roll_prob, model.rolls,
-        )
+        kernels.solve_layer(model.tables, V, jobs_mask[order], jobs_y[order], jobs_um[order])
         if progress is not None:
             progress(done + 1, nb)
     return V

@@ -17,6 +17,7 @@ capped at the bonus threshold.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +27,14 @@ from yatzy.core.dice import Dice
 from yatzy.core.errors import ErrorCode, RulesError
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
-from yatzy.solver.keeps import FACES, IntArray, KeepTables, SmallIntArray, keep_tables
+from yatzy.solver.keeps import (
+    FACES,
+    FloatArray,
+    IntArray,
+    KeepTables,
+    SmallIntArray,
+    keep_tables,
+)
 
 
 class UnreachableCard(RulesError):
@@ -35,9 +43,71 @@ class UnreachableCard(RulesError):
     code = ErrorCode.UNREACHABLE_CARD
 
 
+class Tables(NamedTuple):
+    """One ruleset compiled for the kernels: every array and number they read, in one
+    typed record (numba passes a ``NamedTuple`` to compiled code as a struct of its
+    fields, and its compile cache keeps working).
+
+    ``R`` rolls (multisets of all dice), ``K`` keeps, ``nb`` boxes, ``E`` entries.
+    """
+
+    # --- The rules, read off the core (see build_model and order_tables) ---------------
+    #: Table points ``score[r, b]`` of box ``b`` for roll ``r``.
+    score: IntArray
+    #: The boxes the play order allows per mask, as bits (0: a mask no game reaches, and
+    #: the full card).
+    allowed: IntArray
+    #: ``five_points[mask, f, b]``: points of box ``b`` for five of a kind of face
+    #: ``f + 1`` with ``mask`` filled (-1 = not allowed): Joker rules included.
+    five_points: SmallIntArray
+    #: The roll of five of a kind of each face (``five_rolls[f]``), and the other way
+    #: round (``five_of[r]``: ``f``, or -1 for any other roll).
+    five_rolls: IntArray
+    five_of: IntArray
+    #: ``extra[y, f]``: extra-Yahtzee points earned by scoring five ``f + 1``s in ``y``.
+    extra: IntArray
+    #: 1 for an upper box, else 0, per box; the upper bonus's threshold and points.
+    is_upper: IntArray
+    threshold: int
+    bonus: int
+    #: The five-of-a-kind box (-1: none), and the points in it that make ``y`` = 1 (-1:
+    #: never).
+    yahtzee_box: int
+    y_points: int
+    # --- Entries: the (box, points) pairs that rolls other than five of a kind make ----
+    #: ``entry_of[b, r]``: the entry roll ``r`` makes in box ``b`` (-1 for five of a
+    #: kind); ``entry_box[e]`` its box and ``entry_roll[e]`` one roll that makes it.
+    #: Such rolls fill a box alike when they give it the same points, so the kernels
+    #: evaluate the transition once per entry, not once per roll.
+    entry_of: IntArray
+    entry_box: IntArray
+    entry_roll: IntArray
+    # --- Dice (see keeps.KeepTables) ---------------------------------------------------
+    dice: int
+    #: Rolls per turn.
+    rolls: int
+    first_roll: int
+    child: IntArray
+    parents: IntArray
+    roll_prob: FloatArray
+    sub_keeps: IntArray
+    sub_count: IntArray
+    counts: IntArray
+    code_to_keep: IntArray
+    # --- Upper sums ---------------------------------------------------------------------
+    #: Per upper-section mask (6 bits, bit i = ``Model.upper[i]`` filled): the capped
+    #: upper sums that need their own value (``lanes``, -1 padded, ``lane_count``) and,
+    #: for every reachable ``u``, the lane holding its value (``lane_of[um, u]``, -1
+    #: unreachable).
+    lanes: IntArray
+    lane_count: IntArray
+    lane_of: IntArray
+
+
 @dataclass(frozen=True, eq=False)
 class Model:
-    """Integer tables of one ruleset for the solver's kernels."""
+    """The solver's view of one ruleset: its :class:`Tables` for the kernels, and what
+    the Python side needs to turn scorecards into states."""
 
     ruleset: Ruleset
     keeps: KeepTables
@@ -45,42 +115,57 @@ class Model:
     boxes: int
     #: Index of each upper box (ones … sixes) among the boxes.
     upper: tuple[int, ...]
-    #: 1 for an upper box, else 0, per box.
-    is_upper: IntArray
-    #: Index of the five-of-a-kind box.
-    yahtzee_box: int
-    #: The upper-sum threshold of the bonus (the cap of ``u``) and the bonus points.
-    threshold: int
-    bonus: int
     #: 2 when the extra-Yahtzee bonus exists (``y`` matters), else 1.
     y_count: int
-    #: Points in the Yahtzee box that make ``y`` = 1 (-1: never).
-    y_points: int
-    #: Rolls per turn.
-    rolls: int
-    #: Table points ``score[r, b]`` of box ``b`` for roll ``r``.
-    score: IntArray
-    #: The roll index of five of a kind of each face (ones first).
-    five_rolls: IntArray
-    #: Masks a game can reach (sorted), and the boxes the play order allows per mask as
-    #: bits (0 for unreachable masks).
+    #: Masks a game can reach (sorted).
     masks: IntArray
-    allowed: IntArray
-    #: ``five_points[mask, f, b]``: points of box ``b`` for five of a kind of face
-    #: ``f + 1`` with ``mask`` filled (-1 = not allowed): Joker rules included.
-    five_points: SmallIntArray
-    #: ``extra[y, f]``: extra-Yahtzee points earned by scoring five ``f + 1``s in ``y``.
-    extra: IntArray
-    #: ``upper_points[i, j]``: the j-th possible points of upper box ``upper[i]``
-    #: (ascending, -1 padded); ``upper_index[r, i]``: which of them roll ``r`` gives.
-    upper_points: IntArray
-    upper_index: IntArray
-    #: Per upper-section mask (6 bits, bit i = ``upper[i]`` filled): the capped upper sums
-    #: that need their own value (``lanes``, -1 padded, ``lane_count``) and, for every
-    #: reachable ``u``, the lane holding its value (``lane_of[um, u]``, -1 unreachable).
-    lanes: IntArray
-    lane_count: IntArray
-    lane_of: IntArray
+    tables: Tables
+
+    # What the Python side reads of the tables.
+
+    @property
+    def score(self) -> IntArray:
+        return self.tables.score
+
+    @property
+    def allowed(self) -> IntArray:
+        return self.tables.allowed
+
+    @property
+    def five_points(self) -> SmallIntArray:
+        return self.tables.five_points
+
+    @property
+    def five_rolls(self) -> IntArray:
+        return self.tables.five_rolls
+
+    @property
+    def extra(self) -> IntArray:
+        return self.tables.extra
+
+    @property
+    def lane_count(self) -> IntArray:
+        return self.tables.lane_count
+
+    @property
+    def lane_of(self) -> IntArray:
+        return self.tables.lane_of
+
+    @property
+    def yahtzee_box(self) -> int:
+        return self.tables.yahtzee_box
+
+    @property
+    def y_points(self) -> int:
+        return self.tables.y_points
+
+    @property
+    def threshold(self) -> int:
+        return self.tables.threshold
+
+    @property
+    def rolls(self) -> int:
+        return self.tables.rolls
 
     def upper_mask(self, mask: int) -> int:
         """The 6-bit upper-section part of ``mask``."""
@@ -196,7 +281,8 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
     is_upper = np.zeros(nb, dtype=np.int64)
     is_upper[list(upper)] = 1
     ybox = _yahtzee_index(ruleset)
-    five_rolls = np.array([kt.roll_index((f,) * ruleset.dice_count) for f in range(1, 7)])
+    five_rolls = np.array([kt.roll_index((f,) * ruleset.dice_count) for f in range(1, 7)],
+                          dtype=np.int64)
     five_dice = [Dice((f,) * ruleset.dice_count) for f in range(1, 7)]
 
     # y: does the Yahtzee box's content make five of a kind earn the extra bonus?
@@ -226,12 +312,6 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
         sorted(set(score[:, b].tolist()) | set(five_points[:, :, b].ravel().tolist()) - {-1})
         for b in upper
     ]
-    width = max(len(s) for s in pts_sets)
-    upper_points = np.full((len(upper), width), -1, dtype=np.int64)
-    upper_index = np.zeros((len(rolls), len(upper)), dtype=np.int64)
-    for i, s in enumerate(pts_sets):
-        upper_points[i, : len(s)] = s
-        upper_index[:, i] = [s.index(int(p)) for p in score[:, upper[i]]]
     nu = len(upper)
     lanes = np.full((1 << nu, threshold + 1), -1, dtype=np.int64)
     lane_count = np.zeros(1 << nu, dtype=np.int64)
@@ -252,27 +332,56 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
         for j, total in enumerate(own):
             lane_of[um, total] = j + (1 if hopeless else 0)
 
+    # Entries: one per box and points that a roll other than five of a kind gives it.
+    five_of = np.full(len(rolls), -1, dtype=np.int64)
+    five_of[five_rolls] = np.arange(FACES)
+    entry_of = np.full((nb, len(rolls)), -1, dtype=np.int64)
+    entry_box: list[int] = []
+    entry_roll: list[int] = []
+    for b in range(nb):
+        entries: dict[int, int] = {}
+        for r in np.flatnonzero(five_of < 0).tolist():
+            e = entries.setdefault(int(score[r, b]), len(entry_box))
+            if e == len(entry_box):
+                entry_box.append(b)
+                entry_roll.append(r)
+            entry_of[b, r] = e
+
+    tables = Tables(
+        score=score,
+        allowed=np.ascontiguousarray(allowed, dtype=np.int64),
+        five_points=np.ascontiguousarray(five_points, dtype=np.int16),
+        five_rolls=five_rolls,
+        five_of=five_of,
+        extra=extra,
+        is_upper=is_upper,
+        threshold=threshold,
+        bonus=ruleset.upper_bonus_points,
+        yahtzee_box=ybox,
+        y_points=y_points,
+        entry_of=entry_of,
+        entry_box=np.array(entry_box, dtype=np.int64),
+        entry_roll=np.array(entry_roll, dtype=np.int64),
+        dice=kt.dice,
+        rolls=ruleset.rolls,
+        first_roll=kt.first_roll,
+        child=kt.child,
+        parents=kt.parents,
+        roll_prob=kt.roll_prob,
+        sub_keeps=kt.sub_keeps,
+        sub_count=kt.sub_count,
+        counts=kt.counts,
+        code_to_keep=kt.code_to_keep,
+        lanes=lanes,
+        lane_count=lane_count,
+        lane_of=lane_of,
+    )
     return Model(
         ruleset=ruleset,
         keeps=kt,
         boxes=nb,
         upper=upper,
-        is_upper=is_upper,
-        yahtzee_box=ybox,
-        threshold=threshold,
-        bonus=ruleset.upper_bonus_points,
         y_count=y_count,
-        y_points=y_points,
-        rolls=ruleset.rolls,
-        score=score,
-        five_rolls=five_rolls,
         masks=masks,
-        allowed=allowed,
-        five_points=five_points,
-        extra=extra,
-        upper_points=upper_points,
-        upper_index=upper_index,
-        lanes=lanes,
-        lane_count=lane_count,
-        lane_of=lane_of,
+        tables=tables,
     )

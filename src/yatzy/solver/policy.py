@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 from collections.abc import Sequence
@@ -52,7 +53,8 @@ class Strategy:
     """Expected-final-score-maximising play for one ruleset.
 
     Get one with :func:`yatzy.strategy` (which caches tables on disk). ``values[mask, y,
-    u]`` is the expected number of points still to come at the start of a turn.
+    u]`` is the expected number of points still to come at the start of a turn
+    (:data:`~yatzy.solver.kernels.NEG` for states no game reaches).
     """
 
     def __init__(self, model: Model, values: FloatArray, *, build_seconds: float | None,
@@ -66,7 +68,6 @@ class Strategy:
         self.source = source
         #: The table's file (``None`` when not on disk).
         self.path = path
-        self._args = dp.kernel_args(model)
         self._boxes = model.ruleset.boxes
         n = model.ruleset.dice_count
         #: The action of each option code of :func:`turn.rank_options`.
@@ -74,6 +75,8 @@ class Strategy:
             *(Score(b) for b in self._boxes),
             *(Reroll(tuple(i for i in range(n) if m >> i & 1)) for m in range(1 << n)),
         )
+        #: The model's tables as a plain tuple, for :func:`turn.turn_tables_of`.
+        self._fields = tuple(model.tables)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
         self._states: dict[
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
@@ -129,12 +132,8 @@ class Strategy:
         return tables
 
     def _compute_turn(self, mask: int, y: int, u: int) -> TurnTables:
-        m, a, kt = self.model, self._args, self.model.keeps
-        abox, vals, keeps = turn.turn_tables(
-            mask, y, u, self.values, int(m.allowed[mask]), a.score_t, a.is_upper,
-            a.upper_slot, a.upper_points, a.upper_index_t, a.five_rolls, a.five_points,
-            a.extra, m.yahtzee_box, m.y_points, m.threshold, m.bonus, m.rolls - 1,
-            kt.child, kt.parents, kt.first_roll,
+        abox, vals, keeps = turn.turn_tables_of(
+            self._fields, self.values, mask, y, u, self.model.rolls - 1
         )
         return TurnTables(abox, vals, keeps)
 
@@ -195,6 +194,15 @@ class Strategy:
 
 
 _STRATEGIES: dict[Ruleset, Strategy] = {}
+#: One lock per ruleset: concurrent callers (the web app's threads) build or load a
+#: table once, and callers of other rulesets do not wait for them.
+_LOCKS: dict[Ruleset, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock(ruleset: Ruleset) -> threading.Lock:
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(ruleset, threading.Lock())
 
 
 def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
@@ -202,31 +210,33 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
     """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
     built (and saved). ``progress(done, total)`` reports a build's layers;
     ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
-    nor writes the disk."""
-    if not rebuild and ruleset in _STRATEGIES:
-        return _STRATEGIES[ruleset]
-    stored = None if rebuild or not cache else artifacts.load(ruleset)
-    if stored is not None:
-        model = build_model(ruleset, (stored.allowed, stored.five_points))
-        result = Strategy(model, stored.values, build_seconds=None, source="cache",
-                          path=artifacts.table_path(ruleset))
-    else:
-        start = time.perf_counter()
-        order = order_tables(ruleset)
-        model = build_model(ruleset, order)
-        values = dp.solve(model, progress)
-        seconds = time.perf_counter() - start
-        result = Strategy(model, values, build_seconds=seconds, source="built")
-        if cache:
-            try:
-                result.path = artifacts.save(
-                    ruleset, values, order[0], order[1],
-                    {"build_seconds": seconds, "states": result.state_count},
-                )
-            except OSError as exc:  # an unwritable cache costs a rebuild next time, no more
-                warnings.warn(f"The solver table was not cached: {exc}", RuntimeWarning,
-                              stacklevel=2)
-    _STRATEGIES[ruleset] = result
+    nor writes the disk. Safe to call from several threads: each table is built once."""
+    if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
+        return found
+    with _lock(ruleset):
+        # Another caller may have finished it while this one waited.
+        if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
+            return found
+        stored = None if rebuild or not cache else artifacts.load(ruleset)
+        if stored is not None:
+            model = build_model(ruleset, (stored.allowed, stored.five_points))
+            result = Strategy(model, stored.values, build_seconds=None, source="cache",
+                              path=artifacts.table_path(ruleset))
+        else:
+            start = time.perf_counter()
+            order = order_tables(ruleset)
+            model = build_model(ruleset, order)
+            values = dp.solve(model, progress)
+            seconds = time.perf_counter() - start
+            result = Strategy(model, values, build_seconds=seconds, source="built")
+            if cache:
+                try:
+                    result.path = artifacts.save(
+                        ruleset, values, order[0], order[1],
+                        {"build_seconds": seconds, "states": result.state_count},
+                    )
+                except OSError as exc:  # an unwritable cache costs a rebuild next time
+                    warnings.warn(f"The solver table was not cached: {exc}",
+                                  RuntimeWarning, stacklevel=2)
+        _STRATEGIES[ruleset] = result
     return result
-
-

@@ -1,9 +1,11 @@
 """Fast simulation of optimal (or softened) play directly on the value tables.
 
 Games are played in lockstep, one turn at a time; games in the same turn-start state
-share one in-turn table, computed once. Dice come from numpy's seeded ``Generator``, so
-a seed gives the same games every time (these are not :class:`~yatzy.core.game.Game`
-objects and do not use the game's own seeded dice).
+share one in-turn table, computed once, and every box is filled by
+:func:`~yatzy.solver.kernels.fill`. :func:`simulate` draws the dice from numpy's seeded
+``Generator``, so a seed gives the same games every time (these are not
+:class:`~yatzy.core.game.Game` objects and do not use the game's own seeded dice);
+:func:`play` plays given dice and can record every decision.
 
 ``temperature`` 0 plays optimally (ties to the first option: boxes in scorecard order,
 then keeps); above 0 each choice is drawn with probability proportional to
@@ -20,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from yatzy.solver import dp
-from yatzy.solver.keeps import IntArray
-from yatzy.solver.kernels import NEG
+from yatzy.solver.keeps import FloatArray, IntArray
+from yatzy.solver.kernels import NEG, fill
+from yatzy.solver.model import Tables
 from yatzy.solver.policy import Strategy
 from yatzy.solver.turn import turn_tables
 
@@ -54,37 +56,27 @@ def _choose(vals: np.ndarray, n: int, temperature: float, uniform: float) -> int
 
 @njit(cache=True, parallel=True)
 def _play_turn(
-    order: np.ndarray, starts: np.ndarray, state: np.ndarray, faces: np.ndarray,
-    uniforms: np.ndarray, turn: int, temperature: float, V: np.ndarray, allowed: np.ndarray,
-    score: np.ndarray, score_t: np.ndarray, is_upper: np.ndarray, upper_slot: np.ndarray,
-    upper_points: np.ndarray, upper_index_t: np.ndarray, five_rolls: np.ndarray,
-    five_points: np.ndarray, extra: np.ndarray, ybox: int, y_points: int, threshold: int,
-    bonus: int, rolls: int, child: np.ndarray, parents: np.ndarray, first_roll: int,
-    sub_keeps: np.ndarray, sub_count: np.ndarray, counts: np.ndarray, code_to_keep: np.ndarray,
-    dice: int,
+    t: Tables, V: np.ndarray, order: np.ndarray, starts: np.ndarray, state: np.ndarray,
+    faces: np.ndarray, uniforms: np.ndarray, turn: int, temperature: float,
+    choices: np.ndarray, trace: bool,
 ) -> None:
     """Play turn ``turn`` of every game; games ``order[starts[g]:starts[g+1]]`` share
     a turn-start state, whose in-turn table is computed once. ``state[game]`` holds the
     game's mask, y, u, total, five-of-a-kind box points and extra Yahtzees (one row, so
-    one cache line per game)."""
-    nb = score.shape[1]
-    nr = score.shape[0]
+    one cache line per game). With ``trace``, ``choices[game, turn, roll]`` receives
+    every decision (see :func:`play`)."""
+    nb = t.score.shape[1]
+    dice = t.dice
+    rolls = t.rolls
     base = dice + 1
     for g in prange(starts.shape[0] - 1):
         first = order[starts[g]]
         m = state[first, 0]
         y = state[first, 1]
         u = state[first, 2]
-        abox, bvals, keeps = turn_tables(
-            m, y, u, V, allowed[m], score_t, is_upper, upper_slot, upper_points,
-            upper_index_t, five_rolls, five_points, extra, ybox, y_points, threshold, bonus,
-            rolls - 1, child, parents, first_roll,
-        )
-        five_of = np.full(nr, -1)
-        for f in range(6):
-            five_of[five_rolls[f]] = f
-        vals = np.empty(nb + sub_keeps.shape[1])
-        what = np.empty(nb + sub_keeps.shape[1], dtype=np.int64)
+        abox, bvals, keeps = turn_tables(t, V, m, y, u, rolls - 1)
+        vals = np.empty(nb + t.sub_keeps.shape[1])
+        what = np.empty(nb + t.sub_keeps.shape[1], dtype=np.int64)
         c = np.zeros(6, dtype=np.int64)
         for j in range(starts[g], starts[g + 1]):
             game = order[j]
@@ -98,7 +90,7 @@ def _play_turn(
                 code = 0
                 for f in range(5, -1, -1):
                     code = code * base + c[f]
-                r = code_to_keep[code] - first_roll
+                r = t.code_to_keep[code] - t.first_roll
                 n = 0
                 for i in range(abox.shape[0]):
                     if bvals[i, r] > NEG / 2:
@@ -106,14 +98,16 @@ def _play_turn(
                         what[n] = abox[i]
                         n += 1
                 if left > 0:
-                    for i in range(sub_count[r]):
-                        k = sub_keeps[r, i]
+                    for i in range(t.sub_count[r]):
+                        k = t.sub_keeps[r, i]
                         vals[n] = keeps[left - 1, k]
                         what[n] = nb + k
                         n += 1
                 # At temperature 0 ``uniforms`` is a (1, 1, 1) placeholder: never index it.
                 draw = uniforms[game, turn, rolls - 1 - left] if temperature > 0.0 else 0.0
                 pick = what[_choose(vals, n, temperature, draw)]
+                if trace:
+                    choices[game, turn, rolls - 1 - left] = pick
                 if pick < nb or left == 0:
                     break
                 # Reroll: keep ``pick - nb``, throw the other dice.
@@ -121,35 +115,21 @@ def _play_turn(
                 roll_no = rolls - left
                 kept = 0
                 for f in range(6):
-                    c[f] = counts[k, f]
-                    kept += counts[k, f]
+                    c[f] = t.counts[k, f]
+                    kept += t.counts[k, f]
                 for i in range(dice - kept):
                     c[faces[game, turn, roll_no, i] - 1] += 1
                 left -= 1
-            b = pick
-            f = five_of[r]
-            if f >= 0:
-                p = five_points[m, f, b]
-                add = extra[y, f]
-            else:
-                p = score[r, b]
-                add = 0
-            gain = 0
-            u2 = u
-            if is_upper[b]:
-                u2 = min(threshold, u + p)
-                if u < threshold and u2 >= threshold:
-                    gain = bonus
+            points, extra, bonus, m2, y2, u2 = fill(t, m, y, u, r, pick)
             row = state[game]
-            row[3] += p + add + gain
-            if add > 0:
+            row[3] += points + extra + bonus
+            if extra > 0:
                 row[5] += 1
-            if b == ybox:
-                row[4] = p
-                if p == y_points:
-                    row[1] = 1
+            if pick == t.yahtzee_box:
+                row[4] = points
+            row[0] = m2
+            row[1] = y2
             row[2] = u2
-            row[0] = m | (1 << b)
 
 
 @dataclass(frozen=True)
@@ -206,6 +186,47 @@ class SimulationResult:
 
 
 
+def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float = 0.0,
+         uniforms: FloatArray | None = None, choices: IntArray | None = None) -> IntArray:
+    """Play one solitaire game per row of ``faces`` with ``strategy`` (softened by
+    ``temperature``) on the dice given, and return each game's final ``(mask, y, u,
+    total, five-of-a-kind box points, extra Yahtzees)``.
+
+    ``faces[game, turn, roll, i]`` is die ``i`` thrown at roll ``roll`` (0 = the first)
+    of turn ``turn``; a reroll takes the first dice of its row that it needs.
+    ``uniforms[game, turn, roll]`` in [0, 1) draws each softmax choice (needed when
+    ``temperature`` > 0). ``choices`` (shape ``(games, turns, rolls)``), when given,
+    receives every decision: the index of the box filled, or ``boxes + k`` for keeping
+    keep ``k`` (:class:`~yatzy.solver.keeps.KeepTables`) and rerolling the rest; it is
+    left as it was after a turn's last decision.
+    """
+    model = strategy.model
+    t = model.tables
+    n = faces.shape[0]
+    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
+        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    if temperature > 0 and (uniforms is None or uniforms.shape != faces.shape[:3]):
+        raise ValueError("A temperature needs uniforms of shape (games, turns, rolls)")
+    draws = uniforms if temperature > 0 and uniforms is not None else np.zeros((1, 1, 1))
+    trace = choices is not None
+    if choices is not None and choices.shape != faces.shape[:3]:
+        raise ValueError("choices must have shape (games, turns, rolls)")
+    out = choices if choices is not None else np.zeros((1, 1, 1), dtype=np.int64)
+    # Per game: mask, y, u, total, five-of-a-kind box points, extra Yahtzees.
+    state = np.zeros((n, 6), dtype=np.int64)
+    stride = t.threshold + 1
+    for turn in range(model.boxes):
+        keys = (state[:, 0] * model.y_count + state[:, 1]) * stride + state[:, 2]
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1], True])
+        # Split big groups (early turns) so that both threads get work.
+        starts = np.union1d(starts, np.arange(0, n, _CHUNK))
+        _play_turn(t, strategy.values, order, starts, state, faces, draws, turn,
+                   float(temperature), out, trace)
+    return state
+
+
 def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: float = 0.0,
              player: str | None = None, batch: int = 200_000) -> SimulationResult:
     """Play ``games`` solitaire games with ``strategy`` (softened by ``temperature``);
@@ -215,37 +236,16 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     if seed < 0:
         raise ValueError(f"The seed must be a whole number >= 0, not {seed}")
     model = strategy.model
-    a = dp.kernel_args(model)
-    kt = model.keeps
+    t = model.tables
     rng = np.random.default_rng(seed)
-    nb = model.boxes
     start = time.perf_counter()
     parts = []
     for lo in range(0, games, batch):
         n = min(batch, games - lo)
-        faces = rng.integers(1, 7, size=(n, nb, model.rolls, kt.dice), dtype=np.int8)
-        uniforms = (rng.random((n, nb, model.rolls)) if temperature > 0
-                    else np.zeros((1, 1, 1)))
-        # Per game: mask, y, u, total, five-of-a-kind box points, extra Yahtzees.
-        state = np.zeros((n, 6), dtype=np.int64)
-        stride = model.threshold + 1
-        for turn in range(nb):
-            keys = (state[:, 0] * model.y_count + state[:, 1]) * stride + state[:, 2]
-            order = np.argsort(keys, kind="stable")
-            sorted_keys = keys[order]
-            starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1], True])
-            # Split big groups (early turns) so that both threads get work.
-            starts = np.union1d(starts, np.arange(0, n, _CHUNK))
-            _play_turn(
-                order, starts, state, faces, uniforms,
-                turn, float(temperature), strategy.values, model.allowed, model.score,
-                a.score_t, a.is_upper, a.upper_slot, a.upper_points, a.upper_index_t,
-                a.five_rolls,
-                a.five_points, a.extra, model.yahtzee_box, model.y_points, model.threshold,
-                model.bonus, model.rolls, kt.child, kt.parents, kt.first_roll, kt.sub_keeps,
-                kt.sub_count, kt.counts, kt.code_to_keep, kt.dice,
-            )
-        parts.append((state[:, 3], state[:, 2] >= model.threshold, state[:, 4] > 0,
+        faces = rng.integers(1, 7, size=(n, model.boxes, t.rolls, t.dice), dtype=np.int8)
+        uniforms = rng.random((n, model.boxes, t.rolls)) if temperature > 0 else None
+        state = play(strategy, faces, temperature=temperature, uniforms=uniforms)
+        parts.append((state[:, 3], state[:, 2] >= t.threshold, state[:, 4] > 0,
                       state[:, 5]))
     seconds = time.perf_counter() - start
     return SimulationResult(
@@ -260,4 +260,4 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     )
 
 
-__all__ = ["SimulationResult", "simulate"]
+__all__ = ["SimulationResult", "play", "simulate"]

@@ -7,78 +7,57 @@ Box values are stored box-major (``vals[i, r]`` for box ``abox[i]`` and roll ``r
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-from yatzy.solver.kernels import NEG
+from yatzy.solver.kernels import NEG, fill
+from yatzy.solver.model import Tables
 
 
 @njit(cache=True, fastmath=True)
 def box_values(
-    mask: int, y: int, u: int, V: np.ndarray, allowed: int, score_t: np.ndarray,
-    is_upper: np.ndarray, upper_slot: np.ndarray, upper_points: np.ndarray,
-    upper_index_t: np.ndarray, five_rolls: np.ndarray, five_points: np.ndarray,
-    extra: np.ndarray, ybox: int, y_points: int, threshold: int, bonus: int,
+    t: Tables, V: np.ndarray, mask: int, y: int, u: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The allowed boxes ``abox`` and ``vals[i, r]``: the value of filling box
-    ``abox[i]`` with roll ``r`` (points, bonuses and the value of the next state;
-    ``NEG`` where the Joker rules forbid it)."""
-    nb = score_t.shape[0]
-    nr = score_t.shape[1]
+    ``abox[i]`` with roll ``r`` (its gain and the value of the next state, by
+    :func:`~yatzy.solver.kernels.fill`; ``NEG`` where the Joker rules forbid it)."""
+    nr = t.score.shape[0]
+    nb = t.score.shape[1]
+    allowed = t.allowed[mask]
+    five_rolls = t.five_rolls
+    entry_box = t.entry_box
+    entry_roll = t.entry_roll
+    entry_of = t.entry_of
     k = 0
     for b in range(nb):
         if (allowed >> b) & 1:
             k += 1
     abox = np.empty(k, dtype=np.int64)
-    vals = np.empty((k, nr))
-    upv = np.empty(upper_points.shape[1])
     i = 0
     for b in range(nb):
-        if not (allowed >> b) & 1:
-            continue
-        abox[i] = b
-        m2 = mask | (1 << b)
-        if is_upper[b]:
-            slot = upper_slot[b]
-            for j in range(upper_points.shape[1]):
-                p = upper_points[slot, j]
-                if p < 0:
-                    continue
-                y2 = 1 if (b == ybox and p == y_points) else y
-                u2 = min(threshold, u + p)
-                gain = bonus if (u < threshold and u2 >= threshold) else 0
-                upv[j] = p + gain + V[m2, y2, u2]
-            for r in range(nr):
-                vals[i, r] = upv[upper_index_t[slot, r]]
-        else:
-            base = V[m2, y, u]
-            if b == ybox and y_points >= 0:
-                base_y = V[m2, 1, u]
-                for r in range(nr):
-                    p = score_t[b, r]
-                    vals[i, r] = p + (base_y if p == y_points else base)
-            else:
-                for r in range(nr):
-                    vals[i, r] = score_t[b, r] + base
-        i += 1
-    # Five of a kind: Joker points, restrictions and the extra-Yahtzee bonus.
-    for f in range(6):
-        r = five_rolls[f]
-        add = extra[y, f]
-        for i in range(k):
-            b = abox[i]
-            p = five_points[mask, f, b]
-            if p < 0:
-                vals[i, r] = NEG
-                continue
-            m2 = mask | (1 << b)
-            y2 = 1 if (b == ybox and p == y_points) else y
-            if is_upper[b]:
-                u2 = min(threshold, u + p)
-                gain = bonus if (u < threshold and u2 >= threshold) else 0
-                vals[i, r] = p + add + gain + V[m2, y2, u2]
-            else:
-                vals[i, r] = p + add + V[m2, y2, u]
+        if (allowed >> b) & 1:
+            abox[i] = b
+            i += 1
+    # The value of every entry of an allowed box; rolls that make it share it.
+    value = np.empty(entry_box.shape[0])
+    for e in range(entry_box.shape[0]):
+        b = entry_box[e]
+        if (allowed >> b) & 1:
+            points, extra, bonus, m2, y2, u2 = fill(t, mask, y, u, entry_roll[e], b)
+            value[e] = (points + extra + bonus) + V[m2, y2, u2]
+    vals = np.empty((k, nr))
+    for i in range(k):
+        b = abox[i]
+        row = entry_of[b]
+        for r in range(nr):
+            if row[r] >= 0:
+                vals[i, r] = value[row[r]]
+        for f in range(6):
+            r = five_rolls[f]
+            points, extra, bonus, m2, y2, u2 = fill(t, mask, y, u, r, b)
+            vals[i, r] = NEG if points < 0 else (points + extra + bonus) + V[m2, y2, u2]
     return abox, vals
 
 
@@ -118,20 +97,14 @@ def _best_keep1(
 
 @njit(cache=True, fastmath=True)
 def turn_tables(
-    mask: int, y: int, u: int, V: np.ndarray, allowed: int, score_t: np.ndarray,
-    is_upper: np.ndarray, upper_slot: np.ndarray, upper_points: np.ndarray,
-    upper_index_t: np.ndarray, five_rolls: np.ndarray, five_points: np.ndarray,
-    extra: np.ndarray, ybox: int, y_points: int, threshold: int, bonus: int,
-    rerolls: int, child: np.ndarray, parents: np.ndarray, first_roll: int,
+    t: Tables, V: np.ndarray, mask: int, y: int, u: int, rerolls: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(abox, vals, keeps)``: :func:`box_values`, and ``keeps[s, k]``, the value of
     keeping ``k`` and rolling the rest with ``s`` rerolls left after that roll, for
     ``s`` = 0 … ``rerolls - 1``."""
-    abox, vals = box_values(mask, y, u, V, allowed, score_t, is_upper, upper_slot,
-                            upper_points, upper_index_t, five_rolls, five_points, extra,
-                            ybox, y_points, threshold, bonus)
+    abox, vals = box_values(t, V, mask, y, u)
     nr = vals.shape[1]
-    nk = child.shape[0]
+    nk = t.child.shape[0]
     stop = np.empty(nr)
     for r in range(nr):
         stop[r] = NEG
@@ -141,12 +114,25 @@ def turn_tables(
     keeps = np.empty((max(rerolls, 0), nk))
     level = stop
     for s in range(rerolls):
-        _expect1(level, child, first_roll, keeps[s])
+        _expect1(level, t.child, t.first_roll, keeps[s])
         if s + 1 < rerolls:
             nxt = np.empty(nr)
-            _best_keep1(keeps[s], stop, parents, first_roll, nxt)
+            _best_keep1(keeps[s], stop, t.parents, t.first_roll, nxt)
             level = nxt
     return abox, vals, keeps
+
+
+@njit(cache=True)
+def turn_tables_of(
+    fields: tuple[Any, ...], V: np.ndarray, mask: int, y: int, u: int, rerolls: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`turn_tables` for the record given as a plain tuple, ``tuple(tables)``.
+
+    For calls from Python, one per advice: numba reads the field types of a plain tuple
+    in C but those of a ``NamedTuple`` in Python, which costs about 6 µs for
+    :class:`~yatzy.solver.model.Tables`. The record is rebuilt here, for free.
+    """
+    return turn_tables(Tables(*fields), V, mask, y, u, rerolls)
 
 
 @njit(cache=True)
