@@ -151,10 +151,12 @@ class Table:
         """True when a computer's chosen roll waits for its real dice (scorepad mode)."""
         return self.needs_dice(self.pending)
 
-    def play_computer(self, dice: Sequence[int] | None = None) -> Game:
+    def play_computer(self, dice: Sequence[int] | None = None, *,
+                      expected_version: int | None = None) -> Game:
         """Play the computer's chosen step (choosing it first if need be); in scorepad
         mode a roll takes ``dice``, the real dice thrown for it. Returns the game after
-        it. Raises :class:`~yatzy.core.errors.IllegalMove` on a person's turn."""
+        it. Raises :class:`~yatzy.core.errors.IllegalMove` on a person's turn;
+        ``expected_version`` as for :meth:`act`."""
         action = self.computer_choice()
         if action is None:
             raise IllegalMove("It is not a computer player's turn",
@@ -167,20 +169,23 @@ class Table:
             else:
                 raise IllegalMove("The computer chose a box: no dice to type in",
                                   code=ErrorCode.DICE_NOT_ALLOWED)
-        return self.act(action)
+        return self.act(action, expected_version=expected_version)
 
     # --- Moves ------------------------------------------------------------------------
 
-    def act(self, action: Action, *, player: str | None = None) -> Game:
+    def act(self, action: Action, *, player: str | None = None,
+            expected_version: int | None = None) -> Game:
         """Apply ``action`` for ``player`` (by default whoever's turn it is) through the
         service; returns the game after it. Raises the core's
         :class:`~yatzy.core.errors.IllegalMove` unchanged, and
-        :class:`~yatzy.app.GameChanged` when the game moved on elsewhere (another window):
-        the table then holds the game as stored, and nothing was applied."""
+        :class:`~yatzy.app.GameChanged` when the game moved on elsewhere (another window)
+        or is not at ``expected_version`` (the version the player saw; by default the
+        table's own): the table then holds the game as stored, and nothing was applied."""
         return self._write(lambda: self.service.apply(
             self.saved.id, action,
             player=self.game.current_player if player is None else player,
-            expected_version=self.saved.version,
+            expected_version=self.saved.version if expected_version is None
+            else expected_version,
         ))
 
     def undo(self) -> Game:

@@ -4,7 +4,6 @@ room applies it through the table (and so the core and the service)."""
 from __future__ import annotations
 
 from yatzy.app.access import seat_for_token
-from yatzy.app.errors import GameChanged
 from yatzy.app.saved import SavedGame, Seat
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll, action_from_dict
@@ -29,18 +28,15 @@ async def perform(rooms: Rooms, room: Room, seat: Seat, body: ActionIn) -> Saved
     action = action_from_dict(body.action())
 
     def change(table: Table) -> None:
-        if body.expected_version is not None and body.expected_version != table.saved.version:
-            raise GameChanged(table.saved.id, expected=body.expected_version,
-                              actual=table.saved.version, what="version")
         pending = table.pending
         if table.waiting_for_dice and isinstance(action, Roll | Reroll) and action.dice:
             if not _same_roll(pending, action):
                 player = table.game.current_player
                 raise IllegalMove(f"It is {player}'s turn", code=ErrorCode.NOT_YOUR_TURN,
                                   player=player)
-            table.play_computer(action.dice)
+            table.play_computer(action.dice, expected_version=body.expected_version)
             return
-        table.act(action, player=seat.name)
+        table.act(action, player=seat.name, expected_version=body.expected_version)
 
     return await rooms.act(room, change)
 
