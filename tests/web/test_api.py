@@ -193,8 +193,10 @@ def test_a_manual_dice_game(client: TestClient) -> None:
 
 def test_hints_only_when_on_and_for_the_player_to_move(client: TestClient) -> None:
     off = new_game(client)
-    response = client.get(f"/api/games/{off['id']}/hint", headers=bearer(off["seats"][0]["token"]))
+    response = client.get(f"/api/games/{off['id']}/hint?lang=sv",
+                          headers=bearer(off["seats"][0]["token"]))
     assert response.status_code == 403
+    assert response.json()["error"]["message"] == "Tips är avstängda i det här spelet"
     on = new_game(client, hints=True)
     ann, bo = (s["token"] for s in on["seats"])
     act(client, on["id"], ann, type="roll")

@@ -19,7 +19,7 @@ from yatzy.app.table import Table
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
 from yatzy.core.seeded import seed_hash
-from yatzy.i18n import translator
+from yatzy.i18n import N_, translator
 from yatzy.i18n.words import ruleset_title
 from yatzy.web.errors import WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
@@ -44,7 +44,7 @@ def check_rate(request: Request, token: str | None = None) -> None:
 
     client = request.client.host if request.client else None
     if not request.app.state.limiter.allow(client_key(client, token)):
-        raise WebError(429, "rate_limited", "Too many requests: wait a moment")
+        raise WebError(429, "rate_limited", N_("Too many requests: wait a moment"))
 
 
 async def room_of(request: Request, game_id: str) -> Room:
@@ -151,7 +151,7 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
     seat = seat_of(room, token)
     game = room.table.game
     if not room.saved.hints:
-        raise forbidden("Hints are off in this game")
+        raise forbidden(N_("Hints are off in this game"))
     if game.is_over or game.current_player != seat.name:
         raise IllegalMove("Hints are for the player whose turn it is",
                           code=ErrorCode.NOT_YOUR_TURN,
@@ -218,7 +218,7 @@ PlayerKey = Annotated[str | None, Header(alias="X-Player-Key", max_length=64,
 
 def _key(player_key: str | None) -> str:
     if not player_key:
-        raise WebError(403, "forbidden", "This needs the browser's player key")
+        raise forbidden(N_("This needs the browser's player key"))
     return player_key
 
 

@@ -15,20 +15,21 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
-from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language, translator
+from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from yatzy.i18n.words import error_text
 
 
 class WebError(Exception):
     """An error of the web layer itself (no token, another seat's token, too many
-    requests), with its status, code and English message (translated when sent)."""
+    requests), with its status, code and English message: a catalog text, marked with
+    ``N_`` where it is raised, translated when sent."""
 
     def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.params = status, code, message, params
 
 
-def forbidden(message: str = "Only the player in this seat can act for it") -> WebError:
+def forbidden(message: str = N_("Only the player in this seat can act for it")) -> WebError:
     """403: no token, a watcher, or another seat's token."""
     return WebError(403, "forbidden", message)
 
