@@ -25,6 +25,7 @@ from yatzy.web.errors import WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
 from yatzy.web.rooms import Room, Rooms
 from yatzy.web.schemas import ERRORS, ActionIn, GameCreated, Health, NewGame, QrIn, SeatOut
+from yatzy.web.security import client_key
 from yatzy.web.state import game_state
 
 router = APIRouter()
@@ -40,8 +41,6 @@ def rooms_of(request: Request) -> Rooms:
 
 def check_rate(request: Request, token: str | None = None) -> None:
     """The per-client rate limit (429 when exceeded)."""
-    from yatzy.web.security import client_key
-
     client = request.client.host if request.client else None
     if not request.app.state.limiter.allow(client_key(client, token)):
         raise WebError(429, "rate_limited", N_("Too many requests: wait a moment"))

@@ -75,10 +75,9 @@ def game_state(
         "round": game.round,
         "rounds": len(rules.boxes),
         "is_over": game.is_over,
-        "choices": game.choices() if game.dice is not None and not game.is_over else {},
-        "joker": bool(game.dice is not None and not game.is_over and game.joker),
-        "bonus_pending": bool(game.dice is not None and not game.is_over
-                              and game.bonus_pending),
+        "choices": game.choices(),
+        "joker": not game.is_over and game.joker,
+        "bonus_pending": not game.is_over and game.bonus_pending,
         "upper_par_delta": None if game.is_over else game.card.upper_par_delta,
         "upper_bonus_threshold": rules.upper_bonus_threshold,
         "upper_bonus_points": rules.upper_bonus_points,
