@@ -12,7 +12,7 @@ from tests.solver.test_model import RULESETS, random_cards
 from yatzy.core import rules
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
-from yatzy.solver import Strategy, kernels, turn
+from yatzy.solver import Strategy, kernels
 from yatzy.solver.kernels import NEG
 from yatzy.solver.model import build_model
 
@@ -23,7 +23,8 @@ def test_fill_is_the_cores_transition(ruleset: Ruleset) -> None:
     what the core's own ``Scorecard.fill`` gives, on real scorecards, for every box."""
     model = build_model(ruleset)
     kt = model.keeps
-    t = model.tables
+    values = np.zeros((1 << model.boxes, model.y_count, model.threshold + 1))
+    k = kernels.compile_tables(model.tables, values)
     rng = random.Random(5)
     for card in random_cards(ruleset, rng, 40):
         mask, y, u = model.state_of(card)
@@ -35,7 +36,7 @@ def test_fill_is_the_cores_transition(ruleset: Ruleset) -> None:
             choices = rules.choices(ruleset, card, dice)
             extra_yahtzee = rules.earns_yahtzee_bonus(ruleset, card, dice)
             for b, box in enumerate(ruleset.boxes):
-                points, extra, bonus, mask2, y2, u2 = kernels.fill(t, mask, y, u, roll, b)
+                points, extra, bonus, mask2, y2, u2 = kernels.fill(k, mask, y, u, roll, b)
                 if box not in choices:
                     assert points == -1, (card, dice, box)
                     continue
@@ -76,8 +77,10 @@ def test_an_unreachable_successor_is_never_chosen(scandinavian: Strategy) -> Non
     poisoned = scandinavian.values.copy()
     poisoned[mask | 1 << box] = NEG
     t = model.tables
-    abox, vals, keeps = turn.turn_tables(t, scandinavian.values, mask, y, u, 2)
-    abox2, vals2, keeps2 = turn.turn_tables(t, poisoned, mask, y, u, 2)
+    weak = Strategy(model, poisoned, build_seconds=None, source="built")
+    strong_turn, weak_turn = scandinavian.turn_tables(card), weak.turn_tables(card)
+    abox, vals, keeps = strong_turn.abox, strong_turn.vals, strong_turn.keeps
+    abox2, vals2, keeps2 = weak_turn.abox, weak_turn.vals, weak_turn.keeps
     assert abox.tolist() == abox2.tolist()
     i = abox.tolist().index(box)
     assert (vals2[i] < NEG / 2).all()
@@ -85,17 +88,23 @@ def test_an_unreachable_successor_is_never_chosen(scandinavian: Strategy) -> Non
     assert np.array_equal(vals2[others], vals[others])
     assert np.isfinite(keeps2).all() and (keeps2 > NEG / 2).all() and (keeps2 <= keeps).all()
     # The same through advice: the box is gone, nothing else changes.
-    weak = Strategy(model, poisoned, build_seconds=None, source="built")
     for dice in ([2, 2, 5, 5, 6], [1, 2, 3, 4, 5], [4, 4, 4, 4, 4]):
         options = {o.action: o.value for o in scandinavian.advise_card(card, dice, 0)}
         left = {o.action: o.value for o in weak.advise_card(card, dice, 0)}
         assert yatzy.Score("two_pairs") in options
         assert left == {a: v for a, v in options.items() if a != yatzy.Score("two_pairs")}
-    # And in the table build's kernel: one lane per upper sum of this mask.
+    # And in the table build's kernel, for every upper sum of this mask.
     um = sum(1 << i for i, b in enumerate(model.upper) if mask >> b & 1)
-    lane_u = t.lanes[um, : t.lane_count[um]]
-    before = kernels.turn_start_values(t, scandinavian.values, mask, y, lane_u)
-    after = kernels.turn_start_values(t, poisoned, mask, y, lane_u)
-    lane = t.lane_of[um, u]
-    assert (after > NEG / 2).all() and (after <= before).all() and after[lane] < before[lane]
-    assert before[lane] == pytest.approx(scandinavian.values[mask, y, u], abs=1e-9)
+    reachable = t.lane_of[um] >= 0
+
+    def rebuilt(values: np.ndarray) -> np.ndarray:
+        copy = values.copy()
+        copy[mask, y] = 0.0
+        jobs = np.array([mask], dtype=np.int32), np.array([y], dtype=np.int32)
+        kernels.compile_tables(t, copy).solve(*jobs, 0, 1)
+        return copy[mask, y]
+
+    before, after = rebuilt(scandinavian.values), rebuilt(poisoned)
+    assert (after[reachable] > NEG / 2).all() and (after[reachable] <= before[reachable]).all()
+    assert after[u] < before[u]
+    assert before[reachable] == pytest.approx(scandinavian.values[mask, y][reachable], abs=1e-9)

@@ -4,7 +4,7 @@
 for a player at the start of a turn in state ``(mask, y, u)`` (see
 :mod:`yatzy.solver.model`) who plays optimally, and :data:`~yatzy.solver.kernels.NEG`
 for a state no game reaches. Masks are solved from full to empty, one size at a time;
-the masks of one size are independent and solved in parallel.
+the masks of one size are independent and solved on every core.
 """
 
 from __future__ import annotations
@@ -46,9 +46,11 @@ def solve(model: Model, progress: Progress | None = None) -> FloatArray:
     full = (1 << nb) - 1
     V = np.full((1 << nb, model.y_count, model.threshold + 1), kernels.NEG)
     V[full] = 0.0
+    k = kernels.compile_tables(model.tables, V)
     masks = model.masks[model.masks != full]
     sizes = np.array([bin(int(m)).count("1") for m in masks])
     ybit = 1 << model.yahtzee_box if model.yahtzee_box >= 0 else 0
+    cores = kernels.threads()
     for done, size in enumerate(range(nb - 1, -1, -1)):
         layer = masks[sizes == size]
         jm, jy = [layer], [np.zeros_like(layer)]
@@ -58,10 +60,17 @@ def solve(model: Model, progress: Progress | None = None) -> FloatArray:
             jy.append(np.ones_like(with_y))
         jobs_mask = np.concatenate(jm)
         jobs_y = np.concatenate(jy)
-        # Large jobs first so that the threads finish together.
+        # Large jobs first, dealt out in turn, so that the threads finish together.
         jobs_um = upper_masks(model, jobs_mask)
         order = np.argsort(-model.lane_count[jobs_um], kind="stable")
-        kernels.solve_layer(model.tables, V, jobs_mask[order], jobs_y[order], jobs_um[order])
+        jobs_mask = np.ascontiguousarray(jobs_mask[order], dtype=np.int32)
+        jobs_y = np.ascontiguousarray(jobs_y[order], dtype=np.int32)
+
+        def work(i: int, parts: int, jobs_mask: IntArray = jobs_mask,
+                 jobs_y: IntArray = jobs_y) -> None:
+            k.solve(jobs_mask, jobs_y, i, parts)
+
+        kernels.run_parallel(work, min(cores, len(jobs_mask)))
         if progress is not None:
             progress(done + 1, nb)
     return V

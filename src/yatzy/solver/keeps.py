@@ -26,6 +26,8 @@ FACES = 6
 IntArray = npt.NDArray[np.int64]
 #: Small integers (points of a box, ``-1`` for none), kept compact.
 SmallIntArray = npt.NDArray[np.int16]
+#: Indices and small counts for the compiled kernels.
+IndexArray = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
 
 

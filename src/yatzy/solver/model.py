@@ -30,6 +30,7 @@ from yatzy.core.scorecard import Scorecard
 from yatzy.solver.keeps import (
     FACES,
     FloatArray,
+    IndexArray,
     IntArray,
     KeepTables,
     SmallIntArray,
@@ -45,29 +46,29 @@ class UnreachableCard(RulesError):
 
 class Tables(NamedTuple):
     """One ruleset compiled for the kernels: every array and number they read, in one
-    typed record (numba passes a ``NamedTuple`` to compiled code as a struct of its
-    fields, and its compile cache keeps working).
+    record (:func:`yatzy.solver.kernels.compile_tables` hands it to the compiled code).
+    Index arrays are ``int32``, ``five_points`` ``int16``.
 
     ``R`` rolls (multisets of all dice), ``K`` keeps, ``nb`` boxes, ``E`` entries.
     """
 
     # --- The rules, read off the core (see build_model and order_tables) ---------------
     #: Table points ``score[r, b]`` of box ``b`` for roll ``r``.
-    score: IntArray
+    score: IndexArray
     #: The boxes the play order allows per mask, as bits (0: a mask no game reaches, and
     #: the full card).
-    allowed: IntArray
+    allowed: IndexArray
     #: ``five_points[mask, f, b]``: points of box ``b`` for five of a kind of face
     #: ``f + 1`` with ``mask`` filled (-1 = not allowed): Joker rules included.
     five_points: SmallIntArray
     #: The roll of five of a kind of each face (``five_rolls[f]``), and the other way
     #: round (``five_of[r]``: ``f``, or -1 for any other roll).
-    five_rolls: IntArray
-    five_of: IntArray
+    five_rolls: IndexArray
+    five_of: IndexArray
     #: ``extra[y, f]``: extra-Yahtzee points earned by scoring five ``f + 1``s in ``y``.
-    extra: IntArray
+    extra: IndexArray
     #: 1 for an upper box, else 0, per box; the upper bonus's threshold and points.
-    is_upper: IntArray
+    is_upper: IndexArray
     threshold: int
     bonus: int
     #: The five-of-a-kind box (-1: none), and the points in it that make ``y`` = 1 (-1:
@@ -79,29 +80,36 @@ class Tables(NamedTuple):
     #: kind); ``entry_box[e]`` its box and ``entry_roll[e]`` one roll that makes it.
     #: Such rolls fill a box alike when they give it the same points, so the kernels
     #: evaluate the transition once per entry, not once per roll.
-    entry_of: IntArray
-    entry_box: IntArray
-    entry_roll: IntArray
+    entry_of: IndexArray
+    entry_box: IndexArray
+    entry_roll: IndexArray
     # --- Dice (see keeps.KeepTables) ---------------------------------------------------
     dice: int
     #: Rolls per turn.
     rolls: int
     first_roll: int
-    child: IntArray
-    parents: IntArray
+    child: IndexArray
+    #: The keeps with one die less than keep ``k``: ``parent_list[parent_start[k] :
+    #: parent_start[k + 1]]``.
+    parent_start: IndexArray
+    parent_list: IndexArray
     roll_prob: FloatArray
-    sub_keeps: IntArray
-    sub_count: IntArray
-    counts: IntArray
-    code_to_keep: IntArray
+    sub_keeps: IndexArray
+    sub_count: IndexArray
+    counts: IndexArray
+    code_to_keep: IndexArray
     # --- Upper sums ---------------------------------------------------------------------
     #: Per upper-section mask (6 bits, bit i = ``Model.upper[i]`` filled): the capped
     #: upper sums that need their own value (``lanes``, -1 padded, ``lane_count``) and,
     #: for every reachable ``u``, the lane holding its value (``lane_of[um, u]``, -1
     #: unreachable).
-    lanes: IntArray
-    lane_count: IntArray
-    lane_of: IntArray
+    lanes: IndexArray
+    lane_count: IndexArray
+    lane_of: IndexArray
+    #: Per box, its bit in the upper-section mask (0 for a lower box); how many upper
+    #: boxes there are.
+    upper_bit: IndexArray
+    upper_count: int
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,11 +132,11 @@ class Model:
     # What the Python side reads of the tables.
 
     @property
-    def score(self) -> IntArray:
+    def score(self) -> IndexArray:
         return self.tables.score
 
     @property
-    def allowed(self) -> IntArray:
+    def allowed(self) -> IndexArray:
         return self.tables.allowed
 
     @property
@@ -136,19 +144,19 @@ class Model:
         return self.tables.five_points
 
     @property
-    def five_rolls(self) -> IntArray:
+    def five_rolls(self) -> IndexArray:
         return self.tables.five_rolls
 
     @property
-    def extra(self) -> IntArray:
+    def extra(self) -> IndexArray:
         return self.tables.extra
 
     @property
-    def lane_count(self) -> IntArray:
+    def lane_count(self) -> IndexArray:
         return self.tables.lane_count
 
     @property
-    def lane_of(self) -> IntArray:
+    def lane_of(self) -> IndexArray:
         return self.tables.lane_of
 
     @property
@@ -347,34 +355,45 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
                 entry_roll.append(r)
             entry_of[b, r] = e
 
+    parent_lists = [[p for p in row if p < kt.keep_count] for row in kt.parents.tolist()]
+    parent_start = np.cumsum([0] + [len(p) for p in parent_lists])
+    upper_bit = np.zeros(nb, dtype=np.int64)
+    upper_bit[list(upper)] = 1 << np.arange(nu)
+
+    def ints(a: npt.ArrayLike) -> IndexArray:
+        return np.ascontiguousarray(a, dtype=np.int32)
+
     tables = Tables(
-        score=score,
-        allowed=np.ascontiguousarray(allowed, dtype=np.int64),
+        score=ints(score),
+        allowed=ints(allowed),
         five_points=np.ascontiguousarray(five_points, dtype=np.int16),
-        five_rolls=five_rolls,
-        five_of=five_of,
-        extra=extra,
-        is_upper=is_upper,
+        five_rolls=ints(five_rolls),
+        five_of=ints(five_of),
+        extra=ints(extra),
+        is_upper=ints(is_upper),
         threshold=threshold,
         bonus=ruleset.upper_bonus_points,
         yahtzee_box=ybox,
         y_points=y_points,
-        entry_of=entry_of,
-        entry_box=np.array(entry_box, dtype=np.int64),
-        entry_roll=np.array(entry_roll, dtype=np.int64),
+        entry_of=ints(entry_of),
+        entry_box=ints(entry_box),
+        entry_roll=ints(entry_roll),
         dice=kt.dice,
         rolls=ruleset.rolls,
         first_roll=kt.first_roll,
-        child=kt.child,
-        parents=kt.parents,
-        roll_prob=kt.roll_prob,
-        sub_keeps=kt.sub_keeps,
-        sub_count=kt.sub_count,
-        counts=kt.counts,
-        code_to_keep=kt.code_to_keep,
-        lanes=lanes,
-        lane_count=lane_count,
-        lane_of=lane_of,
+        child=ints(np.maximum(kt.child, 0)),
+        parent_start=ints(parent_start),
+        parent_list=ints([p for row in parent_lists for p in row] or [0]),
+        roll_prob=np.ascontiguousarray(kt.roll_prob, dtype=np.float64),
+        sub_keeps=ints(kt.sub_keeps),
+        sub_count=ints(kt.sub_count),
+        counts=ints(kt.counts),
+        code_to_keep=ints(kt.code_to_keep),
+        lanes=ints(lanes),
+        lane_count=ints(lane_count),
+        lane_of=ints(lane_of),
+        upper_bit=ints(upper_bit),
+        upper_count=nu,
     )
     return Model(
         ruleset=ruleset,

@@ -15,7 +15,7 @@ import threading
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -25,9 +25,9 @@ from yatzy.core.errors import ErrorCode, IllegalMove, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
-from yatzy.solver import artifacts, dp, turn
+from yatzy.solver import artifacts, dp, kernels, turn
 from yatzy.solver.keeps import FloatArray, IntArray
-from yatzy.solver.model import Model, build_model, order_tables
+from yatzy.solver.model import Model, Tables, build_model, order_tables
 
 
 class Option(NamedTuple):
@@ -40,13 +40,20 @@ class Option(NamedTuple):
 
 @dataclass(frozen=True)
 class TurnTables:
-    """In-turn values of one turn-start state: ``vals[i, r]`` for filling box
-    ``abox[i]`` with roll ``r`` (``turn.NEG`` where the Joker rules forbid it) and
-    ``keeps[s, k]`` for keeping ``k`` with ``s`` rerolls left after the reroll."""
+    """In-turn values of one turn-start state: the allowed boxes ``abox``, the value of
+    filling them by entry (``values``, see :mod:`yatzy.solver.turn`) and ``keeps[s, k]``
+    for keeping ``k`` with ``s`` rerolls left after the reroll."""
 
     abox: IntArray
-    vals: FloatArray
+    values: FloatArray
     keeps: FloatArray
+    tables: Tables = field(repr=False)
+
+    @property
+    def vals(self) -> FloatArray:
+        """``vals[i, r]``: the value of filling box ``abox[i]`` with roll ``r``
+        (:data:`~yatzy.solver.kernels.NEG` where the Joker rules forbid it)."""
+        return turn.box_matrix(self.tables, self.abox, self.values)
 
 
 class Strategy:
@@ -75,8 +82,8 @@ class Strategy:
             *(Score(b) for b in self._boxes),
             *(Reroll(tuple(i for i in range(n) if m >> i & 1)) for m in range(1 << n)),
         )
-        #: The model's tables as a plain tuple, for :func:`turn.turn_tables_of`.
-        self._fields = tuple(model.tables)
+        #: The compiled view of the tables and values.
+        self.kernels = kernels.compile_tables(model.tables, values)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
         self._states: dict[
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
@@ -132,10 +139,10 @@ class Strategy:
         return tables
 
     def _compute_turn(self, mask: int, y: int, u: int) -> TurnTables:
-        abox, vals, keeps = turn.turn_tables_of(
-            self._fields, self.values, mask, y, u, self.model.rolls - 1
+        abox, values, keeps = turn.turn_tables(
+            self.kernels, self.model.tables, mask, y, u, self.model.rolls - 1
         )
-        return TurnTables(abox, vals, keeps)
+        return TurnTables(abox, values, keeps, self.model.tables)
 
     # --- Advice ---------------------------------------------------------------------
 
@@ -172,18 +179,10 @@ class Strategy:
                 code=ErrorCode.BAD_ROLLS_LEFT, most=rolls - 1, value=shown(rolls_left),
             )
         tables = self._tables(state)
-        kt = self.model.keeps
-        keep_row = tables.keeps[left - 1] if left else tables.keeps[0:0].reshape(-1)
-        order, values = turn.rank_options(
-            tuple(faces), tables.abox, tables.vals, keep_row, left > 0, self.model.boxes,
-            kt.code_to_keep, kt.first_roll, kt.sub_keeps, kt.sub_count, kt.counts,
+        return self.kernels.options(
+            tables.abox, tables.values, len(tables.abox), tables.keeps[left - 1] if left else None,
+            tuple(faces), self._actions, Option, float(total),
         )
-        actions = self._actions
-        new = tuple.__new__
-        return [
-            new(Option, (actions[i], v + total))
-            for i, v in zip(order.tolist(), values.tolist(), strict=True)
-        ]
 
     def best(self, game: Game) -> Option:
         """The best option now (the game must not be over)."""

@@ -1,0 +1,1053 @@
+/* The solver's inner loops, compiled when the package is installed.
+ *
+ * One object, Kernels, holds a ruleset's tables (yatzy.solver.model.Tables, read once
+ * through the buffer protocol) and its value table V[mask][y][u]. Everything below reads
+ * the rules only through those tables; the transition (filling a box: its points with the
+ * Joker rules, the extra-Yahtzee bonus, the upper bonus and the next state) is fill_box
+ * and add_upper, and only there.
+ *
+ * A turn's values are computed by one routine, turn_block, for W lanes (upper sums) at a
+ * time: the table build calls it with W = LANES lanes, advice and the simulation with one
+ * lane. Long loops release the GIL, so Python threads run them in parallel.
+ *
+ * Names: R rolls (multisets of all dice), K keeps (multisets of 0 .. all dice, rolls last,
+ * from index first_roll), nb boxes, E entries (see Tables).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value of no option (see kernels.NEG): finite, so low that a sum with it stays below
+ * NEG / 2. */
+#define NEG (-1.0e18)
+#define FACES 6
+/* Lanes per block in the table build: one AVX2 vector of doubles. */
+#define LANES 4
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define HOT
+#endif
+#define INLINE static inline __attribute__((always_inline))
+
+enum {
+    A_SCORE, A_ALLOWED, A_FIVE_POINTS, A_FIVE_ROLLS, A_FIVE_OF, A_EXTRA, A_IS_UPPER,
+    A_ENTRY_OF, A_ENTRY_BOX, A_ENTRY_ROLL, A_CHILD, A_PARENT_START, A_PARENT_LIST,
+    A_ROLL_PROB, A_SUB_KEEPS, A_SUB_COUNT, A_COUNTS, A_CODE_TO_KEEP, A_LANES,
+    A_LANE_COUNT, A_LANE_OF, A_UPPER_BIT, A_V, N_ARRAYS
+};
+
+typedef struct {
+    PyObject_HEAD
+    /* Sizes and numbers. */
+    int nr, nb, nk, ne, first_roll, dice, rolls, threshold, bonus, yahtzee_box, y_points,
+        y_count, sub_width, nu;
+    int stride; /* threshold + 1 */
+    /* Tables (views into the buffers below). */
+    const int32_t *score;        /* [nr][nb] */
+    const int32_t *allowed;      /* [1 << nb] */
+    const int16_t *five_points;  /* [1 << nb][6][nb] */
+    const int32_t *five_rolls;   /* [6] */
+    const int32_t *five_of;      /* [nr] */
+    const int32_t *extra;        /* [y_count][6] */
+    const int32_t *is_upper;     /* [nb] */
+    const int32_t *entry_of;     /* [nb][nr] */
+    const int32_t *entry_box;    /* [ne] */
+    const int32_t *entry_roll;   /* [ne] */
+    const int32_t *child;        /* [nk][6] */
+    const int32_t *parent_start; /* [nk + 1] */
+    const int32_t *parent_list;  /* [parent_start[nk]] */
+    const double *roll_prob;     /* [nr] */
+    const int32_t *sub_keeps;    /* [nr][sub_width] */
+    const int32_t *sub_count;    /* [nr] */
+    const int32_t *counts;       /* [nk][6] */
+    const int32_t *code_to_keep; /* [(dice + 1) ** 6] */
+    const int32_t *lanes;        /* [1 << nu][stride] */
+    const int32_t *lane_count;   /* [1 << nu] */
+    const int32_t *lane_of;      /* [1 << nu][stride] */
+    const int32_t *upper_bit;    /* [nb] */
+    double *V;                   /* [1 << nb][y_count][stride] */
+    /* Made here: entry_of with five of a kind reading entry 0 ([nb][nr]), and each
+     * box's first entry ([nb + 1]). */
+    int32_t *entry_by_box;
+    int32_t *box_start;
+    /* Scratch memory of the calls that keep the GIL (turn): one at a time. */
+    void *scratch;
+    Py_buffer views[N_ARRAYS];
+    int nviews;
+} Kernels;
+
+/* --- The transition ---------------------------------------------------------------- */
+
+/* Fill `box` with `roll` when `mask` is filled and `y` holds, all but the upper sum:
+ * returns the box's points (the Joker rules' points for five of a kind; -1 when the play
+ * order or the Joker rules forbid the box) and sets the extra-Yahtzee bonus, the next
+ * mask and y, and the points added to the upper sum. */
+INLINE int fill_box(const Kernels *t, int mask, int y, int roll, int box, int *extra,
+                    int *mask2, int *y2, int *upper) {
+    int f = t->five_of[roll];
+    int points = -1;
+    *extra = 0;
+    if (f >= 0) {
+        points = t->five_points[((size_t)mask * FACES + f) * t->nb + box];
+        *extra = t->extra[y * FACES + f];
+    } else if ((t->allowed[mask] >> box) & 1) {
+        points = t->score[roll * t->nb + box];
+    }
+    if (points < 0) {
+        *extra = 0;
+        *mask2 = mask;
+        *y2 = y;
+        *upper = 0;
+        return -1;
+    }
+    *y2 = (box == t->yahtzee_box && points == t->y_points) ? 1 : y;
+    *mask2 = mask | (1 << box);
+    *upper = t->is_upper[box] ? points : 0;
+    return points;
+}
+
+/* `upper` points added to the upper sum `u` (capped at the threshold): the upper bonus
+ * earned now, and the new sum in *u2. */
+INLINE int add_upper(const Kernels *t, int u, int upper, int *u2) {
+    int v = u + upper;
+    if (v > t->threshold) v = t->threshold;
+    *u2 = v;
+    return (u < t->threshold && v >= t->threshold) ? t->bonus : 0;
+}
+
+/* --- One turn ---------------------------------------------------------------------- */
+
+/* What filling each allowed box is worth in state (mask, y), before the upper sum is
+ * known: fills that lead to the same next mask and y with the same upper points share a
+ * row. Entry e is worth gain[e] + row group[e]; five of a kind of face f in box b is worth
+ * gain5[f * nb + b] + row group5[f * nb + b] (group -1: forbidden). */
+typedef struct {
+    int nrow, nallowed;
+    int *row_mask, *row_y, *row_up; /* [ne + 6 nb] */
+    double *gain;                   /* [ne] */
+    int *group;                     /* [ne] */
+    double *gain5;                  /* [6 nb] */
+    int *group5;                    /* [6 nb] */
+    int abox[32];
+} Plan;
+
+/* LANES doubles, one per upper sum, handled as one value (GCC's vector extension: one
+ * AVX2 register, or two SSE2 registers). Single-state work uses lane 0. */
+typedef double vd __attribute__((vector_size(LANES * sizeof(double))));
+
+INLINE vd vmax(vd a, vd b) {
+    vd r;
+    for (int q = 0; q < LANES; q++) r[q] = a[q] > b[q] ? a[q] : b[q];
+    return r;
+}
+INLINE vd splat(double x) {
+    vd v;
+    for (int q = 0; q < LANES; q++) v[q] = x;
+    return v;
+}
+
+/* Scratch memory of one thread. */
+typedef struct {
+    Plan plan;
+    vd *rows; /* [ne + 6 nb]: a row's value */
+    vd *ev;   /* [ne]: an entry's value */
+    vd *ev5;  /* [6 nb]: five of a kind's value in each box */
+    vd *S;    /* [nr]: the best box per roll */
+    vd *A;    /* [nk]: keeps, then the rolls' values */
+    void *block;
+} Scratch;
+
+static int scratch_init(const Kernels *t, Scratch *s) {
+    size_t nrows = (size_t)t->ne + FACES * t->nb;
+    size_t vecs = nrows + t->ne + FACES * t->nb + t->nr + t->nk;
+    size_t doubles = t->ne + FACES * t->nb;
+    size_t ints = 3 * nrows + t->ne + FACES * t->nb;
+    size_t bytes = vecs * sizeof(vd) + doubles * sizeof(double) + ints * sizeof(int);
+    bytes = (bytes + 63) / 64 * 64;
+    char *p = aligned_alloc(64, bytes);
+    if (!p) return -1;
+    memset(p, 0, bytes);
+    s->block = p;
+    vd *v = (vd *)p;
+    s->rows = v; v += nrows;
+    s->ev = v; v += t->ne;
+    s->ev5 = v; v += FACES * t->nb;
+    s->S = v; v += t->nr;
+    s->A = v; v += t->nk;
+    double *d = (double *)v;
+    s->plan.gain = d; d += t->ne;
+    s->plan.gain5 = d; d += FACES * t->nb;
+    int *i = (int *)d;
+    s->plan.row_mask = i; i += nrows;
+    s->plan.row_y = i; i += nrows;
+    s->plan.row_up = i; i += nrows;
+    s->plan.group = i; i += t->ne;
+    s->plan.group5 = i;
+    return 0;
+}
+
+static void make_plan(const Kernels *t, int mask, int y, Plan *p) {
+    const int nb = t->nb, ne = t->ne;
+    const int allowed = t->allowed[mask];
+    int n = 0, end = 0;
+    p->nallowed = 0;
+    for (int e = 0; e < ne; e++) p->group[e] = -1;
+    for (int i = 0; i < FACES * nb; i++) p->group5[i] = -1;
+    for (int b = 0; b < nb; b++) {
+        int start = end; /* the box's entries: start .. end - 1 (numbered by box) */
+        while (end < ne && t->entry_box[end] == b) end++;
+        /* The Joker rules only choose among the boxes the play order allows (a test
+         * checks it on the tables), so the other boxes stay forbidden. */
+        if (!((allowed >> b) & 1)) continue;
+        p->abox[p->nallowed++] = b;
+        int first = n;
+        for (int i = 0; i < FACES + end - start; i++) {
+            int r = i < FACES ? t->five_rolls[i] : t->entry_roll[start + i - FACES];
+            int extra, m2, y2, up;
+            int points = fill_box(t, mask, y, r, b, &extra, &m2, &y2, &up);
+            int g = -1;
+            if (points >= 0) {
+                for (g = first; g < n; g++)
+                    if (p->row_mask[g] == m2 && p->row_y[g] == y2 && p->row_up[g] == up) break;
+                if (g == n) {
+                    p->row_mask[n] = m2;
+                    p->row_y[n] = y2;
+                    p->row_up[n] = up;
+                    n++;
+                }
+            }
+            if (i < FACES) {
+                p->gain5[i * nb + b] = points + extra;
+                p->group5[i * nb + b] = g;
+            } else {
+                p->gain[start + i - FACES] = points + extra;
+                p->group[start + i - FACES] = g;
+            }
+        }
+    }
+    p->nrow = n;
+}
+
+/* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
+ * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
+ * (the first roll's). When asked for, lane 0's box values (bv, see box_value) and
+ * keeps[s * nk + k] (the value of keeping k with s rerolls left after the roll). */
+INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
+                       double *restrict bv, double *restrict keeps) {
+    const Plan *p = &sc->plan;
+    const int nr = t->nr, nb = t->nb, nk = t->nk, fr = t->first_roll;
+    vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
+       *restrict S = sc->S, *restrict A = sc->A;
+    const vd neg = splat(NEG);
+    /* Rows: the upper bonus and the next state's value. */
+    for (int g = 0; g < p->nrow; g++) {
+        const double *after = t->V + ((size_t)p->row_mask[g] * t->y_count + p->row_y[g])
+                                         * t->stride;
+        vd v;
+        for (int q = 0; q < LANES; q++) {
+            int u2;
+            int bonus = add_upper(t, lane_u[q], p->row_up[g], &u2);
+            v[q] = bonus + after[u2];
+        }
+        rows[g] = v;
+    }
+    /* Entries: a row and a gain. */
+    for (int i = 0; i < p->nallowed; i++) {
+        int b = p->abox[i];
+        for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++)
+            ev[e] = p->group[e] >= 0 ? rows[p->group[e]] + p->gain[e] : neg;
+        for (int f = 0; f < FACES; f++) {
+            int j = f * nb + b;
+            ev5[j] = p->group5[j] >= 0 ? rows[p->group5[j]] + p->gain5[j] : neg;
+        }
+    }
+    if (bv) {
+        for (int e = 0; e < t->ne + FACES * nb; e++) bv[e] = NEG;
+        for (int i = 0; i < p->nallowed; i++) {
+            int b = p->abox[i];
+            for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) bv[e] = ev[e][0];
+            for (int f = 0; f < FACES; f++) bv[t->ne + f * nb + b] = ev5[f * nb + b][0];
+        }
+    }
+    /* The best box for every roll, box by box. */
+    for (int r = 0; r < nr; r++) S[r] = neg;
+    for (int i = 0; i < p->nallowed; i++) {
+        const int32_t *row = t->entry_by_box + (size_t)p->abox[i] * nr;
+        for (int r = 0; r < nr; r++) S[r] = vmax(S[r], ev[row[r]]);
+    }
+    for (int f = 0; f < FACES; f++) {
+        vd out = neg;
+        for (int i = 0; i < p->nallowed; i++) out = vmax(out, ev5[f * nb + p->abox[i]]);
+        S[t->five_rolls[f]] = out;
+    }
+    for (int r = 0; r < nr; r++) A[fr + r] = S[r];
+    for (int s = 0; s < rerolls; s++) {
+        /* Expect: keep k is worth the mean over the die added to it. */
+        for (int k = fr - 1; k >= 0; k--) {
+            const int32_t *c = t->child + k * FACES;
+            A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
+        }
+        if (keeps)
+            for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
+        /* The table build needs the rolls' values after every step; advice only the
+         * keeps of the last. */
+        if (s + 1 < rerolls || !keeps) {
+            /* Best keep, in place: a keep is worth the best of itself and its parts; a
+             * roll the best of stopping and its proper parts. Parts come first. */
+            for (int k = 1; k < nk; k++) {
+                vd out = k >= fr ? S[k - fr] : A[k];
+                for (int j = t->parent_start[k]; j < t->parent_start[k + 1]; j++)
+                    out = vmax(out, A[t->parent_list[j]]);
+                A[k] = out;
+            }
+        }
+    }
+}
+
+/* --- The table build --------------------------------------------------------------- */
+
+static int upper_mask(const Kernels *t, int mask) {
+    int um = 0;
+    for (int b = 0; b < t->nb; b++)
+        if ((mask >> b) & 1) um |= t->upper_bit[b];
+    return um;
+}
+
+HOT static void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mask,
+                           const int32_t *jobs_y, Py_ssize_t start, Py_ssize_t stop,
+                           Py_ssize_t step) {
+    double result[64 + LANES];
+    for (Py_ssize_t j = start; j < stop; j += step) {
+        int mask = jobs_mask[j], y = jobs_y[j];
+        int um = upper_mask(t, mask);
+        int nl = t->lane_count[um];
+        const int32_t *lanes = t->lanes + (size_t)um * t->stride;
+        make_plan(t, mask, y, &s->plan);
+        for (int q0 = 0; q0 < nl; q0 += LANES) {
+            int lu[LANES];
+            for (int q = 0; q < LANES; q++) lu[q] = lanes[q0 + q < nl ? q0 + q : nl - 1];
+            turn_block(t, s, lu, t->rolls - 1, NULL, NULL);
+            vd sum = splat(0.0);
+            const vd *rolls = s->A + t->first_roll;
+            for (int r = 0; r < t->nr; r++) sum += t->roll_prob[r] * rolls[r];
+            for (int q = 0; q < LANES; q++) result[q0 + q] = sum[q];
+        }
+        double *out = t->V + ((size_t)mask * t->y_count + y) * t->stride;
+        const int32_t *lane_of = t->lane_of + (size_t)um * t->stride;
+        for (int u = 0; u <= t->threshold; u++)
+            if (lane_of[u] >= 0) out[u] = result[lane_of[u]];
+    }
+}
+
+/* --- Advice and simulation: one state's turn --------------------------------------- */
+
+HOT static void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u,
+                            int rerolls, double *bv, double *keeps) {
+    int lu[LANES];
+    for (int q = 0; q < LANES; q++) lu[q] = u;
+    make_plan(t, mask, y, &s->plan);
+    turn_block(t, s, lu, rerolls, bv, keeps);
+}
+
+/* The value of filling box b with roll r, from a turn's box values bv: ne entries, then
+ * five of a kind of each face in each box. */
+INLINE double box_value(const Kernels *t, const double *bv, int r, int b) {
+    int f = t->five_of[r];
+    return f >= 0 ? bv[t->ne + f * t->nb + b] : bv[t->entry_of[(size_t)b * t->nr + r]];
+}
+
+static int roll_of_counts(const Kernels *t, const int *c) {
+    int code = 0;
+    for (int f = FACES - 1; f >= 0; f--) code = code * (t->dice + 1) + c[f];
+    return t->code_to_keep[code] - t->first_roll;
+}
+
+/* splitmix64: one stream per game, seeded from (seed, game). */
+INLINE uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+INLINE uint64_t next64(uint64_t *s) {
+    *s += 0x9e3779b97f4a7c15ULL;
+    return mix64(*s);
+}
+/* A fair die (Lemire's method, rejecting the 4 low values that would bias it). */
+INLINE int die(uint64_t *s) {
+    for (;;) {
+        uint64_t m = (next64(s) >> 32) * 6u;
+        if ((uint32_t)m >= 4u) return (int)(m >> 32) + 1;
+    }
+}
+INLINE double uniform(uint64_t *s) { return (double)(next64(s) >> 11) * 0x1.0p-53; }
+
+/* The option chosen among vals[0 .. n - 1]: the first best at temperature 0, else drawn
+ * with probability proportional to exp(value / temperature). */
+static int choose(const double *vals, int n, double temperature, double draw) {
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (vals[i] > vals[best]) best = i;
+    if (temperature <= 0.0) return best;
+    double total = 0.0;
+    for (int i = 0; i < n; i++) total += exp((vals[i] - vals[best]) / temperature);
+    double target = draw * total, acc = 0.0;
+    for (int i = 0; i < n; i++) {
+        acc += exp((vals[i] - vals[best]) / temperature);
+        if (acc >= target) return i;
+    }
+    return best;
+}
+
+/* Columns of a game's row in `state`. */
+enum { G_MASK, G_Y, G_U, G_TOTAL, G_FIVE_BOX, G_EXTRAS, G_RNG, G_COLS };
+
+typedef struct {
+    const int8_t *faces;    /* [games][nb][rolls][dice] or NULL: draw from the game's stream */
+    const double *uniforms; /* [games][nb][rolls] or NULL */
+    int64_t *choices;       /* [games][nb][rolls] or NULL */
+    double temperature;
+} PlaySource;
+
+/* Sort idx[0 .. n - 1] by keys (below 1 << bits), stably: radix sort, 11 bits a pass. */
+static void sort_by_key(int64_t *idx, int64_t *tmp, const uint32_t *keys, Py_ssize_t n,
+                        int bits, Py_ssize_t *count) {
+    for (int shift = 0; shift < bits; shift += 11) {
+        memset(count, 0, sizeof(Py_ssize_t) * 2049);
+        for (Py_ssize_t i = 0; i < n; i++) count[((keys[idx[i]] >> shift) & 2047) + 1]++;
+        for (int b = 0; b < 2048; b++) count[b + 1] += count[b];
+        for (Py_ssize_t i = 0; i < n; i++) tmp[count[(keys[idx[i]] >> shift) & 2047]++] = idx[i];
+        memcpy(idx, tmp, sizeof(int64_t) * n);
+    }
+}
+
+/* Play every turn of games lo .. hi - 1 (rows of `state`); games in the same turn-start
+ * state share one in-turn table. Returns 0, or -1 when a game had no option. */
+HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize_t lo,
+                          Py_ssize_t hi, const PlaySource *src) {
+    const int nb = t->nb, nr = t->nr, nk = t->nk, rolls = t->rolls, dice = t->dice;
+    const int rerolls = rolls - 1;
+    Py_ssize_t n = hi - lo;
+    int status = 0;
+    int bits = 1;
+    while ((1LL << bits) < (1LL << nb) * t->y_count * t->stride) bits++;
+    int64_t *idx = malloc(sizeof(int64_t) * (n + 1));
+    int64_t *tmp = malloc(sizeof(int64_t) * (n + 1));
+    uint32_t *keys = malloc(sizeof(uint32_t) * (n + 1));
+    Py_ssize_t *count = malloc(sizeof(Py_ssize_t) * 2049);
+    const size_t nbv = (size_t)t->ne + FACES * nb;
+    double *vals = malloc(sizeof(double) * (nbv + (size_t)(rerolls + 1) * nk
+                                            + nb + t->sub_width));
+    int *what = malloc(sizeof(int) * (nb + t->sub_width));
+    if (!idx || !tmp || !keys || !count || !vals || !what) {
+        status = -2;
+        goto done;
+    }
+    double *keeps = vals + nbv;
+    double *opt = keeps + (size_t)(rerolls + 1) * nk;
+    for (int turn = 0; turn < nb; turn++) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const int64_t *row = state + (lo + i) * G_COLS;
+            idx[i] = i;
+            keys[i] = (uint32_t)((row[G_MASK] * t->y_count + row[G_Y]) * t->stride + row[G_U]);
+        }
+        sort_by_key(idx, tmp, keys, n, bits, count);
+        Py_ssize_t a = 0;
+        while (a < n) {
+            Py_ssize_t b = a + 1;
+            while (b < n && keys[idx[b]] == keys[idx[a]]) b++;
+            const int64_t *first = state + (lo + idx[a]) * G_COLS;
+            int m = (int)first[G_MASK], y = (int)first[G_Y], u = (int)first[G_U];
+            turn_tables(t, s, m, y, u, rerolls, vals, keeps);
+            const Plan *p = &s->plan;
+            for (Py_ssize_t j = a; j < b; j++) {
+                Py_ssize_t game = lo + idx[j];
+                int64_t *row = state + game * G_COLS;
+                uint64_t rng = (uint64_t)row[G_RNG];
+                const int8_t *gf = src->faces ? src->faces + ((size_t)game * nb + turn) * rolls * dice
+                                              : NULL;
+                int c[FACES] = {0, 0, 0, 0, 0, 0};
+                for (int i = 0; i < dice; i++) c[(gf ? gf[i] : die(&rng)) - 1]++;
+                int left = rerolls, r = 0, pick = -1;
+                for (;;) {
+                    r = roll_of_counts(t, c);
+                    int no = 0;
+                    for (int i = 0; i < p->nallowed; i++) {
+                        double v = box_value(t, vals, r, p->abox[i]);
+                        if (v > NEG / 2) {
+                            opt[no] = v;
+                            what[no++] = p->abox[i];
+                        }
+                    }
+                    if (left > 0) {
+                        const double *kv = keeps + (size_t)(left - 1) * nk;
+                        for (int i = 0; i < t->sub_count[r]; i++) {
+                            int k = t->sub_keeps[r * t->sub_width + i];
+                            opt[no] = kv[k];
+                            what[no++] = nb + k;
+                        }
+                    }
+                    if (no == 0) {
+                        status = -1;
+                        pick = -1;
+                        break;
+                    }
+                    double draw = 0.0;
+                    if (src->temperature > 0.0)
+                        draw = src->uniforms
+                                   ? src->uniforms[((size_t)game * nb + turn) * rolls + rerolls - left]
+                                   : uniform(&rng);
+                    pick = what[choose(opt, no, src->temperature, draw)];
+                    if (src->choices)
+                        src->choices[((size_t)game * nb + turn) * rolls + rerolls - left] = pick;
+                    if (pick < nb || left == 0) break;
+                    /* Reroll: keep pick - nb, throw the other dice. */
+                    int k = pick - nb, kept = 0, roll_no = rolls - left;
+                    for (int f = 0; f < FACES; f++) {
+                        c[f] = t->counts[k * FACES + f];
+                        kept += c[f];
+                    }
+                    const int8_t *rf = gf ? gf + roll_no * dice : NULL;
+                    for (int i = 0; i < dice - kept; i++) c[(rf ? rf[i] : die(&rng)) - 1]++;
+                    left--;
+                }
+                row[G_RNG] = (int64_t)rng;
+                if (pick < 0 || pick >= nb) {
+                    status = -1;
+                    continue;
+                }
+                int extra, m2, y2, up, u2;
+                int points = fill_box(t, m, y, r, pick, &extra, &m2, &y2, &up);
+                int bonus = add_upper(t, u, up, &u2);
+                row[G_TOTAL] += points + extra + bonus;
+                if (extra > 0) row[G_EXTRAS] += 1;
+                if (pick == t->yahtzee_box) row[G_FIVE_BOX] = points;
+                row[G_MASK] = m2;
+                row[G_Y] = y2;
+                row[G_U] = u2;
+            }
+            a = b;
+        }
+    }
+done:
+    free(idx);
+    free(tmp);
+    free(keys);
+    free(count);
+    free(vals);
+    free(what);
+    return status;
+}
+
+/* --- The Python object ------------------------------------------------------------- */
+
+static void Kernels_dealloc(Kernels *self) {
+    for (int i = 0; i < self->nviews; i++) PyBuffer_Release(&self->views[i]);
+    PyMem_Free(self->entry_by_box);
+    PyMem_Free(self->box_start);
+    if (self->scratch) {
+        free(((Scratch *)self->scratch)->block);
+        PyMem_Free(self->scratch);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static const char *const ARRAY_NAMES[N_ARRAYS] = {
+    "score", "allowed", "five_points", "five_rolls", "five_of", "extra", "is_upper",
+    "entry_of", "entry_box", "entry_roll", "child", "parent_start", "parent_list",
+    "roll_prob", "sub_keeps", "sub_count", "counts", "code_to_keep", "lanes",
+    "lane_count", "lane_of", "upper_bit", "V"};
+
+static int view(Kernels *self, PyObject *arrays, int i, Py_ssize_t items, Py_ssize_t itemsize,
+                 int writable) {
+    Py_buffer *b = &self->views[i];
+    PyObject *o = PyTuple_GET_ITEM(arrays, i);
+    if (PyObject_GetBuffer(o, b, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    self->nviews = i + 1;
+    if (b->itemsize != itemsize || (items >= 0 && b->len != items * itemsize)) {
+        PyErr_Format(PyExc_ValueError, "Kernels: %s has %zd items of %zd bytes, not %zd of %zd",
+                     ARRAY_NAMES[i], b->len / (b->itemsize ? b->itemsize : 1), b->itemsize,
+                     items, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
+    PyObject *arrays;
+    if (self->nviews) {
+        PyErr_SetString(PyExc_TypeError, "Kernels is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "(iiiiiiiiiiiiii)O!", &self->nr, &self->nb, &self->nk,
+                          &self->ne, &self->first_roll, &self->dice, &self->rolls,
+                          &self->threshold, &self->bonus, &self->yahtzee_box, &self->y_points,
+                          &self->y_count, &self->sub_width, &self->nu, &PyTuple_Type, &arrays))
+        return -1;
+    if (PyTuple_GET_SIZE(arrays) != N_ARRAYS) {
+        PyErr_Format(PyExc_ValueError, "Kernels needs %d arrays", N_ARRAYS);
+        return -1;
+    }
+    if (self->nb < 1 || self->nb > 30 || self->threshold < 0 || self->threshold > 63
+        || self->y_count < 1 || self->y_count > 2 || self->nr < 1 || self->nk < self->nr
+        || self->dice < 1 || self->dice > 10 || self->rolls < 1) {
+        PyErr_SetString(PyExc_ValueError, "Kernels: sizes out of range");
+        return -1;
+    }
+    self->stride = self->threshold + 1;
+    Py_ssize_t nb = self->nb, nr = self->nr, nk = self->nk, masks = (Py_ssize_t)1 << nb;
+    Py_ssize_t codes = 1;
+    for (int f = 0; f < FACES; f++) codes *= self->dice + 1;
+    Py_ssize_t um = (Py_ssize_t)1 << self->nu, st = self->stride;
+    const Py_ssize_t items[N_ARRAYS] = {
+        nr * nb, masks, masks * FACES * nb, FACES, nr, self->y_count * FACES, nb,
+        nb * nr, self->ne, self->ne, nk * FACES, nk + 1, -1,
+        nr, nr * self->sub_width, nr, nk * FACES, codes, um * st,
+        um, um * st, nb, masks * self->y_count * st};
+    for (int i = 0; i < N_ARRAYS; i++) {
+        Py_ssize_t size = i == A_FIVE_POINTS ? 2 : (i == A_ROLL_PROB || i == A_V) ? 8 : 4;
+        if (view(self, arrays, i, items[i], size, i == A_V) < 0) return -1;
+    }
+#define BUF(i) (self->views[i].buf)
+    self->score = BUF(A_SCORE);
+    self->allowed = BUF(A_ALLOWED);
+    self->five_points = BUF(A_FIVE_POINTS);
+    self->five_rolls = BUF(A_FIVE_ROLLS);
+    self->five_of = BUF(A_FIVE_OF);
+    self->extra = BUF(A_EXTRA);
+    self->is_upper = BUF(A_IS_UPPER);
+    self->entry_of = BUF(A_ENTRY_OF);
+    self->entry_box = BUF(A_ENTRY_BOX);
+    self->entry_roll = BUF(A_ENTRY_ROLL);
+    self->child = BUF(A_CHILD);
+    self->parent_start = BUF(A_PARENT_START);
+    self->parent_list = BUF(A_PARENT_LIST);
+    self->roll_prob = BUF(A_ROLL_PROB);
+    self->sub_keeps = BUF(A_SUB_KEEPS);
+    self->sub_count = BUF(A_SUB_COUNT);
+    self->counts = BUF(A_COUNTS);
+    self->code_to_keep = BUF(A_CODE_TO_KEEP);
+    self->lanes = BUF(A_LANES);
+    self->lane_count = BUF(A_LANE_COUNT);
+    self->lane_of = BUF(A_LANE_OF);
+    self->upper_bit = BUF(A_UPPER_BIT);
+    self->V = BUF(A_V);
+#undef BUF
+    if (self->views[A_PARENT_LIST].len / 4 < self->parent_start[nk]) {
+        PyErr_SetString(PyExc_ValueError, "Kernels: parent_list is too short");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < um; i++)
+        if (self->lane_count[i] > 64) {
+            PyErr_SetString(PyExc_ValueError, "Kernels: more than 64 lanes");
+            return -1;
+        }
+    self->entry_by_box = PyMem_Malloc(sizeof(int32_t) * nr * nb);
+    self->box_start = PyMem_Malloc(sizeof(int32_t) * (nb + 1));
+    if (!self->entry_by_box || !self->box_start) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nr * nb; i++) {
+        int32_t e = self->entry_of[i];
+        if (e < -1 || e >= self->ne) {
+            PyErr_SetString(PyExc_ValueError, "Kernels: entry_of out of range");
+            return -1;
+        }
+        /* Five of a kind (-1) reads entry 0 here and is set apart afterwards. */
+        self->entry_by_box[i] = e >= 0 ? e : 0;
+    }
+    for (int b = 0, e = 0; b <= nb; b++) {
+        while (e < self->ne && self->entry_box[e] < b) e++;
+        self->box_start[b] = e;
+    }
+    self->scratch = PyMem_Malloc(sizeof(Scratch));
+    if (!self->scratch || scratch_init(self, self->scratch) < 0) {
+        PyMem_Free(self->scratch);
+        self->scratch = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int check_state(const Kernels *self, int mask, int y, int u) {
+    if (mask < 0 || mask >= (1 << self->nb) || y < 0 || y >= self->y_count || u < 0
+        || u > self->threshold) {
+        PyErr_Format(PyExc_ValueError, "no state (%d, %d, %d)", mask, y, u);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Kernels_fill(Kernels *self, PyObject *args) {
+    int mask, y, u, roll, box;
+    if (!PyArg_ParseTuple(args, "iiiii", &mask, &y, &u, &roll, &box)) return NULL;
+    if (check_state(self, mask, y, u) < 0) return NULL;
+    if (roll < 0 || roll >= self->nr || box < 0 || box >= self->nb) {
+        PyErr_SetString(PyExc_ValueError, "no such roll or box");
+        return NULL;
+    }
+    int extra, m2, y2, up, u2;
+    int points = fill_box(self, mask, y, roll, box, &extra, &m2, &y2, &up);
+    int bonus = add_upper(self, u, up, &u2);
+    if (points < 0) u2 = u;
+    return Py_BuildValue("(iiiiii)", points, extra, bonus, m2, y2, u2);
+}
+
+static int parse_buffer(PyObject *o, Py_buffer *b, Py_ssize_t items, Py_ssize_t itemsize,
+                        int writable, const char *what) {
+    if (PyObject_GetBuffer(o, b, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (b->itemsize != itemsize || (items >= 0 && b->len < items * itemsize)) {
+        PyErr_Format(PyExc_ValueError, "%s: wrong size or type", what);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Kernels_solve(Kernels *self, PyObject *args) {
+    PyObject *om, *oy;
+    Py_ssize_t start, step;
+    if (!PyArg_ParseTuple(args, "OOnn", &om, &oy, &start, &step)) return NULL;
+    Py_buffer bm, by;
+    if (parse_buffer(om, &bm, -1, 4, 0, "jobs_mask") < 0) return NULL;
+    if (parse_buffer(oy, &by, bm.len / 4, 4, 0, "jobs_y") < 0) {
+        PyBuffer_Release(&bm);
+        return NULL;
+    }
+    Py_ssize_t n = bm.len / 4;
+    const int32_t *jm = bm.buf, *jy = by.buf;
+    int bad = step < 1 || start < 0;
+    for (Py_ssize_t j = 0; j < n && !bad; j++)
+        if (check_state(self, jm[j], jy[j], 0) < 0) bad = 2;
+    if (bad) {
+        if (bad == 1) PyErr_SetString(PyExc_ValueError, "bad start or step");
+        PyBuffer_Release(&bm);
+        PyBuffer_Release(&by);
+        return NULL;
+    }
+    Scratch s;
+    if (scratch_init(self, &s) < 0) {
+        PyBuffer_Release(&bm);
+        PyBuffer_Release(&by);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    solve_jobs(self, &s, jm, jy, start, n, step);
+    Py_END_ALLOW_THREADS
+    free(s.block);
+    PyBuffer_Release(&bm);
+    PyBuffer_Release(&by);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernels_turn(Kernels *self, PyObject *args) {
+    int mask, y, u, rerolls;
+    PyObject *oa, *ov, *ok;
+    if (!PyArg_ParseTuple(args, "iiiiOOO", &mask, &y, &u, &rerolls, &oa, &ov, &ok))
+        return NULL;
+    if (check_state(self, mask, y, u) < 0) return NULL;
+    if (rerolls < 0 || rerolls >= self->rolls) {
+        PyErr_SetString(PyExc_ValueError, "rerolls out of range");
+        return NULL;
+    }
+    Py_buffer ba, bv, bk;
+    if (parse_buffer(oa, &ba, self->nb, 8, 1, "abox") < 0) return NULL;
+    if (parse_buffer(ov, &bv, (Py_ssize_t)self->ne + FACES * self->nb, 8, 1, "values") < 0) {
+        PyBuffer_Release(&ba);
+        return NULL;
+    }
+    if (parse_buffer(ok, &bk, (Py_ssize_t)rerolls * self->nk, 8, 1, "keeps") < 0) {
+        PyBuffer_Release(&ba);
+        PyBuffer_Release(&bv);
+        return NULL;
+    }
+    Scratch *s = self->scratch;
+    turn_tables(self, s, mask, y, u, rerolls, bv.buf, bk.buf);
+    int64_t *abox = ba.buf;
+    int n = s->plan.nallowed;
+    for (int i = 0; i < n; i++) abox[i] = s->plan.abox[i];
+    PyBuffer_Release(&ba);
+    PyBuffer_Release(&bv);
+    PyBuffer_Release(&bk);
+    return PyLong_FromLong(n);
+}
+
+/* options(abox, values, n, keep_row or None, dice, actions, option_type, total): every
+ * option of the roll `dice` (faces in their positions), best first, as option_type
+ * ((action, total + value)) tuples. actions[b] fills box b, actions[nb + m] holds the dice
+ * of position bit mask m (the first dice of each face, one option per kept multiset). */
+static PyObject *Kernels_options(Kernels *self, PyObject *args) {
+    PyObject *oa, *ov, *okr, *dice, *actions;
+    PyTypeObject *option_type;
+    int n;
+    double total;
+    if (!PyArg_ParseTuple(args, "OOiOO!O!O!d", &oa, &ov, &n, &okr, &PyTuple_Type, &dice,
+                          &PyTuple_Type, &actions, &PyType_Type, &option_type, &total))
+        return NULL;
+    const int nb = self->nb, nd = self->dice;
+    if (PyTuple_GET_SIZE(dice) != nd || n < 0 || n > nb
+        || PyTuple_GET_SIZE(actions) != nb + (1 << nd)
+        || !PyType_IsSubtype(option_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_ValueError, "options: wrong dice, count or actions");
+        return NULL;
+    }
+    int faces[16], c[FACES] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < nd; i++) {
+        long f = PyLong_AsLong(PyTuple_GET_ITEM(dice, i));
+        if (f < 1 || f > FACES) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "options: a die is 1 to 6");
+            return NULL;
+        }
+        faces[i] = (int)f;
+        c[f - 1]++;
+    }
+    int r = roll_of_counts(self, c);
+    Py_buffer ba, bv, bk;
+    int with_keeps = okr != Py_None;
+    if (parse_buffer(oa, &ba, n, 8, 0, "abox") < 0) return NULL;
+    if (parse_buffer(ov, &bv, (Py_ssize_t)self->ne + FACES * nb, 8, 0, "values") < 0) {
+        PyBuffer_Release(&ba);
+        return NULL;
+    }
+    if (with_keeps && parse_buffer(okr, &bk, self->nk, 8, 0, "keeps") < 0) {
+        PyBuffer_Release(&ba);
+        PyBuffer_Release(&bv);
+        return NULL;
+    }
+    const int64_t *abox = ba.buf;
+    const double *vals = bv.buf;
+    int count = 0;
+    int *code = PyMem_Malloc(sizeof(int) * (nb + self->sub_width));
+    double *value = PyMem_Malloc(sizeof(double) * (nb + self->sub_width));
+    if (!code || !value) {
+        PyMem_Free(code);
+        PyMem_Free(value);
+        PyBuffer_Release(&ba);
+        PyBuffer_Release(&bv);
+        if (with_keeps) PyBuffer_Release(&bk);
+        return PyErr_NoMemory();
+    }
+    for (int i = 0; i < n; i++) {
+        if (abox[i] < 0 || abox[i] >= nb) continue;
+        double v = box_value(self, vals, r, (int)abox[i]);
+        if (v > NEG / 2) {
+            code[count] = (int)abox[i];
+            value[count++] = v;
+        }
+    }
+    if (with_keeps) {
+        const double *kv = bk.buf;
+        for (int i = 0; i < self->sub_count[r]; i++) {
+            int k = self->sub_keeps[r * self->sub_width + i];
+            int need[FACES], m = 0;
+            for (int f = 0; f < FACES; f++) need[f] = self->counts[k * FACES + f];
+            for (int pos = 0; pos < nd; pos++)
+                if (need[faces[pos] - 1] > 0) {
+                    need[faces[pos] - 1]--;
+                    m |= 1 << pos;
+                }
+            code[count] = nb + m;
+            value[count++] = kv[k];
+        }
+        PyBuffer_Release(&bk);
+    }
+    PyBuffer_Release(&ba);
+    PyBuffer_Release(&bv);
+    /* Best first; equal values keep their order (boxes, then keeps). */
+    for (int i = 1; i < count; i++) {
+        int ci = code[i];
+        double vi = value[i];
+        int j = i - 1;
+        while (j >= 0 && value[j] < vi) {
+            code[j + 1] = code[j];
+            value[j + 1] = value[j];
+            j--;
+        }
+        code[j + 1] = ci;
+        value[j + 1] = vi;
+    }
+    PyObject *list = PyList_New(count);
+    if (!list) {
+        PyMem_Free(code);
+        PyMem_Free(value);
+        return NULL;
+    }
+    for (int i = 0; i < count; i++) {
+        PyObject *v = PyFloat_FromDouble(value[i] + total);
+        PyObject *a = PyTuple_GET_ITEM(actions, code[i]);
+#if PY_VERSION_HEX < 0x030E0000
+        /* As tuple.__new__(option_type, (a, v)) makes it, without the two tuples on the
+         * way (tuples cache no hash before Python 3.14). */
+        PyObject *opt = v ? option_type->tp_alloc(option_type, 2) : NULL;
+        if (opt) {
+            PyTuple_SET_ITEM(opt, 0, Py_NewRef(a));
+            PyTuple_SET_ITEM(opt, 1, v);
+        } else {
+            Py_XDECREF(v);
+        }
+#else
+        PyObject *pair = v ? PyTuple_Pack(2, a, v) : NULL;
+        Py_XDECREF(v);
+        PyObject *wrapped = pair ? PyTuple_Pack(1, pair) : NULL;
+        Py_XDECREF(pair);
+        PyObject *opt = wrapped ? PyTuple_Type.tp_new(option_type, wrapped, NULL) : NULL;
+        Py_XDECREF(wrapped);
+#endif
+        if (!opt) {
+            Py_DECREF(list);
+            list = NULL;
+            break;
+        }
+        PyList_SET_ITEM(list, i, opt);
+    }
+    PyMem_Free(code);
+    PyMem_Free(value);
+    return list;
+}
+
+/* play(state, lo, hi, faces or None, uniforms or None, temperature, choices or None). */
+static PyObject *Kernels_play(Kernels *self, PyObject *args) {
+    PyObject *os, *of, *ou, *oc;
+    Py_ssize_t lo, hi;
+    double temperature;
+    if (!PyArg_ParseTuple(args, "OnnOOdO", &os, &lo, &hi, &of, &ou, &temperature, &oc))
+        return NULL;
+    Py_buffer bs, bf, bu, bc;
+    int hf = of != Py_None, hu = ou != Py_None, hc = oc != Py_None;
+    if (parse_buffer(os, &bs, -1, 8, 1, "state") < 0) return NULL;
+    Py_ssize_t games = bs.len / (8 * G_COLS);
+    const Py_ssize_t per_game = (Py_ssize_t)self->nb * self->rolls;
+    int ok = lo >= 0 && hi >= lo && hi <= games && bs.len == games * 8 * G_COLS;
+    if (!ok) PyErr_SetString(PyExc_ValueError, "play: bad game range or state");
+    if (ok && hf && parse_buffer(of, &bf, games * per_game * self->dice, 1, 0, "faces") < 0) {
+        ok = 0;
+        hf = 0;
+    }
+    if (ok && hu && parse_buffer(ou, &bu, games * per_game, 8, 0, "uniforms") < 0) {
+        ok = 0;
+        hu = 0;
+    }
+    if (ok && hc && parse_buffer(oc, &bc, games * per_game, 8, 1, "choices") < 0) {
+        ok = 0;
+        hc = 0;
+    }
+    if (ok && hf) {
+        const int8_t *f = bf.buf;
+        for (Py_ssize_t i = 0; i < games * per_game * self->dice; i++)
+            if (f[i] < 1 || f[i] > FACES) {
+                PyErr_SetString(PyExc_ValueError, "play: a die is 1 to 6");
+                ok = 0;
+                break;
+            }
+    }
+    if (ok && temperature > 0.0 && hf && !hu) {
+        PyErr_SetString(PyExc_ValueError, "play: given dice need given uniforms");
+        ok = 0;
+    }
+    int64_t *state = bs.buf;
+    for (Py_ssize_t g = lo; ok && g < hi; g++)
+        if (check_state(self, (int)state[g * G_COLS + G_MASK], (int)state[g * G_COLS + G_Y],
+                        (int)state[g * G_COLS + G_U]) < 0)
+            ok = 0;
+    Scratch s;
+    int status = 0;
+    if (ok) {
+        if (scratch_init(self, &s) < 0) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+    }
+    if (ok) {
+        PlaySource src = {hf ? bf.buf : NULL, hu ? bu.buf : NULL, hc ? bc.buf : NULL,
+                          temperature};
+        Py_BEGIN_ALLOW_THREADS
+        status = play_games(self, &s, state, lo, hi, &src);
+        Py_END_ALLOW_THREADS
+        free(s.block);
+        if (status == -2) {
+            PyErr_NoMemory();
+            ok = 0;
+        } else if (status < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "play: a game had no legal option");
+            ok = 0;
+        }
+    }
+    PyBuffer_Release(&bs);
+    if (hf) PyBuffer_Release(&bf);
+    if (hu) PyBuffer_Release(&bu);
+    if (hc) PyBuffer_Release(&bc);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* seed_games(state, seed, first): each game's own stream of dice, from the seed and the
+ * game's number (first + row), so a game's dice do not depend on how games are split. */
+static PyObject *Kernels_seed_games(Kernels *self, PyObject *args) {
+    PyObject *os;
+    unsigned long long seed;
+    Py_ssize_t first;
+    if (!PyArg_ParseTuple(args, "OKn", &os, &seed, &first)) return NULL;
+    Py_buffer bs;
+    if (parse_buffer(os, &bs, -1, 8, 1, "state") < 0) return NULL;
+    int64_t *state = bs.buf;
+    Py_ssize_t games = bs.len / (8 * G_COLS);
+    uint64_t base = mix64(seed ^ 0x5bd1e995a5a5a5a5ULL);
+    for (Py_ssize_t g = 0; g < games; g++)
+        state[g * G_COLS + G_RNG] = (int64_t)mix64(base + mix64((uint64_t)(first + g)));
+    PyBuffer_Release(&bs);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Kernels_methods[] = {
+    {"fill", (PyCFunction)Kernels_fill, METH_VARARGS,
+     "fill(mask, y, u, roll, box) -> (points, extra, bonus, mask2, y2, u2)"},
+    {"solve", (PyCFunction)Kernels_solve, METH_VARARGS,
+     "solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ..."},
+    {"turn", (PyCFunction)Kernels_turn, METH_VARARGS,
+     "turn(mask, y, u, rerolls, abox, values, keeps) -> allowed boxes"},
+    {"options", (PyCFunction)Kernels_options, METH_VARARGS,
+     "options(abox, values, n, keep_row, dice, actions, option_type, total) -> list"},
+    {"play", (PyCFunction)Kernels_play, METH_VARARGS,
+     "play(state, lo, hi, faces, uniforms, temperature, choices)"},
+    {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,
+     "seed_games(state, seed, first)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject KernelsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "yatzy.solver._kernels.Kernels",
+    .tp_doc = "One ruleset's tables and value table, for the compiled loops.",
+    .tp_basicsize = sizeof(Kernels),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Kernels_init,
+    .tp_dealloc = (destructor)Kernels_dealloc,
+    .tp_methods = Kernels_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels",
+    "The solver's compiled loops (see yatzy.solver.kernels).", -1, NULL};
+
+PyMODINIT_FUNC PyInit__kernels(void) {
+    if (PyType_Ready(&KernelsType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&KernelsType);
+    if (PyModule_AddObject(m, "Kernels", (PyObject *)&KernelsType) < 0) {
+        Py_DECREF(&KernelsType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddObject(m, "NEG", PyFloat_FromDouble(NEG));
+    PyModule_AddIntConstant(m, "COLUMNS", G_COLS);
+    return m;
+}
