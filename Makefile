@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml src/yatzy/solver/_kernels.c
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

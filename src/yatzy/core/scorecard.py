@@ -104,14 +104,14 @@ class Scorecard(Mapping[str, "int | None"]):
     @property
     def is_complete(self) -> bool:
         """True when every box is filled."""
-        return all(v is not None for v in self.entries)
+        return None not in self.entries
 
     # --- Totals ---------------------------------------------------------------------
 
     @property
     def upper_sum(self) -> int:
         """Points in ones … sixes."""
-        return sum(v or 0 for v in self.entries[:6])
+        return sum(filter(None, self.entries[:6]))
 
     @property
     def upper_bonus(self) -> int:
@@ -134,12 +134,12 @@ class Scorecard(Mapping[str, "int | None"]):
     @property
     def lower_sum(self) -> int:
         """Points in the lower section (bonuses not included)."""
-        return sum(v or 0 for v in self.entries[6:])
+        return sum(filter(None, self.entries[6:]))
 
     @property
     def total(self) -> int:
         """Grand total: upper sum, upper bonus, Yahtzee bonus and lower sum."""
-        return self.upper_sum + self.upper_bonus + self.yahtzee_bonus + self.lower_sum
+        return sum(filter(None, self.entries)) + self.upper_bonus + self.yahtzee_bonus
 
     # --- Changes --------------------------------------------------------------------
 

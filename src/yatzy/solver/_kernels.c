@@ -75,6 +75,15 @@ typedef struct {
      * box's first entry ([nb + 1]). */
     int32_t *entry_by_box;
     int32_t *box_start;
+    /* What fill_box gives each entry, read once (entries fill alike whatever the mask
+     * that allows their box): its points, and which of its box's keys (upper points and
+     * whether it makes y = 1) it has: entry_key[e], keys key_start[b] .. key_start[b + 1]
+     * - 1 with key_up and key_y. */
+    double *entry_gain;
+    int32_t *entry_key;
+    int32_t *key_start;
+    int32_t *key_up;
+    int32_t *key_y;
     /* Scratch memory of the calls that keep the GIL (turn): one at a time. */
     void *scratch;
     Py_buffer views[N_ARRAYS];
@@ -124,16 +133,16 @@ INLINE int add_upper(const Kernels *t, int u, int upper, int *u2) {
 
 /* What filling each allowed box is worth in state (mask, y), before the upper sum is
  * known: fills that lead to the same next mask and y with the same upper points share a
- * row. Entry e is worth gain[e] + row group[e]; five of a kind of face f in box b is worth
- * gain5[f * nb + b] + row group5[f * nb + b] (group -1: forbidden). */
+ * row. Entry e of the i-th allowed box is worth entry_gain[e] + row box_row[i] +
+ * entry_key[e]; five of a kind of face f in box b is worth gain5[f * nb + b] + row
+ * group5[f * nb + b] (group -1: forbidden). */
 typedef struct {
     int nrow, nallowed;
     int *row_mask, *row_y, *row_up; /* [ne + 6 nb] */
-    double *gain;                   /* [ne] */
-    int *group;                     /* [ne] */
     double *gain5;                  /* [6 nb] */
     int *group5;                    /* [6 nb] */
-    int abox[32];
+    int abox[32];                   /* the allowed boxes */
+    int box_row[32];                /* the first row of each */
 } Plan;
 
 /* LANES doubles, one per upper sum, handled as one value (GCC's vector extension: one
@@ -180,36 +189,42 @@ static int scratch_init(const Kernels *t, Scratch *s) {
     s->S = v; v += t->nr;
     s->A = v; v += t->nk;
     double *d = (double *)v;
-    s->plan.gain = d; d += t->ne;
     s->plan.gain5 = d; d += FACES * t->nb;
     int *i = (int *)d;
     s->plan.row_mask = i; i += nrows;
     s->plan.row_y = i; i += nrows;
     s->plan.row_up = i; i += nrows;
-    s->plan.group = i; i += t->ne;
     s->plan.group5 = i;
     return 0;
 }
 
 static void make_plan(const Kernels *t, int mask, int y, Plan *p) {
-    const int nb = t->nb, ne = t->ne;
+    const int nb = t->nb;
     const int allowed = t->allowed[mask];
-    int n = 0, end = 0;
+    int n = 0;
     p->nallowed = 0;
-    for (int e = 0; e < ne; e++) p->group[e] = -1;
-    for (int i = 0; i < FACES * nb; i++) p->group5[i] = -1;
     for (int b = 0; b < nb; b++) {
-        int start = end; /* the box's entries: start .. end - 1 (numbered by box) */
-        while (end < ne && t->entry_box[end] == b) end++;
         /* The Joker rules only choose among the boxes the play order allows (a test
          * checks it on the tables), so the other boxes stay forbidden. */
-        if (!((allowed >> b) & 1)) continue;
-        p->abox[p->nallowed++] = b;
+        if (!((allowed >> b) & 1)) {
+            for (int f = 0; f < FACES; f++) p->group5[f * nb + b] = -1;
+            continue;
+        }
+        p->abox[p->nallowed] = b;
+        /* The rows of the box's entries, one per key, from row box_row[i] on. */
         int first = n;
-        for (int i = 0; i < FACES + end - start; i++) {
-            int r = i < FACES ? t->five_rolls[i] : t->entry_roll[start + i - FACES];
+        p->box_row[p->nallowed++] = n;
+        for (int k = t->key_start[b]; k < t->key_start[b + 1]; k++) {
+            p->row_mask[n] = mask | (1 << b);
+            p->row_y[n] = t->key_y[k] ? 1 : y;
+            p->row_up[n] = t->key_up[k];
+            n++;
+        }
+        /* Five of a kind: the Joker rules' points and the extra bonus depend on the
+         * state. */
+        for (int f = 0; f < FACES; f++) {
             int extra, m2, y2, up;
-            int points = fill_box(t, mask, y, r, b, &extra, &m2, &y2, &up);
+            int points = fill_box(t, mask, y, t->five_rolls[f], b, &extra, &m2, &y2, &up);
             int g = -1;
             if (points >= 0) {
                 for (g = first; g < n; g++)
@@ -221,13 +236,8 @@ static void make_plan(const Kernels *t, int mask, int y, Plan *p) {
                     n++;
                 }
             }
-            if (i < FACES) {
-                p->gain5[i * nb + b] = points + extra;
-                p->group5[i * nb + b] = g;
-            } else {
-                p->gain[start + i - FACES] = points + extra;
-                p->group[start + i - FACES] = g;
-            }
+            p->gain5[f * nb + b] = points + extra;
+            p->group5[f * nb + b] = g;
         }
     }
     p->nrow = n;
@@ -259,8 +269,9 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
     /* Entries: a row and a gain. */
     for (int i = 0; i < p->nallowed; i++) {
         int b = p->abox[i];
+        const vd *box_rows = rows + p->box_row[i];
         for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++)
-            ev[e] = p->group[e] >= 0 ? rows[p->group[e]] + p->gain[e] : neg;
+            ev[e] = box_rows[t->entry_key[e]] + t->entry_gain[e];
         for (int f = 0; f < FACES; f++) {
             int j = f * nb + b;
             ev5[j] = p->group5[j] >= 0 ? rows[p->group5[j]] + p->gain5[j] : neg;
@@ -443,7 +454,10 @@ HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize
     double *vals = malloc(sizeof(double) * (nbv + (size_t)(rerolls + 1) * nk
                                             + nb + t->sub_width));
     int *what = malloc(sizeof(int) * (nb + t->sub_width));
-    if (!idx || !tmp || !keys || !count || !vals || !what) {
+    /* At temperature 0, the choice per rolls left and roll, once per state. */
+    int *memo = malloc(sizeof(int) * (size_t)rolls * nr);
+    const int greedy = src->temperature <= 0.0;
+    if (!idx || !tmp || !keys || !count || !vals || !what || !memo) {
         status = -2;
         goto done;
     }
@@ -464,6 +478,7 @@ HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize
             int m = (int)first[G_MASK], y = (int)first[G_Y], u = (int)first[G_U];
             turn_tables(t, s, m, y, u, rerolls, vals, keeps);
             const Plan *p = &s->plan;
+            if (greedy) memset(memo, 0xff, sizeof(int) * (size_t)rolls * nr);
             for (Py_ssize_t j = a; j < b; j++) {
                 Py_ssize_t game = lo + idx[j];
                 int64_t *row = state + game * G_COLS;
@@ -475,6 +490,13 @@ HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize
                 int left = rerolls, r = 0, pick = -1;
                 for (;;) {
                     r = roll_of_counts(t, c);
+                    if (greedy && memo[left * nr + r] >= 0) {
+                        pick = memo[left * nr + r];
+                        if (src->choices)
+                            src->choices[((size_t)game * nb + turn) * rolls + rerolls - left] = pick;
+                        if (pick >= nb && left > 0) goto reroll;
+                        break;
+                    }
                     int no = 0;
                     for (int i = 0; i < p->nallowed; i++) {
                         double v = box_value(t, vals, r, p->abox[i]);
@@ -502,9 +524,11 @@ HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize
                                    ? src->uniforms[((size_t)game * nb + turn) * rolls + rerolls - left]
                                    : uniform(&rng);
                     pick = what[choose(opt, no, src->temperature, draw)];
+                    if (greedy) memo[left * nr + r] = pick;
                     if (src->choices)
                         src->choices[((size_t)game * nb + turn) * rolls + rerolls - left] = pick;
                     if (pick < nb || left == 0) break;
+                reroll:;
                     /* Reroll: keep pick - nb, throw the other dice. */
                     int k = pick - nb, kept = 0, roll_no = rolls - left;
                     for (int f = 0; f < FACES; f++) {
@@ -540,6 +564,7 @@ done:
     free(count);
     free(vals);
     free(what);
+    free(memo);
     return status;
 }
 
@@ -549,6 +574,11 @@ static void Kernels_dealloc(Kernels *self) {
     for (int i = 0; i < self->nviews; i++) PyBuffer_Release(&self->views[i]);
     PyMem_Free(self->entry_by_box);
     PyMem_Free(self->box_start);
+    PyMem_Free(self->entry_gain);
+    PyMem_Free(self->entry_key);
+    PyMem_Free(self->key_start);
+    PyMem_Free(self->key_up);
+    PyMem_Free(self->key_y);
     if (self->scratch) {
         free(((Scratch *)self->scratch)->block);
         PyMem_Free(self->scratch);
@@ -575,6 +605,51 @@ static int view(Kernels *self, PyObject *arrays, int i, Py_ssize_t items, Py_ssi
                      items, itemsize);
         return -1;
     }
+    return 0;
+}
+
+/* Read fill_box once per entry (see Kernels.entry_gain). */
+static int entry_keys(Kernels *self) {
+    const int nb = self->nb, ne = self->ne;
+    self->entry_gain = PyMem_Malloc(sizeof(double) * (ne + 1));
+    self->entry_key = PyMem_Malloc(sizeof(int32_t) * (ne + 1));
+    self->key_start = PyMem_Malloc(sizeof(int32_t) * (nb + 1));
+    self->key_up = PyMem_Malloc(sizeof(int32_t) * (ne + 1));
+    self->key_y = PyMem_Malloc(sizeof(int32_t) * (ne + 1));
+    if (!self->entry_gain || !self->entry_key || !self->key_start || !self->key_up
+        || !self->key_y) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int n = 0;
+    for (int b = 0; b < nb; b++) {
+        self->key_start[b] = n;
+        /* A mask whose play order allows the box. */
+        int mask = -1;
+        for (int m = 0; m < (1 << nb) && mask < 0; m++)
+            if ((self->allowed[m] >> b) & 1) mask = m;
+        for (int e = self->box_start[b]; e < self->box_start[b + 1]; e++) {
+            int extra = 0, m2, y2 = 0, up = 0, points = -1;
+            if (mask >= 0)
+                points = fill_box(self, mask, 0, self->entry_roll[e], b, &extra, &m2, &y2, &up);
+            if (points < 0 || extra != 0) {
+                /* A box no mask allows: its entries are never read. */
+                points = 0;
+                up = 0;
+                y2 = 0;
+            }
+            int k = self->key_start[b];
+            while (k < n && !(self->key_up[k] == up && self->key_y[k] == y2)) k++;
+            if (k == n) {
+                self->key_up[n] = up;
+                self->key_y[n] = y2;
+                n++;
+            }
+            self->entry_gain[e] = points;
+            self->entry_key[e] = k - self->key_start[b];
+        }
+    }
+    self->key_start[nb] = n;
     return 0;
 }
 
@@ -666,6 +741,7 @@ static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
         while (e < self->ne && self->entry_box[e] < b) e++;
         self->box_start[b] = e;
     }
+    if (entry_keys(self) < 0) return -1;
     self->scratch = PyMem_Malloc(sizeof(Scratch));
     if (!self->scratch || scratch_init(self, self->scratch) < 0) {
         PyMem_Free(self->scratch);

@@ -128,6 +128,8 @@ class Model:
     #: Masks a game can reach (sorted).
     masks: IntArray
     tables: Tables
+    #: Per box, every number of points it can hold (``Ruleset.possible_points``).
+    possible: tuple[frozenset[int], ...]
 
     # What the Python side reads of the tables.
 
@@ -183,20 +185,25 @@ class Model:
         """The ``(mask, y, u)`` state of ``card``; :class:`UnreachableCard` for a
         scorecard no game of this ruleset produces."""
         r = self.ruleset
-        if card.ruleset != r:
+        if card.ruleset is not r and card.ruleset != r:
             raise RulesError(f"The scorecard is for {card.ruleset}, not {r}")
         entries = card.entries
         mask = 0
-        for i, v in enumerate(entries):
-            if v is not None:
-                mask |= 1 << i
+        bit = 1
+        bad = None
+        for value, possible in zip(entries, self.possible, strict=True):
+            if value is not None:
+                if bad is None and value not in possible:
+                    bad = bit.bit_length() - 1
+                mask |= bit
+            bit <<= 1
         if not self.allowed[mask] and mask != (1 << self.boxes) - 1:
             raise UnreachableCard(
                 f"No game of {r} reaches this scorecard: the play order forbids {card}"
             )
-        for box, value in zip(r.boxes, entries, strict=True):
-            if value is not None and value not in r.possible_points(box):
-                raise UnreachableCard(f"{r.label(box)} cannot hold {value} points", box=box)
+        if bad is not None:
+            box = r.boxes[bad]
+            raise UnreachableCard(f"{r.label(box)} cannot hold {entries[bad]} points", box=box)
         # y_points was read off rules.earns_yahtzee_bonus when the model was built.
         y = int(self.y_count > 1 and entries[self.yahtzee_box] == self.y_points)
         u = min(sum(entries[b] or 0 for b in self.upper), self.threshold)
@@ -403,4 +410,5 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
         y_count=y_count,
         masks=masks,
         tables=tables,
+        possible=tuple(ruleset.possible_points(b) for b in ruleset.boxes),
     )

@@ -15,7 +15,6 @@ import threading
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -38,8 +37,7 @@ class Option(NamedTuple):
     value: float
 
 
-@dataclass(frozen=True)
-class TurnTables:
+class TurnTables(NamedTuple):
     """In-turn values of one turn-start state: the allowed boxes ``abox``, the value of
     filling them by entry (``values``, see :mod:`yatzy.solver.turn`) and ``keeps[s, k]``
     for keeping ``k`` with ``s`` rerolls left after the reroll."""
@@ -47,7 +45,7 @@ class TurnTables:
     abox: IntArray
     values: FloatArray
     keeps: FloatArray
-    tables: Tables = field(repr=False)
+    tables: Tables
 
     @property
     def vals(self) -> FloatArray:
@@ -142,7 +140,7 @@ class Strategy:
         abox, values, keeps = turn.turn_tables(
             self.kernels, self.model.tables, mask, y, u, self.model.rolls - 1
         )
-        return TurnTables(abox, values, keeps, self.model.tables)
+        return tuple.__new__(TurnTables, (abox, values, keeps, self.model.tables))
 
     # --- Advice ---------------------------------------------------------------------
 

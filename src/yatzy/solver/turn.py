@@ -34,7 +34,7 @@ def turn_tables(k: Kernels, t: Tables, mask: int, y: int, u: int, rerolls: int
 def box_matrix(t: Tables, abox: IntArray, values: FloatArray) -> FloatArray:
     """``vals[i, r]``: the value of filling box ``abox[i]`` with roll ``r``, from the
     box values by entry."""
-    nr, nb = t.score.shape
+    nb = t.score.shape[1]
     ne = t.entry_box.shape[0]
     entries = t.entry_of[abox]  # (boxes, rolls); -1 for five of a kind
     five = t.five_of >= 0
