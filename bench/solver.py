@@ -2,12 +2,15 @@
 
     python bench/solver.py [--runs 5] [--games 100000] [--no-reference]
 
-Prints, for Scandinavian Yatzy and Yahtzee: table build time (median of ``--runs``
-builds in one process, and the first build in a fresh process, with and without the
-numba compile cache), table load time, the median time of one advice (every option of a
-situation with 2 rolls left, table loaded), optimal simulation speed and peak memory.
-The same figures for ``yatzy-solver`` come from its own virtual environment
-(``bench/.venv-ref``, created on first use), with the ratios of the same run.
+Prints, for Scandinavian Yatzy and Yahtzee, what a user meets: ``yatzy solve`` in a
+fresh process with no table cached (wall time from spawn to exit, start-up included, and
+its peak memory), the median of ``--runs`` builds in one process, loading a cached
+table, the peak memory of a process that loads a table and advises, the median time of
+``Strategy.advise(game)`` on positions of random games after a first roll (a state not
+seen before, and the same state again), optimal simulation speed, and ``yatzy simulate
+-n 1000000`` from the command line. The same figures for ``yatzy-solver`` come from its
+own virtual environment (``bench/.venv-ref``, created on first use), with the ratios of
+the same run; also how long the C extension takes to compile (once, at install).
 
 Each figure is measured in a fresh child process so that peak memory and first calls
 are honest. Not part of ``make test``.
@@ -19,7 +22,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -35,31 +37,33 @@ SITUATIONS = 2000
 
 # --- Our side (run in child processes) ------------------------------------------------
 
-OURS = r'''
+OURS = r"""
 import json, os, random, resource, statistics, sys, time
 args = json.loads(sys.argv[1])
 t0 = time.perf_counter()
 import yatzy
-from yatzy.core import rules
-from yatzy.core.scorecard import Scorecard
 from yatzy.solver import policy
 from yatzy.solver.simulate import simulate
-import_seconds = time.perf_counter() - t0
-out = {"import_seconds": import_seconds}
+out = {"import_seconds": time.perf_counter() - t0}
 r = yatzy.ruleset(args["rules"], **args.get("options", {}))
 what = args["what"]
 
 def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-if what == "first_build":
-    t = time.perf_counter()
-    s = policy.strategy(r, cache=False)
-    out["seconds"] = time.perf_counter() - t
-    out["expected_score"] = s.expected_score
-    out["states"] = s.state_count
-    out["peak_mb"] = peak_mb()
-elif what == "builds":
+def situations(n):
+    # Random positions of real games, each after a turn's first roll (2 rolls left).
+    rng = random.Random(1)
+    games = []
+    for i in range(n):
+        g = yatzy.new_game(r, ["Ann"], seed=i)
+        for _ in range(rng.randrange(len(r.boxes))):
+            g = g.roll()
+            g = g.score(rng.choice(sorted(g.choices())))
+        games.append(g.roll())
+    return games
+
+if what == "builds":
     times = []
     for _ in range(args["runs"]):
         policy._STRATEGIES.clear()
@@ -68,41 +72,39 @@ elif what == "builds":
         times.append(time.perf_counter() - t)
     out["times"] = times
     out["expected_score"] = s.expected_score
+    out["states"] = s.state_count
     out["peak_mb"] = peak_mb()
 elif what == "load":
-    policy.strategy(r)  # make sure a table is on disk
+    yatzy.strategy(r)  # make sure a table is on disk
     policy._STRATEGIES.clear()
     t = time.perf_counter()
-    s = policy.strategy(r)
+    s = yatzy.strategy(r)
     out["seconds"] = time.perf_counter() - t
     out["source"] = s.source
+elif what == "loaded":
+    # A player's process: the table loaded from disk, some advice given.
+    s = yatzy.strategy(r)
+    for g in situations(50):
+        s.advise(g)
+    out["peak_mb"] = peak_mb()
 elif what == "advise":
-    s = policy.strategy(r)
-    rng = random.Random(1)
-    situations = []
-    for _ in range(args["situations"]):
-        card = Scorecard.empty(r)
-        for box in rng.sample(r.boxes, rng.randrange(len(r.boxes))):
-            dice = [rng.randint(1, 6) for _ in range(5)]
-            points = rules.choices(r, card, dice).get(box)
-            if points is not None:
-                card = card.fill(box, points,
-                                 extra_yahtzee=rules.earns_yahtzee_bonus(r, card, dice))
-        situations.append((card, yatzy.Dice(rng.randint(1, 6) for _ in range(5))))
-    s.advise_card(*situations[0], 2)
+    s = yatzy.strategy(r)
+    games = situations(args["situations"])
+    s.advise(games[0])
     cold, warm = [], []
-    for card, dice in situations:
+    for g in games:
         s._turns.clear()
+        s._states.clear()
         t = time.perf_counter_ns()
-        s.advise_card(card, dice, 2)
+        s.advise(g)
         cold.append(time.perf_counter_ns() - t)
         t = time.perf_counter_ns()
-        s.advise_card(card, dice, 2)
+        s.advise(g)
         warm.append(time.perf_counter_ns() - t)
     out["cold_us"] = statistics.median(cold) / 1000
     out["warm_us"] = statistics.median(warm) / 1000
 elif what == "simulate":
-    s = policy.strategy(r)
+    s = yatzy.strategy(r)
     simulate(s, 1000, seed=0)
     res = simulate(s, args["games"], seed=1)
     out["games_per_second"] = res.games_per_second
@@ -110,7 +112,7 @@ elif what == "simulate":
     out["standard_error"] = res.standard_error
     out["peak_mb"] = peak_mb()
 print(json.dumps(out))
-'''
+"""
 
 # --- yatzy-solver (run in its own virtual environment) --------------------------------
 
@@ -129,11 +131,6 @@ if what == "builds":
         times.append(time.perf_counter() - t)
     out["times"] = times
     out["expected_score"] = solver.state_value("upper 0 | filled -")
-    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-elif what == "first_build":
-    t = time.perf_counter()
-    solver = ys.Solver.build(v)
-    out["seconds"] = time.perf_counter() - t
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 elif what == "advise":
     solver = ys.Solver.build(v)
@@ -178,6 +175,49 @@ def run_child(python: str, code: str, args: dict[str, Any],
     return result
 
 
+def run_command(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Run ``argv`` as a user would: ``(wall seconds from spawn to exit, peak memory in
+    MB)`` of the whole process, start-up included."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, **(env or {})})
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"benchmark command {argv} failed:\n{stderr}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def median_command(argv: list[str], runs: int, env: dict[str, str] | None = None,
+                   before: Any = None) -> tuple[float, float]:
+    """Median wall time and largest peak memory of ``runs`` runs of ``argv``;
+    ``before()`` is called before each (to empty a cache)."""
+    times, peaks = [], []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        seconds, peak = run_command(argv, env)
+        times.append(seconds)
+        peaks.append(peak)
+    return statistics.median(times), max(peaks)
+
+
+def compile_seconds() -> float:
+    """How long compiling the solver's C extension takes (once, at install), with the
+    flags of ``pyproject.toml``."""
+    import sysconfig
+    source = HERE.parent / "src" / "yatzy" / "solver" / "_kernels.c"
+    with tempfile.TemporaryDirectory() as out:
+        cc = sysconfig.get_config_var("CC") or "cc"
+        argv = [*cc.split(), "-O3", "-fno-math-errno", "-Wall", "-fPIC", "-shared",
+                f"-I{sysconfig.get_paths()['include']}", str(source), "-o",
+                str(Path(out) / "k.so")]
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+
 def ensure_reference() -> str | None:
     """The Python of ``bench/.venv-ref`` with yatzy-solver installed (created if
     missing); ``None`` when it cannot be installed."""
@@ -196,57 +236,70 @@ def ensure_reference() -> str | None:
     return str(python)
 
 
+#: title: (our child's arguments, our command-line options, yatzy-solver's variant)
 GAMES = {
-    "Scandinavian Yatzy": ({"rules": "yatzy"}, "yatzy-scandinavian"),
-    "Yahtzee (gated Joker)": ({"rules": "yahtzee", "options": {"joker": "gated"}}, "american"),
-    "Yahtzee (forced Joker)": (
-        {"rules": "yahtzee", "options": {"joker": "forced"}}, "american+forced-joker"),
+    "Scandinavian Yatzy": ({"rules": "yatzy"}, ["--rules", "yatzy"], "yatzy-scandinavian"),
+    "Yahtzee (gated Joker)": ({"rules": "yahtzee", "options": {"joker": "gated"}},
+                              ["--rules", "yahtzee", "--joker", "gated"], "american"),
+    "Yahtzee (forced Joker)": ({"rules": "yahtzee", "options": {"joker": "forced"}},
+                               ["--rules", "yahtzee", "--joker", "forced"],
+                               "american+forced-joker"),
 }
+
+#: yatzy-solver in a fresh process, as a user would start it.
+REFERENCE_BUILD = "import sys, yatzy_solver as ys; ys.Solver.build(ys.Variant(sys.argv[1]))"
 
 
 def measure(runs: int, games: int, reference: bool) -> list[dict[str, Any]]:
     """Every figure, for every game."""
     ref_python = ensure_reference() if reference else None
+    yatzy_command = str(Path(sys.executable).parent / "yatzy")
     rows = []
     with tempfile.TemporaryDirectory() as tables:
         env = {"YATZY_CACHE_DIR": tables}
-        for title, (ours_args, variant) in GAMES.items():
+
+        def empty_cache() -> None:
+            for f in Path(tables).iterdir():
+                f.unlink()
+
+        for title, (ours_args, options, variant) in GAMES.items():
             print(f"measuring {title} …", file=sys.stderr)
             row: dict[str, Any] = {"game": title}
-            jit = tempfile.mkdtemp(prefix="numba-")
-            # First build in a fresh process: with an empty numba cache (compiling the
-            # kernels), then with them cached on disk (the usual first call).
-            cold = run_child(sys.executable, OURS, {**ours_args, "what": "first_build"},
-                             {**env, "NUMBA_CACHE_DIR": jit})
-            warm = run_child(sys.executable, OURS, {**ours_args, "what": "first_build"},
-                             {**env, "NUMBA_CACHE_DIR": jit})
+            # What a user starts: the command, in a fresh process, with no table cached.
+            solve_s, solve_mb = median_command(
+                [yatzy_command, "solve", *options], runs, env, before=empty_cache)
             builds = run_child(sys.executable, OURS,
                                {**ours_args, "what": "builds", "runs": runs}, env)
             load = run_child(sys.executable, OURS, {**ours_args, "what": "load"}, env)
+            loaded = run_child(sys.executable, OURS, {**ours_args, "what": "loaded"}, env)
             advise = run_child(sys.executable, OURS,
                                {**ours_args, "what": "advise", "situations": SITUATIONS}, env)
             sim = run_child(sys.executable, OURS,
                             {**ours_args, "what": "simulate", "games": games}, env)
-            shutil.rmtree(jit, ignore_errors=True)
+            million_s, million_mb = median_command(
+                [yatzy_command, "simulate", *options, "-n", "1000000", "--seed", "1"],
+                max(1, runs // 2), env)
             row["ours"] = {
                 "expected_score": builds["expected_score"],
-                "states": cold["states"],
+                "states": builds["states"],
                 "build_median": statistics.median(builds["times"]),
-                "first_build_compiling": cold["seconds"],
-                "first_build_cached_jit": warm["seconds"],
-                "compile": cold["seconds"] - warm["seconds"],
+                "solve_command": solve_s,
+                "solve_peak_mb": solve_mb,
                 "load": load["seconds"],
+                "loaded_peak_mb": loaded["peak_mb"],
                 "advise_cold_us": advise["cold_us"],
                 "advise_warm_us": advise["warm_us"],
                 "games_per_second": sim["games_per_second"],
                 "simulated_mean": sim["mean"],
-                "peak_mb": max(cold["peak_mb"], builds["peak_mb"], sim["peak_mb"]),
-                "import_seconds": warm["import_seconds"],
+                "million_command": million_s,
+                "million_peak_mb": million_mb,
+                "import_seconds": builds["import_seconds"],
             }
             if ref_python:
                 rb = run_child(ref_python, REFERENCE,
                                {"variant": variant, "what": "builds", "runs": runs})
-                rf = run_child(ref_python, REFERENCE, {"variant": variant, "what": "first_build"})
+                rf_s, rf_mb = median_command(
+                    [ref_python, "-c", REFERENCE_BUILD, variant], max(1, runs // 2))
                 ra = run_child(ref_python, REFERENCE,
                                {"variant": variant, "what": "advise", "situations": SITUATIONS})
                 rs = run_child(ref_python, REFERENCE,
@@ -254,22 +307,26 @@ def measure(runs: int, games: int, reference: bool) -> list[dict[str, Any]]:
                 row["reference"] = {
                     "expected_score": rb["expected_score"],
                     "build_median": statistics.median(rb["times"]),
-                    "first_build": rf["seconds"],
+                    "fresh_build": rf_s,
+                    "fresh_peak_mb": rf_mb,
                     "advise_us": ra["us"],
                     "games_per_second": rs["games_per_second"],
-                    "peak_mb": max(rb["peak_mb"], rf["peak_mb"]),
+                    "peak_mb": max(rb["peak_mb"], rf_mb),
                 }
             rows.append(row)
     return rows
 
 
-def report(rows: list[dict[str, Any]], runs: int, games: int) -> str:
+def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float) -> str:
     """The figures as a Markdown table (ratio = reference / ours: above 1, we are
     faster or smaller)."""
+    load = os.getloadavg()
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}; builds: median of {runs}; advice: median of "
-        f"{SITUATIONS} random situations with 2 rolls left; simulation: {games:,} games.",
+        f"{platform.python_version()}, load average {load[0]:.2f} / {load[1]:.2f} at the "
+        f"end; builds: median of {runs}; advice: median of {SITUATIONS} positions of "
+        f"random games after a first roll; simulation: {games:,} games. The C extension "
+        f"compiles in {compile_s:.1f} s, once, at install.",
         "",
         "| game | figure | yatzy (this) | yatzy-solver 1.0.0 | ratio |",
         "|---|---|---:|---:|---:|",
@@ -288,16 +345,23 @@ def report(rows: list[dict[str, Any]], runs: int, games: int) -> str:
         g = row["game"]
         add(g, "expected score", o["expected_score"], r and r["expected_score"], ".7f",
             compare=False)
-        add(g, "build, median (s)", o["build_median"], r and r["build_median"], ".2f")
-        add(g, "first build, fresh process (s)", o["first_build_cached_jit"],
-            r and r["first_build"], ".2f")
-        add(g, "… with numba compiling (s)", o["first_build_compiling"], None, ".2f")
+        add(g, "build in a process, median (s)", o["build_median"],
+            r and r["build_median"], ".2f")
+        add(g, "fresh process, empty cache (s): `yatzy solve`", o["solve_command"],
+            r and r["fresh_build"], ".2f")
+        add(g, "peak memory of that (MB)", o["solve_peak_mb"], r and r["fresh_peak_mb"],
+            ".0f")
         add(g, "load cached table (s)", o["load"], None, ".3f")
-        add(g, "advice, new state (µs)", o["advise_cold_us"], r and r["advise_us"], ".1f")
-        add(g, "advice, same state (µs)", o["advise_warm_us"], r and r["advise_us"], ".1f")
+        add(g, "peak memory, table loaded and advising (MB)", o["loaded_peak_mb"], None,
+            ".0f")
+        add(g, "`advise(game)`, new state (µs)", o["advise_cold_us"], r and r["advise_us"],
+            ".1f")
+        add(g, "`advise(game)`, same state (µs)", o["advise_warm_us"], r and r["advise_us"],
+            ".1f")
         add(g, "simulation (games/s)", o["games_per_second"], r and r["games_per_second"],
             ",.0f", higher_is_better=True)
-        add(g, "peak memory (MB)", o["peak_mb"], r and r["peak_mb"], ".0f")
+        add(g, "`yatzy simulate -n 1000000`, wall (s)", o["million_command"], None, ".2f")
+        add(g, "peak memory of that (MB)", o["million_peak_mb"], None, ".0f")
     return "\n".join(lines)
 
 
@@ -311,11 +375,12 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args()
     start = time.perf_counter()
+    compile_s = compile_seconds()
     rows = measure(args.runs, args.games, args.reference)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"compile_seconds": compile_s, "rows": rows}, indent=2))
     else:
-        print(report(rows, args.runs, args.games))
+        print(report(rows, args.runs, args.games, compile_s))
     print(f"(benchmark took {time.perf_counter() - start:.0f} s)", file=sys.stderr)
     return 0
 
