@@ -71,10 +71,21 @@ typedef struct {
     const int32_t *lane_of;      /* [1 << nu][stride] */
     const int32_t *upper_bit;    /* [nb] */
     double *V;                   /* [1 << nb][y_count][stride] */
-    /* Made here: entry_of with five of a kind reading entry 0 ([nb][nr]), and each
-     * box's first entry ([nb + 1]). */
-    int32_t *entry_by_box;
+    /* Made here: entry_of roll by roll, with five of a kind reading entry 0 ([nr][nb]),
+     * and each box's first entry ([nb + 1]). */
+    int32_t *entry_by_roll;
     int32_t *box_start;
+    /* The order of the best-keep pass: keeps 1 .. nk - 1 by number of dice (parts come
+     * first), and among as many dice by number of parents, in runs (groups) of keeps
+     * with as many parents, so that the inner loop has a fixed length in a run.
+     * best_keep[i] is the i-th keep, best_par its parents one after the other; run g
+     * has group_len[g] keeps of group_par[g] parents each, rolls when group_roll[g]. */
+    int32_t *best_keep;
+    int32_t *best_par;
+    int32_t *group_len;
+    int32_t *group_par;
+    int32_t *group_roll;
+    int ngroups;
     /* What fill_box gives each entry, read once (entries fill alike whatever the mask
      * that allows their box): its points, and which of its box's keys (upper points and
      * whether it makes y = 1) it has: entry_key[e], keys key_start[b] .. key_start[b + 1]
@@ -149,10 +160,12 @@ typedef struct {
  * AVX2 register, or two SSE2 registers). Single-state work uses lane 0. */
 typedef double vd __attribute__((vector_size(LANES * sizeof(double))));
 
+typedef long long vl __attribute__((vector_size(LANES * sizeof(long long))));
+
+/* The larger of a and b, lane by lane (no NaN here: see NEG). */
 INLINE vd vmax(vd a, vd b) {
-    vd r;
-    for (int q = 0; q < LANES; q++) r[q] = a[q] > b[q] ? a[q] : b[q];
-    return r;
+    vl more = a > b;
+    return (vd)((more & (vl)a) | (~more & (vl)b));
 }
 INLINE vd splat(double x) {
     vd v;
@@ -168,12 +181,13 @@ typedef struct {
     vd *ev5;  /* [6 nb]: five of a kind's value in each box */
     vd *S;    /* [nr]: the best box per roll */
     vd *A;    /* [nk]: keeps, then the rolls' values */
+    vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation) */
     void *block;
 } Scratch;
 
 static int scratch_init(const Kernels *t, Scratch *s) {
     size_t nrows = (size_t)t->ne + FACES * t->nb;
-    size_t vecs = nrows + t->ne + FACES * t->nb + t->nr + t->nk;
+    size_t vecs = nrows + t->ne + FACES * t->nb + t->nr + (size_t)t->rolls * t->nk;
     size_t doubles = t->ne + FACES * t->nb;
     size_t ints = 3 * nrows + t->ne + FACES * t->nb;
     size_t bytes = vecs * sizeof(vd) + doubles * sizeof(double) + ints * sizeof(int);
@@ -188,6 +202,7 @@ static int scratch_init(const Kernels *t, Scratch *s) {
     s->ev5 = v; v += FACES * t->nb;
     s->S = v; v += t->nr;
     s->A = v; v += t->nk;
+    s->snap = v; v += (size_t)(t->rolls - 1) * t->nk;
     double *d = (double *)v;
     s->plan.gain5 = d; d += FACES * t->nb;
     int *i = (int *)d;
@@ -245,10 +260,11 @@ static void make_plan(const Kernels *t, int mask, int y, Plan *p) {
 
 /* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
  * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
- * (the first roll's). When asked for, lane 0's box values (bv, see box_value) and
- * keeps[s * nk + k] (the value of keeping k with s rerolls left after the roll). */
+ * (the first roll's). When asked for, the first `out` lanes' box values (lane q's at bv
+ * + q * (ne + 6 nb), see box_value) and keeps (lane q's keeps[(q * rerolls + s) * nk +
+ * k]: the value of keeping k with s rerolls left after the roll). */
 INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
-                       double *restrict bv, double *restrict keeps) {
+                       double *restrict bv, double *restrict keeps, int out, int snap) {
     const Plan *p = &sc->plan;
     const int nr = t->nr, nb = t->nb, nk = t->nk, fr = t->first_roll;
     vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
@@ -278,18 +294,24 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
         }
     }
     if (bv) {
-        for (int e = 0; e < t->ne + FACES * nb; e++) bv[e] = NEG;
-        for (int i = 0; i < p->nallowed; i++) {
-            int b = p->abox[i];
-            for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) bv[e] = ev[e][0];
-            for (int f = 0; f < FACES; f++) bv[t->ne + f * nb + b] = ev5[f * nb + b][0];
+        const int nbv = t->ne + FACES * nb;
+        for (int q = 0; q < out; q++) {
+            double *lane = bv + (size_t)q * nbv;
+            for (int e = 0; e < nbv; e++) lane[e] = NEG;
+            for (int i = 0; i < p->nallowed; i++) {
+                int b = p->abox[i];
+                for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) lane[e] = ev[e][q];
+                for (int f = 0; f < FACES; f++) lane[t->ne + f * nb + b] = ev5[f * nb + b][q];
+            }
         }
     }
-    /* The best box for every roll, box by box. */
-    for (int r = 0; r < nr; r++) S[r] = neg;
-    for (int i = 0; i < p->nallowed; i++) {
-        const int32_t *row = t->entry_by_box + (size_t)p->abox[i] * nr;
-        for (int r = 0; r < nr; r++) S[r] = vmax(S[r], ev[row[r]]);
+    /* The best box for every roll. */
+    const int na = p->nallowed;
+    for (int r = 0; r < nr; r++) {
+        const int32_t *row = t->entry_by_roll + (size_t)r * nb;
+        vd out = neg;
+        for (int i = 0; i < na; i++) out = vmax(out, ev[row[p->abox[i]]]);
+        S[r] = out;
     }
     for (int f = 0; f < FACES; f++) {
         vd out = neg;
@@ -303,18 +325,42 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
             const int32_t *c = t->child + k * FACES;
             A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
         }
+        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
         if (keeps)
-            for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
-        /* The table build needs the rolls' values after every step; advice only the
-         * keeps of the last. */
-        if (s + 1 < rerolls || !keeps) {
+            for (int q = 0; q < out; q++) {
+                double *lane = keeps + ((size_t)q * rerolls + s) * nk;
+                for (int k = 0; k < nk; k++) lane[k] = A[k][q];
+            }
+        /* The table build needs the rolls' values after every step; advice and the
+         * simulation only the keeps of the last. */
+        if (s + 1 < rerolls || !(keeps || snap)) {
             /* Best keep, in place: a keep is worth the best of itself and its parts; a
              * roll the best of stopping and its proper parts. Parts come first. */
-            for (int k = 1; k < nk; k++) {
-                vd out = k >= fr ? S[k - fr] : A[k];
-                for (int j = t->parent_start[k]; j < t->parent_start[k + 1]; j++)
-                    out = vmax(out, A[t->parent_list[j]]);
-                A[k] = out;
+            const int32_t *kp = t->best_keep, *pp = t->best_par;
+            for (int g = 0; g < t->ngroups; g++) {
+                const int n = t->group_len[g], roll = t->group_roll[g];
+                switch (t->group_par[g]) {
+#define BEST_RUN(C)                                                                     \
+    case C:                                                                             \
+        for (int q = 0; q < n; q++, pp += C) {                                          \
+            const int k = kp[q];                                                        \
+            vd out = roll ? S[k - fr] : A[k];                                           \
+            for (int j = 0; j < C; j++) out = vmax(out, A[pp[j]]);                      \
+            A[k] = out;                                                                 \
+        }                                                                               \
+        break;
+                    BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
+#undef BEST_RUN
+                default:
+                    for (int q = 0; q < n; q++) {
+                        const int k = kp[q], c = t->group_par[g];
+                        vd out = roll ? S[k - fr] : A[k];
+                        for (int j = 0; j < c; j++) out = vmax(out, A[pp[j]]);
+                        A[k] = out;
+                        pp += c;
+                    }
+                }
+                kp += n;
             }
         }
     }
@@ -342,7 +388,7 @@ HOT static void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mas
         for (int q0 = 0; q0 < nl; q0 += LANES) {
             int lu[LANES];
             for (int q = 0; q < LANES; q++) lu[q] = lanes[q0 + q < nl ? q0 + q : nl - 1];
-            turn_block(t, s, lu, t->rolls - 1, NULL, NULL);
+            turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 0, 0);
             vd sum = splat(0.0);
             const vd *rolls = s->A + t->first_roll;
             for (int r = 0; r < t->nr; r++) sum += t->roll_prob[r] * rolls[r];
@@ -362,7 +408,7 @@ HOT static void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u
     int lu[LANES];
     for (int q = 0; q < LANES; q++) lu[q] = u;
     make_plan(t, mask, y, &s->plan);
-    turn_block(t, s, lu, rerolls, bv, keeps);
+    turn_block(t, s, lu, rerolls, bv, keeps, 1, 0);
 }
 
 /* The value of filling box b with roll r, from a turn's box values bv: ne entries, then
@@ -436,12 +482,106 @@ static void sort_by_key(int64_t *idx, int64_t *tmp, const uint32_t *keys, Py_ssi
     }
 }
 
-/* Play every turn of games lo .. hi - 1 (rows of `state`); games in the same turn-start
- * state share one in-turn table. Returns 0, or -1 when a game had no option. */
-HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize_t lo,
-                          Py_ssize_t hi, const PlaySource *src) {
+/* At temperature 0, the choice per lane, rolls left and roll, made once per state: valid
+ * where its stamp is the current block's. */
+typedef struct {
+    int *pick;
+    uint32_t *stamp;
+    uint32_t now;
+} Memo;
+
+/* One turn of one game in state (m, y, u), from lane q of the turn's values in the
+ * scratch memory (entries ev and ev5, keeps snap: see turn_block). Returns 0, or -1 when
+ * the game had no option. */
+INLINE int play_turn(const Kernels *t, const Scratch *sc, int64_t *row, Py_ssize_t game,
+                     int turn, int m, int y, int u, int q, Memo *memo, double *opt,
+                     int *what, const PlaySource *src) {
+    const Plan *p = &sc->plan;
     const int nb = t->nb, nr = t->nr, nk = t->nk, rolls = t->rolls, dice = t->dice;
     const int rerolls = rolls - 1;
+    const int greedy = src->temperature <= 0.0;
+    uint64_t rng = (uint64_t)row[G_RNG];
+    const int8_t *gf = src->faces ? src->faces + ((size_t)game * nb + turn) * rolls * dice : NULL;
+    int64_t *chosen = src->choices ? src->choices + ((size_t)game * nb + turn) * rolls : NULL;
+    int c[FACES] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < dice; i++) c[(gf ? gf[i] : die(&rng)) - 1]++;
+    int left = rerolls, r = 0, pick = -1;
+    for (;;) {
+        r = roll_of_counts(t, c);
+        const size_t slot = ((size_t)q * rolls + left) * nr + r;
+        if (greedy && memo->stamp[slot] == memo->now) {
+            pick = memo->pick[slot];
+        } else {
+            int no = 0;
+            const int f = t->five_of[r];
+            for (int i = 0; i < p->nallowed; i++) {
+                const int b = p->abox[i];
+                double v = f >= 0 ? sc->ev5[f * nb + b][q]
+                                  : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+                if (v > NEG / 2) {
+                    opt[no] = v;
+                    what[no++] = b;
+                }
+            }
+            if (left > 0) {
+                const vd *kv = sc->snap + (size_t)(left - 1) * nk;
+                for (int i = 0; i < t->sub_count[r]; i++) {
+                    int k = t->sub_keeps[r * t->sub_width + i];
+                    opt[no] = kv[k][q];
+                    what[no++] = nb + k;
+                }
+            }
+            if (no == 0) {
+                row[G_RNG] = (int64_t)rng;
+                return -1;
+            }
+            double draw = 0.0;
+            if (!greedy)
+                draw = src->uniforms
+                           ? src->uniforms[((size_t)game * nb + turn) * rolls + rerolls - left]
+                           : uniform(&rng);
+            pick = what[choose(opt, no, src->temperature, draw)];
+            if (greedy) {
+                memo->pick[slot] = pick;
+                memo->stamp[slot] = memo->now;
+            }
+        }
+        if (chosen) chosen[rerolls - left] = pick;
+        if (pick < nb || left == 0) break;
+        /* Reroll: keep pick - nb, throw the other dice. */
+        int k = pick - nb, kept = 0, roll_no = rolls - left;
+        for (int f = 0; f < FACES; f++) {
+            c[f] = t->counts[k * FACES + f];
+            kept += c[f];
+        }
+        const int8_t *rf = gf ? gf + roll_no * dice : NULL;
+        for (int i = 0; i < dice - kept; i++) c[(rf ? rf[i] : die(&rng)) - 1]++;
+        left--;
+    }
+    row[G_RNG] = (int64_t)rng;
+    if (pick < 0 || pick >= nb) return -1;
+    int extra, m2, y2, up, u2;
+    int points = fill_box(t, m, y, r, pick, &extra, &m2, &y2, &up);
+    int bonus = add_upper(t, u, up, &u2);
+    row[G_TOTAL] += points + extra + bonus;
+    if (extra > 0) row[G_EXTRAS] += 1;
+    if (pick == t->yahtzee_box) row[G_FIVE_BOX] = points;
+    row[G_MASK] = m2;
+    row[G_Y] = y2;
+    row[G_U] = u2;
+    return 0;
+}
+
+/* Play every turn of games lo .. hi - 1 (rows of `state`), in lockstep: each turn, the
+ * games are sorted by state; games in the same state share one in-turn table, and the
+ * tables of up to LANES upper sums with the same filled boxes and y are computed
+ * together, one per vector lane. Returns 0, -1 when a game had no option, -2 when out of
+ * memory. */
+HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize_t lo,
+                          Py_ssize_t hi, const PlaySource *src) {
+    const int nb = t->nb, nr = t->nr, rolls = t->rolls;
+    const int rerolls = rolls - 1;
+    const uint32_t stride = (uint32_t)t->stride;
     Py_ssize_t n = hi - lo;
     int status = 0;
     int bits = 1;
@@ -450,19 +590,14 @@ HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize
     int64_t *tmp = malloc(sizeof(int64_t) * (n + 1));
     uint32_t *keys = malloc(sizeof(uint32_t) * (n + 1));
     Py_ssize_t *count = malloc(sizeof(Py_ssize_t) * 2049);
-    const size_t nbv = (size_t)t->ne + FACES * nb;
-    double *vals = malloc(sizeof(double) * (nbv + (size_t)(rerolls + 1) * nk
-                                            + nb + t->sub_width));
+    double *opt = malloc(sizeof(double) * (nb + t->sub_width));
     int *what = malloc(sizeof(int) * (nb + t->sub_width));
-    /* At temperature 0, the choice per rolls left and roll, once per state. */
-    int *memo = malloc(sizeof(int) * (size_t)rolls * nr);
-    const int greedy = src->temperature <= 0.0;
-    if (!idx || !tmp || !keys || !count || !vals || !what || !memo) {
+    const size_t slots = (size_t)LANES * rolls * nr;
+    Memo memo = {malloc(sizeof(int) * slots), calloc(slots, sizeof(uint32_t)), 0};
+    if (!idx || !tmp || !keys || !count || !opt || !what || !memo.pick || !memo.stamp) {
         status = -2;
         goto done;
     }
-    double *keeps = vals + nbv;
-    double *opt = keeps + (size_t)(rerolls + 1) * nk;
     for (int turn = 0; turn < nb; turn++) {
         for (Py_ssize_t i = 0; i < n; i++) {
             const int64_t *row = state + (lo + i) * G_COLS;
@@ -471,90 +606,39 @@ HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize
         }
         sort_by_key(idx, tmp, keys, n, bits, count);
         Py_ssize_t a = 0;
+        uint32_t planned = UINT32_MAX;
         while (a < n) {
-            Py_ssize_t b = a + 1;
-            while (b < n && keys[idx[b]] == keys[idx[a]]) b++;
-            const int64_t *first = state + (lo + idx[a]) * G_COLS;
-            int m = (int)first[G_MASK], y = (int)first[G_Y], u = (int)first[G_U];
-            turn_tables(t, s, m, y, u, rerolls, vals, keeps);
-            const Plan *p = &s->plan;
-            if (greedy) memset(memo, 0xff, sizeof(int) * (size_t)rolls * nr);
-            for (Py_ssize_t j = a; j < b; j++) {
-                Py_ssize_t game = lo + idx[j];
-                int64_t *row = state + game * G_COLS;
-                uint64_t rng = (uint64_t)row[G_RNG];
-                const int8_t *gf = src->faces ? src->faces + ((size_t)game * nb + turn) * rolls * dice
-                                              : NULL;
-                int c[FACES] = {0, 0, 0, 0, 0, 0};
-                for (int i = 0; i < dice; i++) c[(gf ? gf[i] : die(&rng)) - 1]++;
-                int left = rerolls, r = 0, pick = -1;
-                for (;;) {
-                    r = roll_of_counts(t, c);
-                    if (greedy && memo[left * nr + r] >= 0) {
-                        pick = memo[left * nr + r];
-                        if (src->choices)
-                            src->choices[((size_t)game * nb + turn) * rolls + rerolls - left] = pick;
-                        if (pick >= nb && left > 0) goto reroll;
-                        break;
-                    }
-                    int no = 0;
-                    for (int i = 0; i < p->nallowed; i++) {
-                        double v = box_value(t, vals, r, p->abox[i]);
-                        if (v > NEG / 2) {
-                            opt[no] = v;
-                            what[no++] = p->abox[i];
-                        }
-                    }
-                    if (left > 0) {
-                        const double *kv = keeps + (size_t)(left - 1) * nk;
-                        for (int i = 0; i < t->sub_count[r]; i++) {
-                            int k = t->sub_keeps[r * t->sub_width + i];
-                            opt[no] = kv[k];
-                            what[no++] = nb + k;
-                        }
-                    }
-                    if (no == 0) {
-                        status = -1;
-                        pick = -1;
-                        break;
-                    }
-                    double draw = 0.0;
-                    if (src->temperature > 0.0)
-                        draw = src->uniforms
-                                   ? src->uniforms[((size_t)game * nb + turn) * rolls + rerolls - left]
-                                   : uniform(&rng);
-                    pick = what[choose(opt, no, src->temperature, draw)];
-                    if (greedy) memo[left * nr + r] = pick;
-                    if (src->choices)
-                        src->choices[((size_t)game * nb + turn) * rolls + rerolls - left] = pick;
-                    if (pick < nb || left == 0) break;
-                reroll:;
-                    /* Reroll: keep pick - nb, throw the other dice. */
-                    int k = pick - nb, kept = 0, roll_no = rolls - left;
-                    for (int f = 0; f < FACES; f++) {
-                        c[f] = t->counts[k * FACES + f];
-                        kept += c[f];
-                    }
-                    const int8_t *rf = gf ? gf + roll_no * dice : NULL;
-                    for (int i = 0; i < dice - kept; i++) c[(rf ? rf[i] : die(&rng)) - 1]++;
-                    left--;
-                }
-                row[G_RNG] = (int64_t)rng;
-                if (pick < 0 || pick >= nb) {
-                    status = -1;
-                    continue;
-                }
-                int extra, m2, y2, up, u2;
-                int points = fill_box(t, m, y, r, pick, &extra, &m2, &y2, &up);
-                int bonus = add_upper(t, u, up, &u2);
-                row[G_TOTAL] += points + extra + bonus;
-                if (extra > 0) row[G_EXTRAS] += 1;
-                if (pick == t->yahtzee_box) row[G_FIVE_BOX] = points;
-                row[G_MASK] = m2;
-                row[G_Y] = y2;
-                row[G_U] = u2;
+            /* Up to LANES upper sums of one (mask, y): games start[q] .. start[q + 1] - 1
+             * are in lane q. */
+            const uint32_t my = keys[idx[a]] / stride;
+            int lu[LANES], nl = 0;
+            Py_ssize_t start[LANES + 1], j = a;
+            while (j < n && nl < LANES && keys[idx[j]] / stride == my) {
+                const uint32_t key = keys[idx[j]];
+                start[nl] = j;
+                lu[nl++] = (int)(key % stride);
+                while (j < n && keys[idx[j]] == key) j++;
             }
-            a = b;
+            start[nl] = j;
+            for (int q = nl; q < LANES; q++) lu[q] = lu[nl - 1];
+            const int m = (int)(my / (uint32_t)t->y_count), y = (int)(my % (uint32_t)t->y_count);
+            if (planned != my) {
+                make_plan(t, m, y, &s->plan);
+                planned = my;
+            }
+            turn_block(t, s, lu, rerolls, NULL, NULL, 0, 1);
+            if (++memo.now == 0) {  /* the stamps wrapped round: forget them all */
+                memset(memo.stamp, 0, sizeof(uint32_t) * slots);
+                memo.now = 1;
+            }
+            for (int q = 0; q < nl; q++)
+                for (Py_ssize_t g = start[q]; g < start[q + 1]; g++) {
+                    Py_ssize_t game = lo + idx[g];
+                    if (play_turn(t, s, state + game * G_COLS, game, turn, m, y, lu[q], q,
+                                  &memo, opt, what, src) < 0)
+                        status = -1;
+                }
+            a = j;
         }
     }
 done:
@@ -562,9 +646,10 @@ done:
     free(tmp);
     free(keys);
     free(count);
-    free(vals);
+    free(opt);
     free(what);
-    free(memo);
+    free(memo.pick);
+    free(memo.stamp);
     return status;
 }
 
@@ -572,8 +657,13 @@ done:
 
 static void Kernels_dealloc(Kernels *self) {
     for (int i = 0; i < self->nviews; i++) PyBuffer_Release(&self->views[i]);
-    PyMem_Free(self->entry_by_box);
+    PyMem_Free(self->entry_by_roll);
     PyMem_Free(self->box_start);
+    PyMem_Free(self->best_keep);
+    PyMem_Free(self->best_par);
+    PyMem_Free(self->group_len);
+    PyMem_Free(self->group_par);
+    PyMem_Free(self->group_roll);
     PyMem_Free(self->entry_gain);
     PyMem_Free(self->entry_key);
     PyMem_Free(self->key_start);
@@ -653,6 +743,66 @@ static int entry_keys(Kernels *self) {
     return 0;
 }
 
+/* The order of the best-keep pass (see Kernels.best_keep). */
+static int best_keep_order(Kernels *self) {
+    const int nk = self->nk;
+    const int32_t *start = self->parent_start;
+    int total = start[nk] - start[1];
+    self->best_keep = PyMem_Malloc(sizeof(int32_t) * nk);
+    self->best_par = PyMem_Malloc(sizeof(int32_t) * (total + 1));
+    self->group_len = PyMem_Malloc(sizeof(int32_t) * nk);
+    self->group_par = PyMem_Malloc(sizeof(int32_t) * nk);
+    self->group_roll = PyMem_Malloc(sizeof(int32_t) * nk);
+    int *size = PyMem_Malloc(sizeof(int) * nk);
+    if (!self->best_keep || !self->best_par || !self->group_len || !self->group_par
+        || !self->group_roll || !size) {
+        PyMem_Free(size);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int k = 0; k < nk; k++) {
+        size[k] = 0;
+        for (int f = 0; f < FACES; f++) size[k] += self->counts[k * FACES + f];
+        int n = start[k + 1] - start[k];
+        for (int j = 0; j < n; j++) {
+            int q = self->parent_list[start[k] + j];
+            if (k == 0 || q < 0 || q >= k || size[q] != size[k] - 1) {
+                PyMem_Free(size);
+                PyErr_SetString(PyExc_ValueError, "Kernels: a parent is not one die less");
+                return -1;
+            }
+        }
+        if ((k >= self->first_roll) != (size[k] == self->dice) || (k > 0 && size[k] < size[k - 1])) {
+            PyMem_Free(size);
+            PyErr_SetString(PyExc_ValueError, "Kernels: keeps are not in order of size");
+            return -1;
+        }
+    }
+    int m = 0, used = 0, g = -1;
+    for (int d = 1; d <= self->dice; d++)
+        for (int c = 0; c <= FACES; c++)
+            for (int k = 1; k < nk; k++) {
+                if (size[k] != d || start[k + 1] - start[k] != c) continue;
+                if (g < 0 || self->group_par[g] != c || self->group_roll[g] != (d == self->dice)
+                    || m == 0 || size[self->best_keep[m - 1]] != d) {
+                    g++;
+                    self->group_len[g] = 0;
+                    self->group_par[g] = c;
+                    self->group_roll[g] = d == self->dice;
+                }
+                self->group_len[g]++;
+                self->best_keep[m++] = k;
+                for (int j = 0; j < c; j++) self->best_par[used++] = self->parent_list[start[k] + j];
+            }
+    PyMem_Free(size);
+    self->ngroups = g + 1;
+    if (m != nk - 1) {
+        PyErr_SetString(PyExc_ValueError, "Kernels: a keep has more parents than faces");
+        return -1;
+    }
+    return 0;
+}
+
 static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
     PyObject *arrays;
     if (self->nviews) {
@@ -722,21 +872,23 @@ static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
             PyErr_SetString(PyExc_ValueError, "Kernels: more than 64 lanes");
             return -1;
         }
-    self->entry_by_box = PyMem_Malloc(sizeof(int32_t) * nr * nb);
+    self->entry_by_roll = PyMem_Malloc(sizeof(int32_t) * nr * nb);
     self->box_start = PyMem_Malloc(sizeof(int32_t) * (nb + 1));
-    if (!self->entry_by_box || !self->box_start) {
+    if (!self->entry_by_roll || !self->box_start) {
         PyErr_NoMemory();
         return -1;
     }
-    for (Py_ssize_t i = 0; i < nr * nb; i++) {
-        int32_t e = self->entry_of[i];
-        if (e < -1 || e >= self->ne) {
-            PyErr_SetString(PyExc_ValueError, "Kernels: entry_of out of range");
-            return -1;
+    for (Py_ssize_t b = 0; b < nb; b++)
+        for (Py_ssize_t r = 0; r < nr; r++) {
+            int32_t e = self->entry_of[b * nr + r];
+            if (e < -1 || e >= self->ne) {
+                PyErr_SetString(PyExc_ValueError, "Kernels: entry_of out of range");
+                return -1;
+            }
+            /* Five of a kind (-1) reads entry 0 here and is set apart afterwards. */
+            self->entry_by_roll[r * nb + b] = e >= 0 ? e : 0;
         }
-        /* Five of a kind (-1) reads entry 0 here and is set apart afterwards. */
-        self->entry_by_box[i] = e >= 0 ? e : 0;
-    }
+    if (best_keep_order(self) < 0) return -1;
     for (int b = 0, e = 0; b <= nb; b++) {
         while (e < self->ne && self->entry_box[e] < b) e++;
         self->box_start[b] = e;
