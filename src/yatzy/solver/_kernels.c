@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 /* The value of no option (see kernels.NEG): finite, so low that a sum with it stays below
  * NEG / 2. */
@@ -572,84 +573,177 @@ INLINE int play_turn(const Kernels *t, const Scratch *sc, int64_t *row, Py_ssize
     return 0;
 }
 
-/* Play every turn of games lo .. hi - 1 (rows of `state`), in lockstep: each turn, the
- * games are sorted by state; games in the same state share one in-turn table, and the
- * tables of up to LANES upper sums with the same filled boxes and y are computed
- * together, one per vector lane. Returns 0, -1 when a game had no option, -2 when out of
- * memory. */
-HOT static int play_games(const Kernels *t, Scratch *s, int64_t *state, Py_ssize_t lo,
-                          Py_ssize_t hi, const PlaySource *src) {
-    const int nb = t->nb, nr = t->nr, rolls = t->rolls;
-    const int rerolls = rolls - 1;
-    const uint32_t stride = (uint32_t)t->stride;
-    Py_ssize_t n = hi - lo;
-    int status = 0;
-    int bits = 1;
-    while ((1LL << bits) < (1LL << nb) * t->y_count * t->stride) bits++;
-    int64_t *idx = malloc(sizeof(int64_t) * (n + 1));
-    int64_t *tmp = malloc(sizeof(int64_t) * (n + 1));
-    uint32_t *keys = malloc(sizeof(uint32_t) * (n + 1));
-    Py_ssize_t *count = malloc(sizeof(Py_ssize_t) * 2049);
-    double *opt = malloc(sizeof(double) * (nb + t->sub_width));
-    int *what = malloc(sizeof(int) * (nb + t->sub_width));
-    const size_t slots = (size_t)LANES * rolls * nr;
-    Memo memo = {malloc(sizeof(int) * slots), calloc(slots, sizeof(uint32_t)), 0};
-    if (!idx || !tmp || !keys || !count || !opt || !what || !memo.pick || !memo.stamp) {
-        status = -2;
-        goto done;
-    }
-    for (int turn = 0; turn < nb; turn++) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const int64_t *row = state + (lo + i) * G_COLS;
-            idx[i] = i;
-            keys[i] = (uint32_t)((row[G_MASK] * t->y_count + row[G_Y]) * t->stride + row[G_U]);
-        }
-        sort_by_key(idx, tmp, keys, n, bits, count);
-        Py_ssize_t a = 0;
-        uint32_t planned = UINT32_MAX;
-        while (a < n) {
-            /* Up to LANES upper sums of one (mask, y): games start[q] .. start[q + 1] - 1
-             * are in lane q. */
-            const uint32_t my = keys[idx[a]] / stride;
+/* The games of one simulation, in lockstep: each turn they are sorted by state and cut
+ * into blocks, a block being the games of up to LANES upper sums of one (mask, y), whose
+ * tables turn_block computes at once (one upper sum per vector lane); games in the same
+ * state share their table. Threads take blocks in turn. */
+typedef struct {
+    const Kernels *t;
+    int64_t *state;
+    Py_ssize_t lo, n;
+    const PlaySource *src;
+    int turn;
+    int64_t *idx;           /* [n]: the games, sorted by state */
+    uint32_t *keys;         /* [n]: each game's state */
+    Py_ssize_t *blocks;     /* [nblocks + 1]: where each block starts in idx */
+    Py_ssize_t nblocks;
+    Py_ssize_t next;        /* the next block to take (atomic) */
+    int status;             /* -1 when a game had no option (atomic) */
+} Lockstep;
+
+/* Blocks taken at a time by a thread; how many games ahead a row is fetched. */
+#define GRAIN 8
+#define PREFETCH 12
+
+typedef struct {
+    Lockstep *ls;
+    Scratch scratch;
+    Memo memo;
+    double *opt;
+    int *what;
+    int ok;
+} Worker;
+
+HOT static void play_blocks(Worker *w) {
+    Lockstep *ls = w->ls;
+    const Kernels *t = ls->t;
+    Scratch *s = &w->scratch;
+    const uint32_t stride = (uint32_t)t->stride, yc = (uint32_t)t->y_count;
+    const int rerolls = t->rolls - 1;
+    const size_t slots = (size_t)LANES * t->rolls * t->nr;
+    uint32_t planned = UINT32_MAX;
+    for (;;) {
+        Py_ssize_t first = __atomic_fetch_add(&ls->next, GRAIN, __ATOMIC_RELAXED);
+        if (first >= ls->nblocks) break;
+        Py_ssize_t last = first + GRAIN < ls->nblocks ? first + GRAIN : ls->nblocks;
+        for (Py_ssize_t bk = first; bk < last; bk++) {
+            const Py_ssize_t a = ls->blocks[bk], end = ls->blocks[bk + 1];
+            const uint32_t my = ls->keys[ls->idx[a]] / stride;
             int lu[LANES], nl = 0;
             Py_ssize_t start[LANES + 1], j = a;
-            while (j < n && nl < LANES && keys[idx[j]] / stride == my) {
-                const uint32_t key = keys[idx[j]];
+            while (j < end) {
+                const uint32_t key = ls->keys[ls->idx[j]];
                 start[nl] = j;
                 lu[nl++] = (int)(key % stride);
-                while (j < n && keys[idx[j]] == key) j++;
+                while (j < end && ls->keys[ls->idx[j]] == key) j++;
             }
-            start[nl] = j;
+            start[nl] = end;
             for (int q = nl; q < LANES; q++) lu[q] = lu[nl - 1];
-            const int m = (int)(my / (uint32_t)t->y_count), y = (int)(my % (uint32_t)t->y_count);
+            const int m = (int)(my / yc), y = (int)(my % yc);
             if (planned != my) {
                 make_plan(t, m, y, &s->plan);
                 planned = my;
             }
             turn_block(t, s, lu, rerolls, NULL, NULL, 0, 1);
-            if (++memo.now == 0) {  /* the stamps wrapped round: forget them all */
-                memset(memo.stamp, 0, sizeof(uint32_t) * slots);
-                memo.now = 1;
+            if (++w->memo.now == 0) { /* the stamps wrapped round: forget them all */
+                memset(w->memo.stamp, 0, sizeof(uint32_t) * slots);
+                w->memo.now = 1;
             }
             for (int q = 0; q < nl; q++)
                 for (Py_ssize_t g = start[q]; g < start[q + 1]; g++) {
-                    Py_ssize_t game = lo + idx[g];
-                    if (play_turn(t, s, state + game * G_COLS, game, turn, m, y, lu[q], q,
-                                  &memo, opt, what, src) < 0)
-                        status = -1;
+                    Py_ssize_t game = ls->lo + ls->idx[g];
+                    /* Rows are visited in the order of states, all over memory: ask for
+                     * a row some games ahead (both cache lines it may span). */
+                    if (g + PREFETCH < ls->n) {
+                        const int64_t *ahead = ls->state + (ls->lo + ls->idx[g + PREFETCH]) * G_COLS;
+                        __builtin_prefetch(ahead, 1);
+                        __builtin_prefetch(ahead + G_COLS - 1, 1);
+                    }
+                    if (play_turn(t, s, ls->state + game * G_COLS, game, ls->turn, m, y, lu[q],
+                                  q, &w->memo, w->opt, w->what, ls->src) < 0)
+                        __atomic_store_n(&ls->status, -1, __ATOMIC_RELAXED);
                 }
-            a = j;
         }
     }
-done:
-    free(idx);
+}
+
+static void *play_thread(void *arg) {
+    play_blocks(arg);
+    return NULL;
+}
+
+static int worker_init(const Kernels *t, Lockstep *ls, Worker *w) {
+    const size_t slots = (size_t)LANES * t->rolls * t->nr;
+    memset(w, 0, sizeof(*w));
+    w->ls = ls;
+    w->opt = malloc(sizeof(double) * (t->nb + t->sub_width));
+    w->what = malloc(sizeof(int) * (t->nb + t->sub_width));
+    w->memo.pick = malloc(sizeof(int) * slots);
+    w->memo.stamp = calloc(slots, sizeof(uint32_t));
+    w->ok = scratch_init(t, &w->scratch) == 0;
+    if (!w->ok || !w->opt || !w->what || !w->memo.pick || !w->memo.stamp) return -1;
+    return 0;
+}
+
+static void worker_free(Worker *w) {
+    if (w->ok) free(w->scratch.block);
+    free(w->opt);
+    free(w->what);
+    free(w->memo.pick);
+    free(w->memo.stamp);
+}
+
+/* Play every turn of games lo .. hi - 1 (rows of `state`) on `threads` threads. Returns
+ * 0, -1 when a game had no option, -2 when out of memory or threads. */
+HOT static int play_games(const Kernels *t, int64_t *state, Py_ssize_t lo, Py_ssize_t hi,
+                          const PlaySource *src, int threads) {
+    const int nb = t->nb;
+    const uint32_t stride = (uint32_t)t->stride;
+    Py_ssize_t n = hi - lo;
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64;
+    int bits = 1;
+    while ((1LL << bits) < (1LL << nb) * t->y_count * t->stride) bits++;
+    Lockstep ls = {t, state, lo, n, src, 0, NULL, NULL, NULL, 0, 0, 0};
+    int64_t *tmp = malloc(sizeof(int64_t) * (n + 1));
+    Py_ssize_t *count = malloc(sizeof(Py_ssize_t) * 2049);
+    Worker *workers = calloc((size_t)threads, sizeof(Worker));
+    pthread_t *ids = calloc((size_t)threads, sizeof(pthread_t));
+    ls.idx = malloc(sizeof(int64_t) * (n + 1));
+    ls.keys = malloc(sizeof(uint32_t) * (n + 1));
+    ls.blocks = malloc(sizeof(Py_ssize_t) * (n + 1));
+    int status = (!tmp || !count || !workers || !ids || !ls.idx || !ls.keys || !ls.blocks) ? -2 : 0;
+    for (int i = 0; status == 0 && i < threads; i++)
+        if (worker_init(t, &ls, &workers[i]) < 0) status = -2;
+    for (int turn = 0; status == 0 && turn < nb; turn++) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const int64_t *row = state + (lo + i) * G_COLS;
+            ls.idx[i] = i;
+            ls.keys[i] = (uint32_t)((row[G_MASK] * t->y_count + row[G_Y]) * t->stride + row[G_U]);
+        }
+        sort_by_key(ls.idx, tmp, ls.keys, n, bits, count);
+        /* Blocks: up to LANES upper sums of one (mask, y). */
+        ls.nblocks = 0;
+        for (Py_ssize_t a = 0; a < n;) {
+            const uint32_t my = ls.keys[ls.idx[a]] / stride;
+            Py_ssize_t j = a;
+            for (int nl = 0; j < n && nl < LANES && ls.keys[ls.idx[j]] / stride == my; nl++) {
+                const uint32_t key = ls.keys[ls.idx[j]];
+                while (j < n && ls.keys[ls.idx[j]] == key) j++;
+            }
+            ls.blocks[ls.nblocks++] = a;
+            a = j;
+        }
+        ls.blocks[ls.nblocks] = n;
+        ls.turn = turn;
+        ls.next = 0;
+        int started = 0;
+        for (int i = 1; i < threads && ls.nblocks > (Py_ssize_t)i * GRAIN; i++) {
+            if (pthread_create(&ids[i], NULL, play_thread, &workers[i]) != 0) break;
+            started = i;
+        }
+        play_blocks(&workers[0]);
+        for (int i = 1; i <= started; i++) pthread_join(ids[i], NULL);
+        if (ls.status < 0) status = -1;
+    }
+    for (int i = 0; workers && i < threads; i++) worker_free(&workers[i]);
+    free(workers);
+    free(ids);
     free(tmp);
-    free(keys);
     free(count);
-    free(opt);
-    free(what);
-    free(memo.pick);
-    free(memo.stamp);
+    free(ls.idx);
+    free(ls.keys);
+    free(ls.blocks);
     return status;
 }
 
@@ -1141,12 +1235,15 @@ static PyObject *Kernels_options(Kernels *self, PyObject *args) {
     return list;
 }
 
-/* play(state, lo, hi, faces or None, uniforms or None, temperature, choices or None). */
+/* play(state, lo, hi, faces or None, uniforms or None, temperature, choices or None,
+ * threads): play games lo .. hi - 1 to their end on `threads` threads. */
 static PyObject *Kernels_play(Kernels *self, PyObject *args) {
     PyObject *os, *of, *ou, *oc;
     Py_ssize_t lo, hi;
     double temperature;
-    if (!PyArg_ParseTuple(args, "OnnOOdO", &os, &lo, &hi, &of, &ou, &temperature, &oc))
+    int threads;
+    if (!PyArg_ParseTuple(args, "OnnOOdOi", &os, &lo, &hi, &of, &ou, &temperature, &oc,
+                          &threads))
         return NULL;
     Py_buffer bs, bf, bu, bc;
     int hf = of != Py_None, hu = ou != Py_None, hc = oc != Py_None;
@@ -1185,21 +1282,13 @@ static PyObject *Kernels_play(Kernels *self, PyObject *args) {
         if (check_state(self, (int)state[g * G_COLS + G_MASK], (int)state[g * G_COLS + G_Y],
                         (int)state[g * G_COLS + G_U]) < 0)
             ok = 0;
-    Scratch s;
     int status = 0;
-    if (ok) {
-        if (scratch_init(self, &s) < 0) {
-            PyErr_NoMemory();
-            ok = 0;
-        }
-    }
     if (ok) {
         PlaySource src = {hf ? bf.buf : NULL, hu ? bu.buf : NULL, hc ? bc.buf : NULL,
                           temperature};
         Py_BEGIN_ALLOW_THREADS
-        status = play_games(self, &s, state, lo, hi, &src);
+        status = play_games(self, state, lo, hi, &src, threads);
         Py_END_ALLOW_THREADS
-        free(s.block);
         if (status == -2) {
             PyErr_NoMemory();
             ok = 0;
@@ -1244,7 +1333,7 @@ static PyMethodDef Kernels_methods[] = {
     {"options", (PyCFunction)Kernels_options, METH_VARARGS,
      "options(abox, values, n, keep_row, dice, actions, option_type, total) -> list"},
     {"play", (PyCFunction)Kernels_play, METH_VARARGS,
-     "play(state, lo, hi, faces, uniforms, temperature, choices)"},
+     "play(state, lo, hi, faces, uniforms, temperature, choices, threads)"},
     {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,
      "seed_games(state, seed, first)"},
     {NULL, NULL, 0, NULL}};

@@ -85,16 +85,11 @@ class SimulationResult:
 
 def _run(strategy: Strategy, state: IntArray, faces: npt.NDArray[np.int8] | None,
          uniforms: FloatArray | None, temperature: float, choices: IntArray | None) -> None:
-    """Play every game of ``state`` to its end, the games split between the cores."""
-    n = state.shape[0]
-    k = strategy.kernels
-
-    def work(i: int, parts: int) -> None:
-        k.play(state, n * i // parts, n * (i + 1) // parts, faces, uniforms,
-               float(temperature), choices)
-
-    # Big parts: games in one part share in-turn tables.
-    kernels.run_parallel(work, min(kernels.threads(), max(1, n // 2048)))
+    """Play every game of ``state`` to its end, on every core: the compiled code sorts
+    all games by state each turn, so that games in one state share one in-turn table
+    whichever thread plays them."""
+    strategy.kernels.play(state, 0, state.shape[0], faces, uniforms, float(temperature),
+                          choices, kernels.threads())
 
 
 def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float = 0.0,
@@ -129,7 +124,7 @@ def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float 
 
 
 def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: float = 0.0,
-             player: str | None = None, batch: int = 250_000) -> SimulationResult:
+             player: str | None = None, batch: int = 1_000_000) -> SimulationResult:
     """Play ``games`` solitaire games with ``strategy`` (softened by ``temperature``);
     ``player`` names the player in the result. Game ``i``'s dice depend only on ``seed``
     and ``i``."""
