@@ -2,7 +2,7 @@
 
 import pytest
 
-from yatzy import IllegalMove, Scorecard, ruleset
+from yatzy import IllegalMove, RulesError, Scorecard, ruleset
 from yatzy.core.rules import (
     Refusal,
     allowed_by_order,
@@ -10,6 +10,7 @@ from yatzy.core.rules import (
     choices,
     earns_yahtzee_bonus,
     is_joker,
+    joker_choices,
     refusal,
 )
 
@@ -143,6 +144,19 @@ def test_no_joker_while_the_yahtzee_box_is_open() -> None:
     assert offered["full_house"] == 0
     assert offered["yahtzee"] == 50
     assert not earns_yahtzee_bonus(card.ruleset, card, [2] * 5)
+
+
+def test_joker_choices_of_every_face_at_once() -> None:
+    card = card_with("yahtzee", {"yahtzee": 50, "fives": 20})
+    jokers = joker_choices(card.ruleset, card)
+    assert list(jokers) == [1, 2, 3, 4, 5, 6]
+    assert jokers[5] == JOKER_LOWER
+    assert jokers[3] == {"threes": 15}
+    assert joker_choices(card.ruleset, card_with("yahtzee", {"fives": 20})) == {}
+    no_joker = card_with("yahtzee", {"yahtzee": 50}, joker="none")
+    assert joker_choices(no_joker.ruleset, no_joker) == {}
+    with pytest.raises(RulesError, match="scorecard is for"):
+        joker_choices(ruleset("yatzy"), card)
 
 
 def test_bonus_option_off() -> None:

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 import yatzy
+from tests.solver.test_dp import TINY
 from yatzy.core import rules
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver.keeps import keep_tables
-from yatzy.solver.model import UnreachableCard, build_model
+from yatzy.solver.model import UnreachableCard, build_model, order_tables
 
 RULESETS = [
     yatzy.ruleset("yatzy"),
@@ -101,3 +102,41 @@ def test_joker_boxes_are_among_the_boxes_the_order_allows(ruleset: Ruleset) -> N
     model = build_model(ruleset)
     bits = (model.allowed[:, None] >> np.arange(model.boxes)[None, :]) & 1
     assert not ((model.five_points >= 0) & (bits[:, None, :] == 0)).any()
+
+
+#: Rulesets with few reachable masks, so that every one of them is checked.
+FEW_MASKS = {
+    **TINY,
+    "yatzy, upper first": yatzy.ruleset("yatzy", order="upper_first"),
+    "yatzy, in order": yatzy.ruleset("yatzy", order="in_order"),
+    "yahtzee, gated, upper first": yatzy.ruleset("yahtzee", joker="gated", upper_first=True),
+}
+
+
+@pytest.mark.parametrize("ruleset", FEW_MASKS.values(), ids=FEW_MASKS.keys())
+def test_order_tables_are_the_core_rules_on_every_mask(ruleset: Ruleset) -> None:
+    """order_tables against the core's choices of five of a kind of each face, asked
+    one face at a time on every mask a game reaches (walked with the core alone)."""
+    allowed, five_points = order_tables(ruleset)
+    nb = len(ruleset.boxes)
+    assert allowed.dtype == np.int64 and allowed.shape == (1 << nb,)
+    assert five_points.dtype == np.int16 and five_points.shape == (1 << nb, 6, nb)
+    want_allowed = np.zeros_like(allowed)
+    want_points = np.full_like(five_points, -1)
+    todo, seen = [0], {0}
+    while todo:
+        mask = todo.pop()
+        if mask == (1 << nb) - 1:
+            continue
+        card = Scorecard(ruleset, tuple(0 if mask >> i & 1 else None for i in range(nb)))
+        for box in rules.allowed_by_order(ruleset, card):
+            b = ruleset.boxes.index(box)
+            want_allowed[mask] |= 1 << b
+            if mask | 1 << b not in seen:
+                seen.add(mask | 1 << b)
+                todo.append(mask | 1 << b)
+        for f in range(6):
+            for box, points in rules.choices(ruleset, card, [f + 1] * ruleset.dice_count).items():
+                want_points[mask, f, ruleset.boxes.index(box)] = points
+    assert np.array_equal(allowed, want_allowed)
+    assert np.array_equal(five_points, want_points)

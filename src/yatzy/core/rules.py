@@ -11,13 +11,16 @@ The solver builds its tables from them, the game applies them.
 {'fives': 25}
 >>> earns_yahtzee_bonus(r, card, [5, 5, 5, 5, 5])
 True
+>>> joker_choices(r, card)[5]
+{'fives': 25}
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
-from yatzy.core.dice import Dice, DiceLike
+from yatzy.core.dice import FACES, Dice, DiceLike
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
@@ -48,11 +51,13 @@ def is_joker(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:
 
 
 def _is_joker(ruleset: Ruleset, card: Scorecard, dice: Dice) -> bool:
-    return (
-        ruleset.joker != "none"
-        and dice.is_n_of_a_kind
-        and card[ruleset.yahtzee_box] is not None
-    )
+    return dice.is_n_of_a_kind and _jokers_apply(ruleset, card)
+
+
+def _jokers_apply(ruleset: Ruleset, card: Scorecard) -> bool:
+    """True when five of a kind is a Joker with ``card``: the Yahtzee box filled, in a
+    ruleset with Joker rules."""
+    return ruleset.joker != "none" and card[ruleset.yahtzee_box] is not None
 
 
 def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:
@@ -71,26 +76,94 @@ def choices(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> dict[str, int]
     The points are what the box receives (Joker values included); an extra-Yahtzee
     bonus comes on top, see :func:`earns_yahtzee_bonus`. Boxes are in scorecard order.
     """
-    return _choices(ruleset, check_card(ruleset, card), ruleset.check_dice(dice))
+    card = check_card(ruleset, card)
+    return _choices(ruleset, card, ruleset.check_dice(dice), _allowed(ruleset, card))
 
 
-def _choices(ruleset: Ruleset, card: Scorecard, d: Dice) -> dict[str, int]:
-    allowed = _allowed(ruleset, card)
+def _choices(
+    ruleset: Ruleset, card: Scorecard, d: Dice, allowed: tuple[str, ...]
+) -> dict[str, int]:
+    """:func:`choices`, given ``allowed`` = ``_allowed(ruleset, card)``."""
     if not _is_joker(ruleset, card, d):
         return {box: ruleset.score(box, d) for box in allowed}
-    upper_box = UPPER_BOXES[d[0] - 1]
+    return _joker_options(ruleset, card, allowed, d[0], _n_of_a_kind_points(ruleset)[d[0]])
+
+
+def _joker_options(
+    ruleset: Ruleset,
+    card: Scorecard,
+    allowed: tuple[str, ...],
+    face: int,
+    points: tuple[dict[str, int], dict[str, int]],
+) -> dict[str, int]:
+    """:func:`choices` for n of a kind of ``face`` when Joker rules apply
+    (``_is_joker``), given ``allowed`` and ``points`` = ``_n_of_a_kind_points(ruleset)
+    [face]``."""
+    table, joker = points
+    upper_box = UPPER_BOXES[face - 1]
     if ruleset.joker == "forced":
         if upper_box in allowed:
-            return {upper_box: ruleset.score(upper_box, d)}
+            return {upper_box: table[upper_box]}
         lower = [b for b in allowed if b not in UPPER_BOXES]
         if lower:
-            return {box: ruleset.joker_score(box, d) for box in lower}
-        return {box: ruleset.score(box, d) for box in allowed}
+            return {box: joker[box] for box in lower}
+        return {box: table[box] for box in allowed}
     wild = ruleset.joker == "free" or not card.is_open(upper_box)
     return {
-        box: ruleset.joker_score(box, d) if wild and box not in UPPER_BOXES
-        else ruleset.score(box, d)
+        box: joker[box] if wild and box not in UPPER_BOXES else table[box]
         for box in allowed
+    }
+
+
+@lru_cache(maxsize=32)
+def _n_of_a_kind_points(ruleset: Ruleset) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
+    """Per face whose ``dice_count`` dice are n of a kind (every face, unless there are
+    no dice), the points of every box for them: by the table (:meth:`Ruleset.score`)
+    and as a Joker (:meth:`Ruleset.joker_score`)."""
+    points = {}
+    for face in FACES:
+        d = Dice((face,) * ruleset.dice_count)
+        if d.is_n_of_a_kind:
+            points[face] = (
+                {box: ruleset.score(box, d) for box in ruleset.boxes},
+                {box: ruleset.joker_score(box, d) for box in ruleset.boxes},
+            )
+    return points
+
+
+def joker_choices(ruleset: Ruleset, card: Scorecard) -> dict[int, dict[str, int]]:
+    """The choices of five of a kind of each face for which Joker rules apply now.
+
+    ``{face: choices(ruleset, card, [face] * ruleset.dice_count)}`` for each face from
+    1 to 6 (in that order) with ``is_joker(ruleset, card, [face] * ruleset.dice_count)``,
+    checking ``card`` once instead of once per face. The faces left out (all of them in
+    Yatzy, with ``joker="none"``, or while the Yahtzee box is open) score by the table:
+    their choices are the table points (:meth:`Ruleset.score`) of the boxes
+    :func:`allowed_by_order` allows.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> from yatzy.core.scorecard import Scorecard
+    >>> r = ruleset("yahtzee")
+    >>> joker_choices(r, Scorecard.empty(r))
+    {}
+    >>> card = Scorecard.empty(r).fill("yahtzee", 0).fill("sixes", 24)
+    >>> jokers = joker_choices(r, card)
+    >>> sorted(jokers)
+    [1, 2, 3, 4, 5, 6]
+    >>> jokers[2]
+    {'twos': 10}
+    >>> jokers[6]["large_straight"], jokers[6]["chance"]
+    (40, 30)
+    >>> joker_choices(ruleset("yatzy"), Scorecard.empty(ruleset("yatzy")).fill("yatzy", 50))
+    {}
+    """
+    if not _jokers_apply(ruleset, check_card(ruleset, card)):
+        return {}
+    allowed = _allowed(ruleset, card)
+    # _is_joker holds for exactly these faces: n of a kind, and the Joker rules apply.
+    return {
+        face: _joker_options(ruleset, card, allowed, face, points)
+        for face, points in _n_of_a_kind_points(ruleset).items()
     }
 
 
@@ -163,7 +236,7 @@ def refusal(
     if dice is None:
         return None
     d = ruleset.check_dice(dice)
-    if box in _choices(ruleset, card, d):
+    if box in _choices(ruleset, card, d, allowed):
         return None
     face = d[0]
     upper_box = UPPER_BOXES[face - 1]
@@ -175,7 +248,7 @@ def check_choice(ruleset: Ruleset, card: Scorecard, dice: DiceLike, box: str) ->
     """The points ``box`` gets for ``dice``, or :class:`IllegalMove` saying why not."""
     check_card(ruleset, card)
     ruleset.check_box(box)
-    options = _choices(ruleset, card, ruleset.check_dice(dice))
+    options = _choices(ruleset, card, ruleset.check_dice(dice), _allowed(ruleset, card))
     if box in options:
         return options[box]
     refused = refusal(ruleset, card, dice, box)

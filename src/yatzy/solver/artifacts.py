@@ -55,7 +55,8 @@ def table_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
 def _digest(values: FloatArray, allowed: IntArray, five_points: SmallIntArray) -> str:
     h = hashlib.sha256()
     for array in (values, allowed, five_points):
-        h.update(np.ascontiguousarray(array).tobytes())
+        # The array's own bytes, not a copy of them (tobytes() would copy the table).
+        h.update(np.ascontiguousarray(array).data)
     return h.hexdigest()
 
 
@@ -70,7 +71,7 @@ def save(
     """Write a table atomically; returns its path."""
     path = table_path(ruleset, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
-    small = five_points.astype(np.int16)
+    small = np.asarray(five_points, dtype=np.int16)  # a copy only if it is not int16
     header = {
         **meta,
         "ruleset": ruleset.to_dict(),

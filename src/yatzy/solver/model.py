@@ -3,7 +3,7 @@
 Everything here is read off :mod:`yatzy.core`: table points from
 :meth:`Ruleset.scores`, the boxes a play order allows from
 :func:`~yatzy.core.rules.allowed_by_order`, Joker points from
-:func:`~yatzy.core.rules.choices` and the extra-Yahtzee bonus from
+:func:`~yatzy.core.rules.joker_choices` and the extra-Yahtzee bonus from
 :func:`~yatzy.core.rules.earns_yahtzee_bonus`, each called on a representative
 :class:`~yatzy.core.scorecard.Scorecard` per set of filled boxes; the upper bonus
 from the ruleset's threshold and points. No play order or Joker rule is restated here.
@@ -220,17 +220,18 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     reaches, and for the full card), and the points of every allowed box for five of a
     kind per mask and face (``-1``: not allowed), Joker rules included.
 
-    Read off :func:`~yatzy.core.rules.allowed_by_order`,
-    :func:`~yatzy.core.rules.is_joker` and :func:`~yatzy.core.rules.choices`, walking the
-    game forward from the empty card.
+    ``allowed`` is ``int64`` of shape ``(2**nb,)``, ``five_points`` ``int16`` of shape
+    ``(2**nb, 6, nb)`` (``nb`` boxes). Read off :func:`~yatzy.core.rules.allowed_by_order`
+    and :func:`~yatzy.core.rules.joker_choices` (once per mask each), walking the game
+    forward from the empty card; the faces for which Joker rules do not apply score by the
+    table (:meth:`Ruleset.scores`) in the allowed boxes, as ``joker_choices`` documents.
     """
     nb = len(ruleset.boxes)
-    five_dice = [Dice((f,) * ruleset.dice_count) for f in range(1, FACES + 1)]
     full = (1 << nb) - 1
     allowed = np.zeros(1 << nb, dtype=np.int64)
-    five_points = np.full((1 << nb, FACES, nb), -1, dtype=np.int64)
     seen = np.zeros(1 << nb, dtype=bool)
     seen[0] = True
+    bit_of = {name: 1 << i for i, name in enumerate(ruleset.boxes)}
     index = {name: i for i, name in enumerate(ruleset.boxes)}
     # Scorecard entries per mask from two precomputed halves (0 = filled, None = open).
     low_bits = min(nb, 8)
@@ -238,37 +239,48 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     high = [tuple(0 if m >> i & 1 else None for i in range(nb - low_bits))
             for m in range(1 << (nb - low_bits))]
     low_mask = (1 << low_bits) - 1
-    allowed_by_order, is_joker, choices = rules.allowed_by_order, rules.is_joker, rules.choices
+    allowed_by_order, joker_choices = rules.allowed_by_order, rules.joker_choices
+    # The (mask, face) pairs with Joker rules, and their rows of points (nb per pair).
+    joker_at: list[int] = []
+    joker_rows: list[int] = []
+    no_points = [-1] * nb
+    bit = 1 << np.arange(nb)
     frontier = np.zeros(1, dtype=np.int64)
     while frontier.size:
-        for mask in frontier.tolist():
+        masks = frontier.tolist()
+        bits = []
+        for mask in masks:
             if mask == full:
+                bits.append(0)
                 continue
             card = Scorecard(ruleset, low[mask & low_mask] + high[mask >> low_bits])
-            bits = 0
-            for name in allowed_by_order(ruleset, card):
-                bits |= 1 << index[name]
-            allowed[mask] = bits
-            for f, dice in enumerate(five_dice):
-                if is_joker(ruleset, card, dice):
-                    for name, p in choices(ruleset, card, dice).items():
-                        five_points[mask, f, index[name]] = p
+            # Distinct powers of two: their sum is their union.
+            bits.append(sum(map(bit_of.__getitem__, allowed_by_order(ruleset, card))))
+            for face, options in joker_choices(ruleset, card).items():
+                row = no_points.copy()
+                for name, p in options.items():
+                    row[index[name]] = p
+                joker_at.append(mask * FACES + face - 1)
+                joker_rows.extend(row)
+        allowed[frontier] = bits
         # The next masks: every frontier mask with one more allowed box.
-        bit = 1 << np.arange(nb)
         step = frontier[:, None] | bit[None, :]
         step = step[(allowed[frontier][:, None] & bit[None, :]) != 0]
-        step = np.unique(step[~seen[step]])
-        seen[step] = True
-        frontier = step
-    # Five of a kind without Joker rules: the table points of the allowed boxes.
-    five_scores = [ruleset.scores(d) for d in five_dice]
-    plain: npt.NDArray[np.bool_] = np.all(five_points < 0, axis=2)
-    for f in range(FACES):
-        rows = plain[:, f] & (allowed != 0)
-        box_bits = (allowed[rows, None] >> np.arange(nb)) & 1
-        table = np.array(list(five_scores[f].values()), dtype=np.int64)
-        five_points[rows, f, :] = np.where(box_bits == 1, table[None, :], -1)
-    return allowed, five_points.astype(np.int16)
+        new = np.zeros_like(seen)
+        new[step] = True
+        new &= ~seen
+        seen |= new
+        frontier = np.flatnonzero(new)
+    # Five of a kind without Joker rules: the table points of the allowed boxes; then the
+    # Joker rows over them.
+    five_points = np.full((1 << nb, FACES, nb), -1, dtype=np.int16)
+    table = np.array([list(ruleset.scores(Dice((f,) * ruleset.dice_count)).values())
+                      for f in range(1, FACES + 1)], dtype=np.int16)
+    for b in range(nb):
+        five_points[(allowed >> b & 1) == 1, :, b] = table[:, b]
+    flat = five_points.reshape(-1, nb)
+    flat[joker_at] = np.array(joker_rows, dtype=np.int16).reshape(-1, nb)
+    return allowed, five_points
 
 
 def _yahtzee_index(ruleset: Ruleset) -> int:
