@@ -7,6 +7,7 @@ import pytest
 
 import yatzy
 from yatzy.core.actions import Reroll, Score
+from yatzy.solver import kernels
 from yatzy.solver.simulate import play, simulate
 
 
@@ -34,6 +35,28 @@ def test_seeded_and_batched_runs_repeat() -> None:
     assert a.player == "optimal" and a.games == 3_000
     assert (a.extra_yahtzees > 0).any()
     assert a.extra_yahtzees.max() * 100 <= a.scores.max()
+
+
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_a_games_dice_depend_on_the_seed_and_its_number_only(
+    temperature: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Games are sorted by state and shared out between threads by blocks: neither the
+    batch size nor the number of threads may change a game."""
+    s = yatzy.strategy(yatzy.ruleset("yatzy"))
+    whole = simulate(s, 6_000, seed=9, temperature=temperature)
+    parts = simulate(s, 6_000, seed=9, temperature=temperature, batch=1_000)
+    monkeypatch.setattr(kernels, "threads", lambda: 1)
+    alone = simulate(s, 6_000, seed=9, temperature=temperature)
+    monkeypatch.setattr(kernels, "threads", lambda: 5)
+    many = simulate(s, 6_000, seed=9, temperature=temperature)
+    for other in (parts, alone, many):
+        assert np.array_equal(whole.scores, other.scores)
+        assert np.array_equal(whole.upper_bonus, other.upper_bonus)
+    # Games 0 .. 999 are the same games when played on their own; 5000 .. 5999 are not.
+    tail = simulate(s, 1_000, seed=9, temperature=temperature, batch=1_000)
+    assert not np.array_equal(tail.scores, whole.scores[-1_000:])
+    assert np.array_equal(tail.scores, whole.scores[:1_000])
 
 
 def test_temperature_costs_points() -> None:

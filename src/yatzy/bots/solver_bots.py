@@ -35,8 +35,8 @@ from yatzy.core.rulesets import Ruleset
 if TYPE_CHECKING:
     from yatzy.solver.simulate import SimulationResult
 
-# The solver (numpy, numba) is imported when a level first plays, not when the levels
-# are registered: listing the computer players must stay cheap.
+# The solver (numpy and its compiled loops) is imported when a level first plays, not
+# when the levels are registered: listing the computer players must stay cheap.
 
 #: Softmax temperature (points) of each solver level, weakest first.
 LEVELS: dict[str, float] = {"easy": 2.0, "medium": 1.0, "hard": 0.5, "optimal": 0.0}

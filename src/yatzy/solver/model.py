@@ -336,7 +336,7 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
     threshold = ruleset.upper_bonus_threshold
     # (Joker points included: in a reduced test ruleset a lower-style box can be "upper".)
     pts_sets = [
-        sorted(set(score[:, b].tolist()) | set(five_points[:, :, b].ravel().tolist()) - {-1})
+        sorted(set(score[:, b].tolist()) | set(np.unique(five_points[:, :, b]).tolist()) - {-1})
         for b in upper
     ]
     nu = len(upper)
