@@ -129,3 +129,13 @@ def test_legal_actions_are_all_legal(g: Game) -> None:
     for action in g.legal_actions():
         assert isinstance(action, Roll | Reroll | Score)
         g.apply(action)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(finish=False))
+def test_turns_seat_and_rolls_left_follow_the_cards(g: Game) -> None:
+    scores = [step for step in g.history if isinstance(step.action, Score)]
+    assert g.turns_played == len(scores) == sum(len(c.filled_boxes) for c in g.cards)
+    assert g.is_over == all(c.is_complete for c in g.cards)
+    assert g.card is g.cards[(g.starter + len(scores)) % len(g.players)]
+    assert g.rolls_left == (0 if g.is_over else g.ruleset.rolls - g.rolls_used)
