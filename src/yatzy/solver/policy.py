@@ -82,6 +82,8 @@ class Strategy:
         )
         #: The compiled view of the tables and values.
         self.kernels = kernels.compile_tables(model.tables, values)
+        #: The turn tables of a state (:func:`turn.turn_routine`).
+        self._turn = turn.turn_routine(self.kernels, model.tables, model.rolls - 1)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
         self._states: dict[
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
@@ -130,17 +132,12 @@ class Strategy:
     def _tables(self, key: tuple[int, int, int]) -> TurnTables:
         tables = self._turns.get(key)
         if tables is None:
-            tables = self._compute_turn(*key)
+            abox, values, keeps = self._turn(*key)
+            tables = tuple.__new__(TurnTables, (abox, values, keeps, self.model.tables))
             if len(self._turns) >= 256:
                 self._turns.clear()
             self._turns[key] = tables
         return tables
-
-    def _compute_turn(self, mask: int, y: int, u: int) -> TurnTables:
-        abox, values, keeps = turn.turn_tables(
-            self.kernels, self.model.tables, mask, y, u, self.model.rolls - 1
-        )
-        return tuple.__new__(TurnTables, (abox, values, keeps, self.model.tables))
 
     # --- Advice ---------------------------------------------------------------------
 
