@@ -148,8 +148,7 @@ class Strategy:
         per distinct set of kept faces (holding the first dice of each face) while
         rolls are left, and a ``Score`` per allowed box. Empty when the game is over.
         """
-        if game.is_over:
-            return []
+        # Once the game is over the current player's card is complete: no options.
         return self.advise_card(game.card, game.dice, game.rolls_left)
 
     def advise_card(
@@ -176,7 +175,7 @@ class Strategy:
         tables = self._tables(state)
         return self.kernels.options(
             tables.abox, tables.values, len(tables.abox), tables.keeps[left - 1] if left else None,
-            tuple(faces), self._actions, Option, float(total),
+            faces, self._actions, Option, float(total),
         )
 
     def best(self, game: Game) -> Option:
