@@ -135,6 +135,8 @@ class Model:
     #: when filled, plus the points shifted past the mask's bits for an upper box. The
     #: sum of a card's codes is its mask and, above it, its upper sum.
     _codes: tuple[dict[int | None, int], ...] = field(init=False, repr=False)
+    #: Per mask, 1 when it is in :attr:`masks` (a game reaches it), else 0.
+    _reachable: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         nb, upper = self.boxes, set(self.upper)
@@ -143,6 +145,9 @@ class Model:
             for b, possible in enumerate(self.possible)
         )
         object.__setattr__(self, "_codes", codes)
+        reachable = np.zeros(1 << nb, dtype=np.uint8)
+        reachable[self.masks] = 1
+        object.__setattr__(self, "_reachable", reachable.tobytes())
 
     # What the Python side reads of the tables.
 
@@ -206,13 +211,12 @@ class Model:
             code = sum(map(dict.__getitem__, self._codes, entries)) if len(entries) == nb else -1
         except (KeyError, TypeError):  # points a box cannot hold (or no number at all)
             code = -1
-        if code >= 0:
+        if code >= 0 and self._reachable[mask := code & ((1 << nb) - 1)]:
             t = self.tables
-            mask = code & ((1 << nb) - 1)
-            if t.allowed[mask] or mask == (1 << nb) - 1:
-                # y_points was read off rules.earns_yahtzee_bonus when the model was built.
-                y = int(self.y_count > 1 and entries[t.yahtzee_box] == t.y_points)
-                return mask, y, min(code >> nb, t.threshold)
+            # y_points was read off rules.earns_yahtzee_bonus when the model was built.
+            y = int(self.y_count > 1 and entries[t.yahtzee_box] == t.y_points)
+            u = code >> nb
+            return mask, y, u if u < t.threshold else t.threshold
         raise self._refusal(card)
 
     def _refusal(self, card: Scorecard) -> UnreachableCard:
