@@ -160,3 +160,13 @@ def test_joker_choices_are_the_choices_of_five_of_a_kind_with_a_joker(card: Scor
             # Left out: scored by the table in the boxes the order allows.
             assert face not in got
             assert rules.choices(r, card, dice) == {box: r.score(box, dice) for box in allowed}
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(finish=False))
+def test_turns_seat_and_rolls_left_follow_the_cards(g: Game) -> None:
+    scores = [step for step in g.history if isinstance(step.action, Score)]
+    assert g.turns_played == len(scores) == sum(len(c.filled_boxes) for c in g.cards)
+    assert g.is_over == all(c.is_complete for c in g.cards)
+    assert g.card is g.cards[(g.starter + len(scores)) % len(g.players)]
+    assert g.rolls_left == (0 if g.is_over else g.ruleset.rolls - g.rolls_used)

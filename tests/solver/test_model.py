@@ -51,6 +51,9 @@ def test_tables_agree_with_the_core(ruleset: Ruleset) -> None:
     rng = random.Random(4)
     for card in random_cards(ruleset, rng, 60):
         mask, y, u = model.state_of(card)
+        assert mask == sum(1 << i for i, v in enumerate(card.entries) if v is not None)
+        five = [6] * ruleset.dice_count
+        assert y == int(rules.earns_yahtzee_bonus(ruleset, card, five) and model.y_count > 1)
         assert u == min(card.upper_sum, 63)
         allowed = {b for i, b in enumerate(ruleset.boxes) if model.allowed[mask] >> i & 1}
         assert allowed == set(rules.allowed_by_order(ruleset, card))
@@ -74,13 +77,22 @@ def test_tables_agree_with_the_core(ruleset: Ruleset) -> None:
 def test_unreachable_cards_are_refused() -> None:
     model = build_model(yatzy.ruleset("yatzy"))
     r = model.ruleset
-    with pytest.raises(UnreachableCard, match="Twos cannot hold 3 points"):
+    with pytest.raises(UnreachableCard, match="Twos cannot hold 3 points") as refused:
         model.state_of(Scorecard.empty(r).fill("twos", 3))
+    assert refused.value.params == {"box": "twos"}
+    # The first box that cannot hold its points is named.
+    with pytest.raises(UnreachableCard, match="Twos cannot hold 3 points"):
+        model.state_of(Scorecard.empty(r).fill("fours", 4).fill("twos", 3).fill("fives", 1))
     with pytest.raises(UnreachableCard, match="Yatzy cannot hold 40"):
         model.state_of(Scorecard.empty(r).fill("yatzy", 40))
     in_order = build_model(yatzy.ruleset("yatzy", order="in_order"))
     with pytest.raises(UnreachableCard, match="play order"):
         in_order.state_of(Scorecard.parse(in_order.ruleset, "chance=20"))
+    # The play order is checked before the points.
+    with pytest.raises(UnreachableCard, match="play order"):
+        in_order.state_of(Scorecard.empty(in_order.ruleset).fill("twos", 3))
+    with pytest.raises(UnreachableCard, match="Twos cannot hold 3 points"):
+        in_order.state_of(Scorecard.empty(in_order.ruleset).fill("ones", 1).fill("twos", 3))
     with pytest.raises(yatzy.RulesError, match="scorecard is for"):
         model.state_of(Scorecard.empty(yatzy.ruleset("yahtzee")))
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import yatzy
 from yatzy.core import rules
@@ -91,6 +94,38 @@ def test_options_of_a_game_are_legal_distinct_and_ranked(scandinavian: Strategy)
         game = game.apply(options[0].action)
         while game.dice is not None:
             game = game.apply(scandinavian.advise(game)[0].action)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([["Ann"], ["Ann", "Bo"], ["Ann", "Bo", "Cy"]]), st.integers(0, 2**32),
+       st.integers(0, 150))
+def test_advice_on_a_game_is_advice_on_its_current_card(
+        scandinavian: Strategy, players: list[str], seed: int, steps: int) -> None:
+    """At a turn's start, mid-turn, between players' turns and after the game."""
+    game = yatzy.new_game(scandinavian.ruleset, players, seed=seed, first_player="roll")
+    rng = random.Random(seed)
+    for _ in range(steps):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game = game.apply(rng.choice(actions))
+    options = scandinavian.advise(game)
+    if game.is_over:
+        assert options == []
+    else:
+        assert options
+        assert options == scandinavian.advise_card(game.card, game.dice, game.rolls_left)
+
+
+def test_a_complete_card_has_no_advice_in_any_game(scandinavian: Strategy) -> None:
+    game = yatzy.new_game(scandinavian.ruleset, ["Ann", "Bo"], seed=1)
+    full = Scorecard.empty(scandinavian.ruleset)
+    for box in full.ruleset.boxes:
+        full = full.fill(box, 0)
+    # No game reaches it: Ann's card is complete, Bo's is empty, and it is Ann's turn.
+    odd = replace(game, cards=(full, game.cards[1]), starter=1)
+    assert not odd.is_over and odd.card is full
+    assert scandinavian.advise(odd) == scandinavian.advise_card(full) == []
 
 
 def _subsets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -219,13 +219,21 @@ class Game:
 
     @property
     def turns_played(self) -> int:
-        """Turns finished so far, all players together."""
-        return sum(len(card.filled_boxes) for card in self.cards)
+        """Turns finished so far, all players together: the filled boxes of every card."""
+        # Counted without building the filled boxes' names: advice reads this per call.
+        turns = 0
+        for card in self.cards:
+            entries = card.entries
+            turns += len(entries) - entries.count(None)
+        return turns
 
     @property
     def is_over(self) -> bool:
         """True when every player has filled every box."""
-        return all(card.is_complete for card in self.cards)
+        for card in self.cards:  # noqa: SIM110 (a loop: no generator per call)
+            if not card.is_complete:
+                return False
+        return True
 
     @property
     def current_seat(self) -> int:

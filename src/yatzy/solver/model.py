@@ -16,7 +16,7 @@ capped at the bonus threshold.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -130,6 +130,24 @@ class Model:
     tables: Tables
     #: Per box, every number of points it can hold (``Ruleset.possible_points``).
     possible: tuple[frozenset[int], ...]
+    #: What :meth:`state_of` reads per call, worked out once: per box, a code for each
+    #: entry it can hold (``None`` = open, or points the box can hold): the box's bit
+    #: when filled, plus the points shifted past the mask's bits for an upper box. The
+    #: sum of a card's codes is its mask and, above it, its upper sum.
+    _codes: tuple[dict[int | None, int], ...] = field(init=False, repr=False)
+    #: Per mask, 1 when it is in :attr:`masks` (a game reaches it), else 0.
+    _reachable: bytes = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        nb, upper = self.boxes, set(self.upper)
+        codes = tuple(
+            {None: 0, **{p: 1 << b | (p << nb if b in upper else 0) for p in possible}}
+            for b, possible in enumerate(self.possible)
+        )
+        object.__setattr__(self, "_codes", codes)
+        reachable = np.zeros(1 << nb, dtype=np.uint8)
+        reachable[self.masks] = 1
+        object.__setattr__(self, "_reachable", reachable.tobytes())
 
     # What the Python side reads of the tables.
 
@@ -188,6 +206,23 @@ class Model:
         if card.ruleset is not r and card.ruleset != r:
             raise RulesError(f"The scorecard is for {card.ruleset}, not {r}")
         entries = card.entries
+        nb = self.boxes
+        try:
+            code = sum(map(dict.__getitem__, self._codes, entries)) if len(entries) == nb else -1
+        except (KeyError, TypeError):  # points a box cannot hold (or no number at all)
+            code = -1
+        if code >= 0 and self._reachable[mask := code & ((1 << nb) - 1)]:
+            t = self.tables
+            # y_points was read off rules.earns_yahtzee_bonus when the model was built.
+            y = int(self.y_count > 1 and entries[t.yahtzee_box] == t.y_points)
+            u = code >> nb
+            return mask, y, u if u < t.threshold else t.threshold
+        raise self._refusal(card)
+
+    def _refusal(self, card: Scorecard) -> UnreachableCard:
+        """Why no game reaches ``card``: the play order forbids its filled boxes, else the
+        first box holding points it cannot hold."""
+        r, entries = self.ruleset, card.entries
         mask = 0
         bit = 1
         bad = None
@@ -197,17 +232,12 @@ class Model:
                     bad = bit.bit_length() - 1
                 mask |= bit
             bit <<= 1
-        if not self.allowed[mask] and mask != (1 << self.boxes) - 1:
-            raise UnreachableCard(
+        if bad is None or (not self.allowed[mask] and mask != (1 << self.boxes) - 1):
+            return UnreachableCard(
                 f"No game of {r} reaches this scorecard: the play order forbids {card}"
             )
-        if bad is not None:
-            box = r.boxes[bad]
-            raise UnreachableCard(f"{r.label(box)} cannot hold {entries[bad]} points", box=box)
-        # y_points was read off rules.earns_yahtzee_bonus when the model was built.
-        y = int(self.y_count > 1 and entries[self.yahtzee_box] == self.y_points)
-        u = min(sum(entries[b] or 0 for b in self.upper), self.threshold)
-        return mask, y, u
+        box = r.boxes[bad]
+        return UnreachableCard(f"{r.label(box)} cannot hold {entries[bad]} points", box=box)
 
 
 #: ``(allowed, five_points)`` of :class:`Model`: what the play order and the Joker rules

@@ -82,6 +82,8 @@ class Strategy:
         )
         #: The compiled view of the tables and values.
         self.kernels = kernels.compile_tables(model.tables, values)
+        #: The turn tables of a state (:func:`turn.turn_routine`).
+        self._turn = turn.turn_routine(self.kernels, model.tables, model.rolls - 1)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
         self._states: dict[
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
@@ -130,17 +132,12 @@ class Strategy:
     def _tables(self, key: tuple[int, int, int]) -> TurnTables:
         tables = self._turns.get(key)
         if tables is None:
-            tables = self._compute_turn(*key)
+            abox, values, keeps = self._turn(*key)
+            tables = tuple.__new__(TurnTables, (abox, values, keeps, self.model.tables))
             if len(self._turns) >= 256:
                 self._turns.clear()
             self._turns[key] = tables
         return tables
-
-    def _compute_turn(self, mask: int, y: int, u: int) -> TurnTables:
-        abox, values, keeps = turn.turn_tables(
-            self.kernels, self.model.tables, mask, y, u, self.model.rolls - 1
-        )
-        return tuple.__new__(TurnTables, (abox, values, keeps, self.model.tables))
 
     # --- Advice ---------------------------------------------------------------------
 
@@ -151,8 +148,7 @@ class Strategy:
         per distinct set of kept faces (holding the first dice of each face) while
         rolls are left, and a ``Score`` per allowed box. Empty when the game is over.
         """
-        if game.is_over:
-            return []
+        # Once the game is over the current player's card is complete: no options.
         return self.advise_card(game.card, game.dice, game.rolls_left)
 
     def advise_card(
@@ -179,7 +175,7 @@ class Strategy:
         tables = self._tables(state)
         return self.kernels.options(
             tables.abox, tables.values, len(tables.abox), tables.keeps[left - 1] if left else None,
-            tuple(faces), self._actions, Option, float(total),
+            faces, self._actions, Option, float(total),
         )
 
     def best(self, game: Game) -> Option:

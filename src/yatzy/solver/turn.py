@@ -10,11 +10,33 @@ so a box's values are kept once per entry: ``values[e]`` for entry ``e``, then
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from yatzy.solver.keeps import FloatArray, IntArray
+from yatzy.solver.keeps import FACES, FloatArray, IntArray
 from yatzy.solver.kernels import Kernels
 from yatzy.solver.model import Tables
+
+#: A routine computing ``(abox, values, keeps)`` of state ``(mask, y, u)``.
+TurnRoutine = Callable[[int, int, int], tuple[IntArray, FloatArray, FloatArray]]
+
+
+def turn_routine(k: Kernels, t: Tables, rerolls: int) -> TurnRoutine:
+    """:func:`turn_tables` of one ruleset and number of rerolls as a routine of the
+    state, with the arrays' sizes worked out once (advice calls it per new state)."""
+    nb = t.score.shape[1]
+    size = t.entry_box.shape[0] + FACES * nb
+    shape = (rerolls, t.child.shape[0])
+    empty, int64, turn = np.empty, np.int64, k.turn
+
+    def tables(mask: int, y: int, u: int) -> tuple[IntArray, FloatArray, FloatArray]:
+        abox = empty(nb, int64)
+        values = empty(size)
+        keeps = empty(shape)
+        return abox[: turn(mask, y, u, rerolls, abox, values, keeps)], values, keeps
+
+    return tables
 
 
 def turn_tables(k: Kernels, t: Tables, mask: int, y: int, u: int, rerolls: int
@@ -23,12 +45,7 @@ def turn_tables(k: Kernels, t: Tables, mask: int, y: int, u: int, rerolls: int
     values by entry (see above; ``NEG`` where the rules forbid the box), and ``keeps[s,
     k]``, the value of keeping ``k`` and rolling the rest with ``s`` rerolls left after
     that roll, for ``s`` = 0 … ``rerolls - 1``."""
-    nb = t.score.shape[1]
-    abox = np.empty(nb, dtype=np.int64)
-    values = np.empty(t.entry_box.shape[0] + 6 * nb)
-    keeps = np.empty((rerolls, t.child.shape[0]))
-    n = k.turn(mask, y, u, rerolls, abox, values, keeps)
-    return abox[:n], values, keeps
+    return turn_routine(k, t, rerolls)(mask, y, u)
 
 
 def box_matrix(t: Tables, abox: IntArray, values: FloatArray) -> FloatArray:
