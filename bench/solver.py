@@ -237,7 +237,7 @@ def ensure_reference() -> str | None:
 
 
 #: title: (our child's arguments, our command-line options, yatzy-solver's variant)
-GAMES = {
+GAMES: dict[str, tuple[dict[str, Any], list[str], str]] = {
     "Scandinavian Yatzy": ({"rules": "yatzy"}, ["--rules", "yatzy"], "yatzy-scandinavian"),
     "Yahtzee (gated Joker)": ({"rules": "yahtzee", "options": {"joker": "gated"}},
                               ["--rules", "yahtzee", "--joker", "gated"], "american"),
@@ -265,9 +265,17 @@ def measure(runs: int, games: int, reference: bool) -> list[dict[str, Any]]:
         for title, (ours_args, options, variant) in GAMES.items():
             print(f"measuring {title} …", file=sys.stderr)
             row: dict[str, Any] = {"game": title}
-            # What a user starts: the command, in a fresh process, with no table cached.
-            solve_s, solve_mb = median_command(
-                [yatzy_command, "solve", *options], runs, env, before=empty_cache)
+            # What a user starts: the command, in a fresh process, with no table cached;
+            # taken in turns with yatzy-solver's build in a fresh process, so that both
+            # meet the same machine (a shared one changes speed from minute to minute).
+            solve_runs, ref_runs = [], []
+            for _ in range(runs):
+                empty_cache()
+                solve_runs.append(run_command([yatzy_command, "solve", *options], env))
+                if ref_python:
+                    ref_runs.append(run_command([ref_python, "-c", REFERENCE_BUILD, variant]))
+            solve_s = statistics.median(r[0] for r in solve_runs)
+            solve_mb = max(r[1] for r in solve_runs)
             builds = run_child(sys.executable, OURS,
                                {**ours_args, "what": "builds", "runs": runs}, env)
             load = run_child(sys.executable, OURS, {**ours_args, "what": "load"}, env)
@@ -298,8 +306,8 @@ def measure(runs: int, games: int, reference: bool) -> list[dict[str, Any]]:
             if ref_python:
                 rb = run_child(ref_python, REFERENCE,
                                {"variant": variant, "what": "builds", "runs": runs})
-                rf_s, rf_mb = median_command(
-                    [ref_python, "-c", REFERENCE_BUILD, variant], max(1, runs // 2))
+                rf_s = statistics.median(r[0] for r in ref_runs)
+                rf_mb = max(r[1] for r in ref_runs)
                 ra = run_child(ref_python, REFERENCE,
                                {"variant": variant, "what": "advise", "situations": SITUATIONS})
                 rs = run_child(ref_python, REFERENCE,
