@@ -6,9 +6,10 @@
  * Joker rules, the extra-Yahtzee bonus, the upper bonus and the next state) is fill_box
  * and add_upper, and only there.
  *
- * A turn's values are computed by one routine, turn_block, for W lanes (upper sums) at a
- * time: the table build calls it with W = LANES lanes, advice and the simulation with one
- * lane. Long loops release the GIL, so Python threads run them in parallel.
+ * A turn's values are computed by one routine, turn_block, for LANES upper sums of one
+ * set of filled boxes at a time, one per lane of a vector: the table build and the
+ * simulation fill every lane, advice one. Long loops release the GIL: Python threads run
+ * the build in parallel, and the simulation runs its own threads (play_games).
  *
  * Names: R rolls (multisets of all dice), K keeps (multisets of 0 .. all dice, rolls last,
  * from index first_roll), nb boxes, E entries (see Tables).
@@ -261,11 +262,12 @@ static void make_plan(const Kernels *t, int mask, int y, Plan *p) {
 
 /* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
  * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
- * (the first roll's). When asked for, the first `out` lanes' box values (lane q's at bv
- * + q * (ne + 6 nb), see box_value) and keeps (lane q's keeps[(q * rerolls + s) * nk +
- * k]: the value of keeping k with s rerolls left after the roll). */
+ * (the first roll's), unless the keeps are asked for, which need one pass less. Keeps
+ * are asked for as lane 0's box values bv (see box_value) and keeps[s * nk + k] (the
+ * value of keeping k with s rerolls left after the roll), or, with `snap`, as every
+ * lane's in sc->snap[s * nk + k] (sc->ev and sc->ev5 then hold the box values). */
 INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
-                       double *restrict bv, double *restrict keeps, int out, int snap) {
+                       double *restrict bv, double *restrict keeps, int snap) {
     const Plan *p = &sc->plan;
     const int nr = t->nr, nb = t->nb, nk = t->nk, fr = t->first_roll;
     vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
@@ -295,15 +297,11 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
         }
     }
     if (bv) {
-        const int nbv = t->ne + FACES * nb;
-        for (int q = 0; q < out; q++) {
-            double *lane = bv + (size_t)q * nbv;
-            for (int e = 0; e < nbv; e++) lane[e] = NEG;
-            for (int i = 0; i < p->nallowed; i++) {
-                int b = p->abox[i];
-                for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) lane[e] = ev[e][q];
-                for (int f = 0; f < FACES; f++) lane[t->ne + f * nb + b] = ev5[f * nb + b][q];
-            }
+        for (int e = 0; e < t->ne + FACES * nb; e++) bv[e] = NEG;
+        for (int i = 0; i < p->nallowed; i++) {
+            int b = p->abox[i];
+            for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) bv[e] = ev[e][0];
+            for (int f = 0; f < FACES; f++) bv[t->ne + f * nb + b] = ev5[f * nb + b][0];
         }
     }
     /* The best box for every roll. */
@@ -328,10 +326,7 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
         }
         if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
         if (keeps)
-            for (int q = 0; q < out; q++) {
-                double *lane = keeps + ((size_t)q * rerolls + s) * nk;
-                for (int k = 0; k < nk; k++) lane[k] = A[k][q];
-            }
+            for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
         /* The table build needs the rolls' values after every step; advice and the
          * simulation only the keeps of the last. */
         if (s + 1 < rerolls || !(keeps || snap)) {
@@ -350,16 +345,9 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
             A[k] = out;                                                                 \
         }                                                                               \
         break;
+                    /* best_keep_order makes runs of 1 to FACES parents only. */
                     BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
 #undef BEST_RUN
-                default:
-                    for (int q = 0; q < n; q++) {
-                        const int k = kp[q], c = t->group_par[g];
-                        vd out = roll ? S[k - fr] : A[k];
-                        for (int j = 0; j < c; j++) out = vmax(out, A[pp[j]]);
-                        A[k] = out;
-                        pp += c;
-                    }
                 }
                 kp += n;
             }
@@ -389,7 +377,7 @@ HOT static void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mas
         for (int q0 = 0; q0 < nl; q0 += LANES) {
             int lu[LANES];
             for (int q = 0; q < LANES; q++) lu[q] = lanes[q0 + q < nl ? q0 + q : nl - 1];
-            turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 0, 0);
+            turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 0);
             vd sum = splat(0.0);
             const vd *rolls = s->A + t->first_roll;
             for (int r = 0; r < t->nr; r++) sum += t->roll_prob[r] * rolls[r];
@@ -409,7 +397,7 @@ HOT static void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u
     int lu[LANES];
     for (int q = 0; q < LANES; q++) lu[q] = u;
     make_plan(t, mask, y, &s->plan);
-    turn_block(t, s, lu, rerolls, bv, keeps, 1, 0);
+    turn_block(t, s, lu, rerolls, bv, keeps, 0);
 }
 
 /* The value of filling box b with roll r, from a turn's box values bv: ne entries, then
@@ -591,6 +579,25 @@ typedef struct {
     int status;             /* -1 when a game had no option (atomic) */
 } Lockstep;
 
+/* The block that starts at sorted game a (ending before `end`): the games of up to
+ * LANES upper sums of the (mask, y) of game a. Sets lane q's upper sum lu[q] and its
+ * first game start[q] (start[nl] = the block's end) and returns nl. */
+static int block_lanes(const Lockstep *ls, Py_ssize_t a, Py_ssize_t end, int *lu,
+                       Py_ssize_t *start) {
+    const uint32_t stride = (uint32_t)ls->t->stride;
+    const uint32_t my = ls->keys[ls->idx[a]] / stride;
+    Py_ssize_t j = a;
+    int nl = 0;
+    while (j < end && nl < LANES && ls->keys[ls->idx[j]] / stride == my) {
+        const uint32_t key = ls->keys[ls->idx[j]];
+        start[nl] = j;
+        lu[nl++] = (int)(key % stride);
+        while (j < end && ls->keys[ls->idx[j]] == key) j++;
+    }
+    start[nl] = j;
+    return nl;
+}
+
 /* Blocks taken at a time by a thread; how many games ahead a row is fetched. */
 #define GRAIN 8
 #define PREFETCH 12
@@ -617,24 +624,18 @@ HOT static void play_blocks(Worker *w) {
         if (first >= ls->nblocks) break;
         Py_ssize_t last = first + GRAIN < ls->nblocks ? first + GRAIN : ls->nblocks;
         for (Py_ssize_t bk = first; bk < last; bk++) {
-            const Py_ssize_t a = ls->blocks[bk], end = ls->blocks[bk + 1];
+            const Py_ssize_t a = ls->blocks[bk];
             const uint32_t my = ls->keys[ls->idx[a]] / stride;
-            int lu[LANES], nl = 0;
-            Py_ssize_t start[LANES + 1], j = a;
-            while (j < end) {
-                const uint32_t key = ls->keys[ls->idx[j]];
-                start[nl] = j;
-                lu[nl++] = (int)(key % stride);
-                while (j < end && ls->keys[ls->idx[j]] == key) j++;
-            }
-            start[nl] = end;
+            int lu[LANES];
+            Py_ssize_t start[LANES + 1];
+            const int nl = block_lanes(ls, a, ls->blocks[bk + 1], lu, start);
             for (int q = nl; q < LANES; q++) lu[q] = lu[nl - 1];
             const int m = (int)(my / yc), y = (int)(my % yc);
             if (planned != my) {
                 make_plan(t, m, y, &s->plan);
                 planned = my;
             }
-            turn_block(t, s, lu, rerolls, NULL, NULL, 0, 1);
+            turn_block(t, s, lu, rerolls, NULL, NULL, 1);
             if (++w->memo.now == 0) { /* the stamps wrapped round: forget them all */
                 memset(w->memo.stamp, 0, sizeof(uint32_t) * slots);
                 w->memo.now = 1;
@@ -688,7 +689,6 @@ static void worker_free(Worker *w) {
 HOT static int play_games(const Kernels *t, int64_t *state, Py_ssize_t lo, Py_ssize_t hi,
                           const PlaySource *src, int threads) {
     const int nb = t->nb;
-    const uint32_t stride = (uint32_t)t->stride;
     Py_ssize_t n = hi - lo;
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
@@ -715,14 +715,11 @@ HOT static int play_games(const Kernels *t, int64_t *state, Py_ssize_t lo, Py_ss
         /* Blocks: up to LANES upper sums of one (mask, y). */
         ls.nblocks = 0;
         for (Py_ssize_t a = 0; a < n;) {
-            const uint32_t my = ls.keys[ls.idx[a]] / stride;
-            Py_ssize_t j = a;
-            for (int nl = 0; j < n && nl < LANES && ls.keys[ls.idx[j]] / stride == my; nl++) {
-                const uint32_t key = ls.keys[ls.idx[j]];
-                while (j < n && ls.keys[ls.idx[j]] == key) j++;
-            }
+            int lu[LANES];
+            Py_ssize_t start[LANES + 1];
+            const int nl = block_lanes(&ls, a, n, lu, start);
             ls.blocks[ls.nblocks++] = a;
-            a = j;
+            a = start[nl];
         }
         ls.blocks[ls.nblocks] = n;
         ls.turn = turn;
@@ -872,26 +869,27 @@ static int best_keep_order(Kernels *self) {
             return -1;
         }
     }
-    int m = 0, used = 0, g = -1;
+    /* One run per number of dice and of parents that some keep has. */
+    int m = 0, used = 0, g = 0;
     for (int d = 1; d <= self->dice; d++)
-        for (int c = 0; c <= FACES; c++)
+        for (int c = 1; c <= FACES; c++) {
+            self->group_len[g] = 0;
             for (int k = 1; k < nk; k++) {
                 if (size[k] != d || start[k + 1] - start[k] != c) continue;
-                if (g < 0 || self->group_par[g] != c || self->group_roll[g] != (d == self->dice)
-                    || m == 0 || size[self->best_keep[m - 1]] != d) {
-                    g++;
-                    self->group_len[g] = 0;
-                    self->group_par[g] = c;
-                    self->group_roll[g] = d == self->dice;
-                }
                 self->group_len[g]++;
                 self->best_keep[m++] = k;
                 for (int j = 0; j < c; j++) self->best_par[used++] = self->parent_list[start[k] + j];
             }
+            if (self->group_len[g] > 0) {
+                self->group_par[g] = c;
+                self->group_roll[g] = d == self->dice;
+                g++;
+            }
+        }
     PyMem_Free(size);
-    self->ngroups = g + 1;
+    self->ngroups = g;
     if (m != nk - 1) {
-        PyErr_SetString(PyExc_ValueError, "Kernels: a keep has more parents than faces");
+        PyErr_SetString(PyExc_ValueError, "Kernels: a keep has no parent, or more than faces");
         return -1;
     }
     return 0;

@@ -8,10 +8,11 @@ included), the extra-Yahtzee bonus, the upper bonus and the next state — is wr
 once there (``fill_box`` and ``add_upper`` in ``_kernels.c``); the table build, the
 turn tables of advice and the simulation all use it. :func:`fill` exposes it to tests.
 
-One routine computes a turn's values for several upper sums (*lanes*) at a time: the
-table build runs it on four lanes per call (one AVX2 vector of doubles), advice and the
-simulation on one. Every long call releases the GIL, and :func:`run_parallel` runs it on
-every core.
+One routine computes a turn's values for four upper sums (*lanes*, one AVX2 vector of
+doubles) of one set of filled boxes at a time: the table build and the simulation fill
+every lane, advice one. Every long call releases the GIL: :func:`run_parallel` runs the
+table build on every core, and the simulation starts :func:`threads` threads of its
+own.
 
 Values are finite everywhere: :data:`NEG` stands for "no option".
 """
