@@ -1,6 +1,6 @@
 """Benchmark of the exact solver, next to the PyPI package ``yatzy-solver`` 1.0.0.
 
-    python bench/solver.py [--runs 5] [--games 100000] [--no-reference]
+    python bench/solver.py [--runs 5] [--games 100000] [--rules yatzy] [--no-reference]
 
 Prints, for Scandinavian Yatzy and Yahtzee, what a user meets: ``yatzy solve`` in a
 fresh process with no table cached (wall time from spawn to exit, start-up included, and
@@ -189,14 +189,11 @@ def run_command(argv: list[str], env: dict[str, str] | None = None) -> tuple[flo
     return seconds, usage.ru_maxrss / 1024
 
 
-def median_command(argv: list[str], runs: int, env: dict[str, str] | None = None,
-                   before: Any = None) -> tuple[float, float]:
-    """Median wall time and largest peak memory of ``runs`` runs of ``argv``;
-    ``before()`` is called before each (to empty a cache)."""
+def median_command(argv: list[str], runs: int, env: dict[str, str] | None = None
+                   ) -> tuple[float, float]:
+    """Median wall time and largest peak memory of ``runs`` runs of ``argv``."""
     times, peaks = [], []
     for _ in range(runs):
-        if before is not None:
-            before()
         seconds, peak = run_command(argv, env)
         times.append(seconds)
         peaks.append(peak)
@@ -250,8 +247,9 @@ GAMES: dict[str, tuple[dict[str, Any], list[str], str]] = {
 REFERENCE_BUILD = "import sys, yatzy_solver as ys; ys.Solver.build(ys.Variant(sys.argv[1]))"
 
 
-def measure(runs: int, games: int, reference: bool) -> list[dict[str, Any]]:
-    """Every figure, for every game."""
+def measure(runs: int, games: int, reference: bool, rules: str | None = None
+            ) -> list[dict[str, Any]]:
+    """Every figure, for every game (of ``rules`` only, when given)."""
     ref_python = ensure_reference() if reference else None
     yatzy_command = str(Path(sys.executable).parent / "yatzy")
     rows = []
@@ -263,6 +261,8 @@ def measure(runs: int, games: int, reference: bool) -> list[dict[str, Any]]:
                 f.unlink()
 
         for title, (ours_args, options, variant) in GAMES.items():
+            if rules is not None and ours_args["rules"] != rules:
+                continue
             print(f"measuring {title} …", file=sys.stderr)
             row: dict[str, Any] = {"game": title}
             # What a user starts: the command, in a fresh process, with no table cached;
@@ -380,11 +380,13 @@ def main() -> int:
                         help="games to simulate (default 100000)")
     parser.add_argument("--no-reference", dest="reference", action="store_false",
                         help="skip yatzy-solver")
+    parser.add_argument("--rules", choices=sorted({a["rules"] for a, _, _ in GAMES.values()}),
+                        help="measure only this ruleset's games (default: all)")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
     args = parser.parse_args()
     start = time.perf_counter()
     compile_s = compile_seconds()
-    rows = measure(args.runs, args.games, args.reference)
+    rows = measure(args.runs, args.games, args.reference, args.rules)
     if args.json:
         print(json.dumps({"compile_seconds": compile_s, "rows": rows}, indent=2))
     else:
