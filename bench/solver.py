@@ -93,8 +93,7 @@ elif what == "advise":
     s.advise(games[0])
     cold, warm = [], []
     for g in games:
-        s._turns.clear()
-        s._states.clear()
+        s.forget()
         t = time.perf_counter_ns()
         s.advise(g)
         cold.append(time.perf_counter_ns() - t)

@@ -25,7 +25,7 @@ def test_round_trip(tmp_path: Path) -> None:
     r = yatzy.ruleset("yahtzee", joker="gated")
     values, allowed, five = _arrays()
     path = artifacts.save(r, values, allowed, five, {"states": 7}, tmp_path)
-    assert path.name == "yahtzee-joker=gated-rolls=3-upper_first=false-yahtzee_bonus=true-v2.npz"
+    assert path.name == "yahtzee-joker=gated-rolls=3-upper_first=false-yahtzee_bonus=true-v3.npz"
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     stored = artifacts.load(r, tmp_path)
     assert stored is not None

@@ -132,7 +132,7 @@ def test_order_tables_are_the_core_rules_on_every_mask(ruleset: Ruleset) -> None
     allowed, five_points = order_tables(ruleset)
     nb = len(ruleset.boxes)
     assert allowed.dtype == np.int64 and allowed.shape == (1 << nb,)
-    assert five_points.dtype == np.int16 and five_points.shape == (1 << nb, 6, nb)
+    assert five_points.dtype == np.int8 and five_points.shape == (1 << nb, 6, nb)
     want_allowed = np.zeros_like(allowed)
     want_points = np.full_like(five_points, -1)
     todo, seen = [0], {0}

@@ -7,7 +7,7 @@ from dataclasses import replace
 from itertools import product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import yatzy
@@ -182,3 +182,55 @@ def test_every_score_option_is_its_points_plus_the_next_turns_value(options: dic
                     for box, points in rules.choices(r, card, dice).items()}
         got = {o.action.box: o.value for o in s.advise_card(card, dice, 0)}
         assert got == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("name, options", [("yahtzee", {}), ("yatzy", {"order": "in_order"})])
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_advice_refuses_exactly_the_cards_no_game_reaches(
+        name: str, options: dict[str, str], data: st.DataObject) -> None:
+    """The compiled code reads a card's state itself: it must refuse the cards the model
+    refuses (points a box cannot hold, boxes the play order cannot have filled) and
+    value the others as the model does."""
+    yahtzee = yatzy.strategy(yatzy.ruleset(name, **options))
+    r = yahtzee.ruleset
+    entries = [data.draw(st.one_of(st.none(), st.sampled_from(sorted(r.possible_points(b)))))
+               for b in r.boxes]
+    if data.draw(st.booleans()):  # one box with any number at all
+        entries[data.draw(st.integers(0, len(entries) - 1))] = data.draw(st.integers(-2, 130))
+    card = Scorecard(r, tuple(entries), data.draw(st.integers(0, 3)))
+    dice = tuple(data.draw(st.lists(st.integers(1, 6), min_size=5, max_size=5)))
+    try:
+        state = yahtzee.model.state_of(card)
+    except UnreachableCard:
+        state = None
+    if card.is_complete:
+        assert yahtzee.advise_card(card, dice, 0) == []
+    elif state is None:
+        event("refused")
+        with pytest.raises(UnreachableCard):
+            yahtzee.advise_card(card, dice, 0)
+    else:
+        event("valued")
+        options = yahtzee.advise_card(card, dice, 0)
+        tables = yahtzee.turn_tables(card)
+        roll = yahtzee.model.keeps.roll_index(tuple(sorted(dice)))
+        by_box = {r.boxes[b]: card.total + v
+                  for b, v in zip(tables.abox.tolist(), tables.vals[:, roll].tolist(),
+                                  strict=True) if v > -1e17}
+        assert {o.action.box: o.value for o in options} == pytest.approx(by_box, abs=1e-9)
+
+
+def test_advice_on_the_same_state_adds_each_cards_own_total(scandinavian: Strategy) -> None:
+    """Cards of one state share their turn values (kept from the last call), not totals."""
+    r = scandinavian.ruleset
+    low, high = Scorecard.parse(r, "chance=20"), Scorecard.parse(r, "chance=27")
+    other = Scorecard.parse(r, "sixes=24")
+    dice = (1, 2, 3, 4, 6)
+    first = scandinavian.advise_card(low, dice, 1)
+    scandinavian.advise_card(other, dice, 1)
+    again = scandinavian.advise_card(high, dice, 1)
+    assert [o.action for o in again] == [o.action for o in first]
+    assert [o.value - 7 for o in again] == pytest.approx([o.value for o in first], abs=1e-9)
+    scandinavian.forget()
+    assert scandinavian.advise_card(low, dice, 1) == first

@@ -40,7 +40,7 @@ enum {
     A_SCORE, A_ALLOWED, A_FIVE_POINTS, A_FIVE_ROLLS, A_FIVE_OF, A_EXTRA, A_IS_UPPER,
     A_ENTRY_OF, A_ENTRY_BOX, A_ENTRY_ROLL, A_CHILD, A_PARENT_START, A_PARENT_LIST,
     A_ROLL_PROB, A_SUB_KEEPS, A_SUB_COUNT, A_COUNTS, A_CODE_TO_KEEP, A_LANES,
-    A_LANE_COUNT, A_LANE_OF, A_UPPER_BIT, A_V, N_ARRAYS
+    A_LANE_COUNT, A_LANE_OF, A_UPPER_BIT, A_POSSIBLE, A_V, N_ARRAYS
 };
 
 typedef struct {
@@ -52,7 +52,7 @@ typedef struct {
     /* Tables (views into the buffers below). */
     const int32_t *score;        /* [nr][nb] */
     const int32_t *allowed;      /* [1 << nb] */
-    const int16_t *five_points;  /* [1 << nb][6][nb] */
+    const int8_t *five_points;   /* [1 << nb][6][nb] */
     const int32_t *five_rolls;   /* [6] */
     const int32_t *five_of;      /* [nr] */
     const int32_t *extra;        /* [y_count][6] */
@@ -72,6 +72,8 @@ typedef struct {
     const int32_t *lane_count;   /* [1 << nu] */
     const int32_t *lane_of;      /* [1 << nu][stride] */
     const int32_t *upper_bit;    /* [nb] */
+    const uint64_t *possible;    /* [nb][pw]: bit p of box b's row, when it can hold p */
+    int pw;                      /* words per box in possible */
     double *V;                   /* [1 << nb][y_count][stride] */
     /* Made here: entry_of roll by roll, with five of a kind reading entry 0 ([nr][nb]),
      * and each box's first entry ([nb + 1]). */
@@ -97,8 +99,13 @@ typedef struct {
     int32_t *key_start;
     int32_t *key_up;
     int32_t *key_y;
-    /* Scratch memory of the calls that keep the GIL (turn): one at a time. */
+    /* Scratch memory of the calls that keep the GIL (turn, advise): one at a time. */
     void *scratch;
+    /* advise's turn tables of the state it was last asked (adv_mask -1: none): the
+     * allowed boxes, the box values by entry, the keeps of each number of rerolls. */
+    int adv_mask, adv_y, adv_u, adv_n;
+    int64_t *adv_abox;
+    double *adv_values, *adv_keeps;
     Py_buffer views[N_ARRAYS];
     int nviews;
 } Kernels;
@@ -760,6 +767,9 @@ static void Kernels_dealloc(Kernels *self) {
     PyMem_Free(self->key_start);
     PyMem_Free(self->key_up);
     PyMem_Free(self->key_y);
+    PyMem_Free(self->adv_abox);
+    PyMem_Free(self->adv_values);
+    PyMem_Free(self->adv_keeps);
     if (self->scratch) {
         free(((Scratch *)self->scratch)->block);
         PyMem_Free(self->scratch);
@@ -771,7 +781,7 @@ static const char *const ARRAY_NAMES[N_ARRAYS] = {
     "score", "allowed", "five_points", "five_rolls", "five_of", "extra", "is_upper",
     "entry_of", "entry_box", "entry_roll", "child", "parent_start", "parent_list",
     "roll_prob", "sub_keeps", "sub_count", "counts", "code_to_keep", "lanes",
-    "lane_count", "lane_of", "upper_bit", "V"};
+    "lane_count", "lane_of", "upper_bit", "possible", "V"};
 
 static int view(Kernels *self, PyObject *arrays, int i, Py_ssize_t items, Py_ssize_t itemsize,
                  int writable) {
@@ -925,9 +935,10 @@ static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
         nr * nb, masks, masks * FACES * nb, FACES, nr, self->y_count * FACES, nb,
         nb * nr, self->ne, self->ne, nk * FACES, nk + 1, -1,
         nr, nr * self->sub_width, nr, nk * FACES, codes, um * st,
-        um, um * st, nb, masks * self->y_count * st};
+        um, um * st, nb, -1, masks * self->y_count * st};
     for (int i = 0; i < N_ARRAYS; i++) {
-        Py_ssize_t size = i == A_FIVE_POINTS ? 2 : (i == A_ROLL_PROB || i == A_V) ? 8 : 4;
+        Py_ssize_t size = i == A_FIVE_POINTS ? 1
+                          : (i == A_ROLL_PROB || i == A_V || i == A_POSSIBLE) ? 8 : 4;
         if (view(self, arrays, i, items[i], size, i == A_V) < 0) return -1;
     }
 #define BUF(i) (self->views[i].buf)
@@ -953,8 +964,14 @@ static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
     self->lane_count = BUF(A_LANE_COUNT);
     self->lane_of = BUF(A_LANE_OF);
     self->upper_bit = BUF(A_UPPER_BIT);
+    self->possible = BUF(A_POSSIBLE);
     self->V = BUF(A_V);
 #undef BUF
+    self->pw = (int)(self->views[A_POSSIBLE].len / 8 / nb);
+    if (self->pw < 1 || self->views[A_POSSIBLE].len != (Py_ssize_t)self->pw * nb * 8) {
+        PyErr_SetString(PyExc_ValueError, "Kernels: possible is not nb rows of bits");
+        return -1;
+    }
     if (self->views[A_PARENT_LIST].len / 4 < self->parent_start[nk]) {
         PyErr_SetString(PyExc_ValueError, "Kernels: parent_list is too short");
         return -1;
@@ -986,6 +1003,14 @@ static int Kernels_init(Kernels *self, PyObject *args, PyObject *kwds) {
         self->box_start[b] = e;
     }
     if (entry_keys(self) < 0) return -1;
+    self->adv_mask = -1;
+    self->adv_abox = PyMem_Malloc(sizeof(int64_t) * nb);
+    self->adv_values = PyMem_Malloc(sizeof(double) * (self->ne + FACES * nb));
+    self->adv_keeps = PyMem_Malloc(sizeof(double) * (self->rolls * nk));
+    if (!self->adv_abox || !self->adv_values || !self->adv_keeps) {
+        PyErr_NoMemory();
+        return -1;
+    }
     self->scratch = PyMem_Malloc(sizeof(Scratch));
     if (!self->scratch || scratch_init(self, self->scratch) < 0) {
         PyMem_Free(self->scratch);
@@ -1100,59 +1125,43 @@ static PyObject *Kernels_turn(Kernels *self, PyObject *args) {
     return PyLong_FromLong(n);
 }
 
-/* options(abox, values, n, keep_row or None, dice, actions, option_type, total): every
- * option of the roll `dice` (faces in their positions), best first, as option_type
- * ((action, total + value)) tuples. actions[b] fills box b, actions[nb + m] holds the dice
- * of position bit mask m (the first dice of each face, one option per kept multiset). */
-static PyObject *Kernels_options(Kernels *self, PyObject *args) {
-    PyObject *oa, *ov, *okr, *dice, *actions;
-    PyTypeObject *option_type;
-    int n;
-    double total;
-    if (!PyArg_ParseTuple(args, "OOiOO!O!O!d", &oa, &ov, &n, &okr, &PyTuple_Type, &dice,
-                          &PyTuple_Type, &actions, &PyType_Type, &option_type, &total))
-        return NULL;
-    const int nb = self->nb, nd = self->dice;
-    if (PyTuple_GET_SIZE(dice) != nd || n < 0 || n > nb
-        || PyTuple_GET_SIZE(actions) != nb + (1 << nd)
-        || !PyType_IsSubtype(option_type, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_ValueError, "options: wrong dice, count or actions");
-        return NULL;
+/* The faces of `dice` (a tuple of nd ints 1 .. 6) in faces[], and their roll; -1 with an
+ * exception set when they are not. */
+static int read_dice(const Kernels *self, PyObject *dice, int *faces) {
+    const int nd = self->dice;
+    int c[FACES] = {0, 0, 0, 0, 0, 0};
+    if (PyTuple_GET_SIZE(dice) != nd) {
+        PyErr_SetString(PyExc_ValueError, "advise: wrong number of dice");
+        return -1;
     }
-    int faces[16], c[FACES] = {0, 0, 0, 0, 0, 0};
     for (int i = 0; i < nd; i++) {
         long f = PyLong_AsLong(PyTuple_GET_ITEM(dice, i));
         if (f < 1 || f > FACES) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "options: a die is 1 to 6");
-            return NULL;
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "advise: a die is 1 to 6");
+            return -1;
         }
         faces[i] = (int)f;
         c[f - 1]++;
     }
-    int r = roll_of_counts(self, c);
-    Py_buffer ba, bv, bk;
-    int with_keeps = okr != Py_None;
-    if (parse_buffer(oa, &ba, n, 8, 0, "abox") < 0) return NULL;
-    if (parse_buffer(ov, &bv, (Py_ssize_t)self->ne + FACES * nb, 8, 0, "values") < 0) {
-        PyBuffer_Release(&ba);
-        return NULL;
-    }
-    if (with_keeps && parse_buffer(okr, &bk, self->nk, 8, 0, "keeps") < 0) {
-        PyBuffer_Release(&ba);
-        PyBuffer_Release(&bv);
-        return NULL;
-    }
-    const int64_t *abox = ba.buf;
-    const double *vals = bv.buf;
-    int count = 0;
-    int *code = PyMem_Malloc(sizeof(int) * (nb + self->sub_width));
-    double *value = PyMem_Malloc(sizeof(double) * (nb + self->sub_width));
+    return roll_of_counts(self, c);
+}
+
+/* Every option of roll r (faces in their positions) from a turn's tables, best first, as
+ * option_type((action, total + value)) tuples: the n boxes abox and, when kv is not NULL,
+ * the keeps of the row kv. actions[b] fills box b, actions[nb + m] holds the dice of
+ * position bit mask m (the first dice of each face, one option per kept multiset). */
+static PyObject *option_list(const Kernels *self, const int64_t *abox, int n,
+                             const double *vals, const double *kv, int r, const int *faces,
+                             PyObject *actions, PyTypeObject *option_type, double total) {
+    const int nb = self->nb, nd = self->dice;
+    int count = 0, most = nb + self->sub_width;
+    int code_here[64];
+    double value_here[64];
+    int *code = most <= 64 ? code_here : PyMem_Malloc(sizeof(int) * most);
+    double *value = most <= 64 ? value_here : PyMem_Malloc(sizeof(double) * most);
     if (!code || !value) {
-        PyMem_Free(code);
-        PyMem_Free(value);
-        PyBuffer_Release(&ba);
-        PyBuffer_Release(&bv);
-        if (with_keeps) PyBuffer_Release(&bk);
+        if (code != code_here) PyMem_Free(code);
+        if (value != value_here) PyMem_Free(value);
         return PyErr_NoMemory();
     }
     for (int i = 0; i < n; i++) {
@@ -1163,8 +1172,7 @@ static PyObject *Kernels_options(Kernels *self, PyObject *args) {
             value[count++] = v;
         }
     }
-    if (with_keeps) {
-        const double *kv = bk.buf;
+    if (kv) {
         for (int i = 0; i < self->sub_count[r]; i++) {
             int k = self->sub_keeps[r * self->sub_width + i];
             int need[FACES], m = 0;
@@ -1177,10 +1185,7 @@ static PyObject *Kernels_options(Kernels *self, PyObject *args) {
             code[count] = nb + m;
             value[count++] = kv[k];
         }
-        PyBuffer_Release(&bk);
     }
-    PyBuffer_Release(&ba);
-    PyBuffer_Release(&bv);
     /* Best first; equal values keep their order (boxes, then keeps). */
     for (int i = 1; i < count; i++) {
         int ci = code[i];
@@ -1195,12 +1200,7 @@ static PyObject *Kernels_options(Kernels *self, PyObject *args) {
         value[j + 1] = vi;
     }
     PyObject *list = PyList_New(count);
-    if (!list) {
-        PyMem_Free(code);
-        PyMem_Free(value);
-        return NULL;
-    }
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; list && i < count; i++) {
         PyObject *v = PyFloat_FromDouble(value[i] + total);
         PyObject *a = PyTuple_GET_ITEM(actions, code[i]);
 #if PY_VERSION_HEX < 0x030E0000
@@ -1228,9 +1228,86 @@ static PyObject *Kernels_options(Kernels *self, PyObject *args) {
         }
         PyList_SET_ITEM(list, i, opt);
     }
-    PyMem_Free(code);
-    PyMem_Free(value);
+    if (code != code_here) PyMem_Free(code);
+    if (value != value_here) PyMem_Free(value);
     return list;
+}
+
+static int check_actions(const Kernels *self, PyObject *actions, PyTypeObject *option_type) {
+    if (PyTuple_GET_SIZE(actions) != self->nb + (1 << self->dice)
+        || !PyType_IsSubtype(option_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_ValueError, "advise: wrong actions or option type");
+        return -1;
+    }
+    return 0;
+}
+
+/* advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type): every option of
+ * a scorecard — its boxes' entries (points or None) and the points of its extra-Yahtzee
+ * bonuses — with `dice` rolled and `rolls_left` rolls left, best first, as options()
+ * gives them, the card's total included: the state read off the entries, its turn tables
+ * made (or kept from the last call, when the state is the same) and the options listed,
+ * in one call. An empty list for a full card; None for entries no game of these tables
+ * reaches (points a box cannot hold, or boxes the play order cannot have filled), which
+ * the caller words. */
+static PyObject *Kernels_advise(Kernels *self, PyObject *args) {
+    PyObject *entries, *dice, *actions;
+    PyTypeObject *option_type;
+    long long ybonus;
+    int left;
+    if (!PyArg_ParseTuple(args, "O!LO!iO!O!", &PyTuple_Type, &entries, &ybonus,
+                          &PyTuple_Type, &dice, &left, &PyTuple_Type, &actions,
+                          &PyType_Type, &option_type))
+        return NULL;
+    const int nb = self->nb, pw = self->pw;
+    if (check_actions(self, actions, option_type) < 0) return NULL;
+    if (left < 0 || left >= self->rolls) {
+        PyErr_SetString(PyExc_ValueError, "advise: rolls left out of range");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(entries) != nb) Py_RETURN_NONE;
+    int mask = 0, up = 0, y = 0;
+    long long total = ybonus;
+    for (int b = 0; b < nb; b++) {
+        PyObject *e = PyTuple_GET_ITEM(entries, b);
+        if (e == Py_None) continue;
+        if (!PyLong_Check(e)) Py_RETURN_NONE;
+        int overflow;
+        long p = PyLong_AsLongAndOverflow(e, &overflow);
+        if (overflow || p < 0 || p >= 64L * pw
+            || !((self->possible[(size_t)b * pw + p / 64] >> (p % 64)) & 1))
+            Py_RETURN_NONE;
+        mask |= 1 << b;
+        total += p;
+        if (self->is_upper[b]) up += (int)p;
+        if (b == self->yahtzee_box && p == self->y_points && self->y_count > 1) y = 1;
+    }
+    if (mask == (1 << nb) - 1) return PyList_New(0);
+    if (!self->allowed[mask]) Py_RETURN_NONE;
+    int u = up < self->threshold ? up : self->threshold;
+    if (up >= self->threshold) total += self->bonus;
+    int faces[16];
+    int r = read_dice(self, dice, faces);
+    if (r < 0) return NULL;
+    if (mask != self->adv_mask || y != self->adv_y || u != self->adv_u) {
+        Scratch *s = self->scratch;
+        self->adv_mask = -1;
+        turn_tables(self, s, mask, y, u, self->rolls - 1, self->adv_values, self->adv_keeps);
+        self->adv_n = s->plan.nallowed;
+        for (int i = 0; i < self->adv_n; i++) self->adv_abox[i] = s->plan.abox[i];
+        self->adv_mask = mask;
+        self->adv_y = y;
+        self->adv_u = u;
+    }
+    return option_list(self, self->adv_abox, self->adv_n, self->adv_values,
+                       left ? self->adv_keeps + (size_t)(left - 1) * self->nk : NULL, r, faces,
+                       actions, option_type, (double)total);
+}
+
+/* forget(): drop the turn tables advise() keeps. */
+static PyObject *Kernels_forget(Kernels *self, PyObject *Py_UNUSED(ignored)) {
+    self->adv_mask = -1;
+    Py_RETURN_NONE;
 }
 
 /* play(state, lo, hi, faces or None, uniforms or None, temperature, choices or None,
@@ -1328,8 +1405,9 @@ static PyMethodDef Kernels_methods[] = {
      "solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ..."},
     {"turn", (PyCFunction)Kernels_turn, METH_VARARGS,
      "turn(mask, y, u, rerolls, abox, values, keeps) -> allowed boxes"},
-    {"options", (PyCFunction)Kernels_options, METH_VARARGS,
-     "options(abox, values, n, keep_row, dice, actions, option_type, total) -> list"},
+    {"advise", (PyCFunction)Kernels_advise, METH_VARARGS,
+     "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
+    {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"play", (PyCFunction)Kernels_play, METH_VARARGS,
      "play(state, lo, hi, faces, uniforms, temperature, choices, threads)"},
     {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,

@@ -24,8 +24,9 @@ from yatzy.core.rulesets import Ruleset
 from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
 
 #: Bump when the table's meaning or layout changes: old files are then ignored.
-#: 2: states no game reaches hold ``kernels.NEG`` instead of NaN.
-SOLVER_VERSION = 2
+#: 2: states no game reaches hold ``kernels.NEG`` instead of NaN. 3: ``five_points`` is
+#: ``int8``.
+SOLVER_VERSION = 3
 
 ENV_VAR = "YATZY_CACHE_DIR"
 
@@ -47,7 +48,7 @@ def cache_dir() -> Path:
 
 
 def table_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
-    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v2.npz``."""
+    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v3.npz``."""
     options = "-".join(f"{k}={str(v).lower()}" for k, v in sorted(ruleset.option_items))
     return (directory or cache_dir()) / f"{ruleset.name}-{options}-v{SOLVER_VERSION}.npz"
 
@@ -71,7 +72,7 @@ def save(
     """Write a table atomically; returns its path."""
     path = table_path(ruleset, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
-    small = np.asarray(five_points, dtype=np.int16)  # a copy only if it is not int16
+    small = np.asarray(five_points, dtype=np.int8)  # a copy only if it is not int8
     header = {
         **meta,
         "ruleset": ruleset.to_dict(),
@@ -116,6 +117,7 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
         not isinstance(header, dict)
         or header.get("ruleset") != ruleset.to_dict()
         or header.get("solver_version") != SOLVER_VERSION
+        or small.dtype != np.int8
         or header.get("sha256") != _digest(values, allowed, small)
     ):
         return None

@@ -25,10 +25,12 @@ FACES = 6
 
 IntArray = npt.NDArray[np.int64]
 #: Small integers (points of a box, ``-1`` for none), kept compact.
-SmallIntArray = npt.NDArray[np.int16]
+SmallIntArray = npt.NDArray[np.int8]
 #: Indices and small counts for the compiled kernels.
 IndexArray = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
+#: Rows of bits.
+WordArray = npt.NDArray[np.uint64]
 
 
 def _code(counts: tuple[int, ...], base: int) -> int:

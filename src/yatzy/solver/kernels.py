@@ -57,7 +57,7 @@ def compile_tables(tables: Tables, values: FloatArray) -> Kernels:
         t.score, t.allowed, t.five_points, t.five_rolls, t.five_of, t.extra, t.is_upper,
         t.entry_of, t.entry_box, t.entry_roll, t.child, t.parent_start, t.parent_list,
         t.roll_prob, t.sub_keeps, t.sub_count, t.counts, t.code_to_keep, t.lanes,
-        t.lane_count, t.lane_of, t.upper_bit, values,
+        t.lane_count, t.lane_of, t.upper_bit, t.possible, values,
     )
     return Kernels(sizes, arrays)
 

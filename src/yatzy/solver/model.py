@@ -34,6 +34,7 @@ from yatzy.solver.keeps import (
     IntArray,
     KeepTables,
     SmallIntArray,
+    WordArray,
     keep_tables,
 )
 
@@ -47,7 +48,7 @@ class UnreachableCard(RulesError):
 class Tables(NamedTuple):
     """One ruleset compiled for the kernels: every array and number they read, in one
     record (:func:`yatzy.solver.kernels.compile_tables` hands it to the compiled code).
-    Index arrays are ``int32``, ``five_points`` ``int16``.
+    Index arrays are ``int32``, ``five_points`` ``int8``.
 
     ``R`` rolls (multisets of all dice), ``K`` keeps, ``nb`` boxes, ``E`` entries.
     """
@@ -110,6 +111,10 @@ class Tables(NamedTuple):
     #: boxes there are.
     upper_bit: IndexArray
     upper_count: int
+    # --- Scorecards ---------------------------------------------------------------------
+    #: ``possible[b, p // 64] >> p % 64 & 1``: 1 when box ``b`` can hold ``p`` points
+    #: (:meth:`Ruleset.possible_points`), for reading a scorecard's state.
+    possible: WordArray
 
 
 @dataclass(frozen=True, eq=False)
@@ -204,7 +209,7 @@ class Model:
         scorecard no game of this ruleset produces."""
         r = self.ruleset
         if card.ruleset is not r and card.ruleset != r:
-            raise RulesError(f"The scorecard is for {card.ruleset}, not {r}")
+            raise self.refusal(card)
         entries = card.entries
         nb = self.boxes
         try:
@@ -217,12 +222,15 @@ class Model:
             y = int(self.y_count > 1 and entries[t.yahtzee_box] == t.y_points)
             u = code >> nb
             return mask, y, u if u < t.threshold else t.threshold
-        raise self._refusal(card)
+        raise self.refusal(card)
 
-    def _refusal(self, card: Scorecard) -> UnreachableCard:
-        """Why no game reaches ``card``: the play order forbids its filled boxes, else the
-        first box holding points it cannot hold."""
+    def refusal(self, card: Scorecard) -> RulesError:
+        """Why :meth:`state_of` refuses ``card``: it is another ruleset's (a
+        :class:`RulesError`), or no game reaches it (:class:`UnreachableCard`): the play
+        order forbids its filled boxes, else the first box holding points it cannot hold."""
         r, entries = self.ruleset, card.entries
+        if card.ruleset is not r and card.ruleset != r:
+            return RulesError(f"The scorecard is for {card.ruleset}, not {r}")
         mask = 0
         bit = 1
         bad = None
@@ -250,7 +258,7 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     reaches, and for the full card), and the points of every allowed box for five of a
     kind per mask and face (``-1``: not allowed), Joker rules included.
 
-    ``allowed`` is ``int64`` of shape ``(2**nb,)``, ``five_points`` ``int16`` of shape
+    ``allowed`` is ``int64`` of shape ``(2**nb,)``, ``five_points`` ``int8`` of shape
     ``(2**nb, 6, nb)`` (``nb`` boxes). Read off :func:`~yatzy.core.rules.allowed_by_order`
     and :func:`~yatzy.core.rules.joker_choices` (once per mask each), walking the game
     forward from the empty card; the faces for which Joker rules do not apply score by the
@@ -303,14 +311,25 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
         frontier = np.flatnonzero(new)
     # Five of a kind without Joker rules: the table points of the allowed boxes; then the
     # Joker rows over them.
-    five_points = np.full((1 << nb, FACES, nb), -1, dtype=np.int16)
+    five_points = np.full((1 << nb, FACES, nb), -1, dtype=np.int8)
     table = np.array([list(ruleset.scores(Dice((f,) * ruleset.dice_count)).values())
-                      for f in range(1, FACES + 1)], dtype=np.int16)
+                      for f in range(1, FACES + 1)], dtype=np.int8)
     for b in range(nb):
         five_points[(allowed >> b & 1) == 1, :, b] = table[:, b]
     flat = five_points.reshape(-1, nb)
-    flat[joker_at] = np.array(joker_rows, dtype=np.int16).reshape(-1, nb)
+    flat[joker_at] = np.array(joker_rows, dtype=np.int8).reshape(-1, nb)
     return allowed, five_points
+
+
+def _bits(possible: tuple[frozenset[int], ...]) -> WordArray:
+    """Each box's possible points as a row of 64-bit words (bit ``p % 64`` of word
+    ``p // 64`` for ``p`` points)."""
+    words = max(max(points, default=0) for points in possible) // 64 + 1
+    bits = [[0] * words for _ in possible]
+    for row, points in zip(bits, possible, strict=True):
+        for p in points:
+            row[p // 64] |= 1 << p % 64
+    return np.array(bits, dtype=np.uint64)
 
 
 def _yahtzee_index(ruleset: Ruleset) -> int:
@@ -332,6 +351,7 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
     known (they are the slow part, kept with the value table on disk)."""
     kt = keep_tables(ruleset.dice_count)
     nb = len(ruleset.boxes)
+    possible = tuple(ruleset.possible_points(b) for b in ruleset.boxes)
     rolls = [kt.faces(r) for r in range(kt.roll_count)]
     score = np.array([list(ruleset.scores(d).values()) for d in rolls], dtype=np.int64)
     upper = tuple(ruleset.boxes.index(b) for b in ruleset.upper_boxes)
@@ -415,7 +435,7 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
     tables = Tables(
         score=ints(score),
         allowed=ints(allowed),
-        five_points=np.ascontiguousarray(five_points, dtype=np.int16),
+        five_points=np.ascontiguousarray(five_points, dtype=np.int8),
         five_rolls=ints(five_rolls),
         five_of=ints(five_of),
         extra=ints(extra),
@@ -443,6 +463,7 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
         lane_of=ints(lane_of),
         upper_bit=ints(upper_bit),
         upper_count=nu,
+        possible=_bits(possible),
     )
     return Model(
         ruleset=ruleset,
@@ -452,5 +473,5 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
         y_count=y_count,
         masks=masks,
         tables=tables,
-        possible=tuple(ruleset.possible_points(b) for b in ruleset.boxes),
+        possible=possible,
     )

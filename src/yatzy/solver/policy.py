@@ -148,8 +148,18 @@ class Strategy:
         per distinct set of kept faces (holding the first dice of each face) while
         rolls are left, and a ``Score`` per allowed box. Empty when the game is over.
         """
+        card, dice = game.card, game.dice
+        r = self.ruleset
+        if dice is not None and (card.ruleset is r or card.ruleset == r):
+            # The game checked its dice and rolls; the compiled code reads the card.
+            options = self.kernels.advise(
+                card.entries, card.yahtzee_bonus_count * r.extra_yahtzee_points, dice,
+                r.rolls - game.rolls_used, self._actions, Option,
+            )
+            if options is not None:
+                return options
         # Once the game is over the current player's card is complete: no options.
-        return self.advise_card(game.card, game.dice, game.rolls_left)
+        return self.advise_card(card, dice, game.rolls_left)
 
     def advise_card(
         self, card: Scorecard, dice: Sequence[int] | None = None, rolls_left: int | None = None
@@ -172,11 +182,20 @@ class Strategy:
                 f"Rolls left after a roll must be 0 to {rolls - 1}, not {shown(rolls_left)}",
                 code=ErrorCode.BAD_ROLLS_LEFT, most=rolls - 1, value=shown(rolls_left),
             )
-        tables = self._tables(state)
-        return self.kernels.options(
-            tables.abox, tables.values, len(tables.abox), tables.keeps[left - 1] if left else None,
-            faces, self._actions, Option, float(total),
+        options = self.kernels.advise(
+            card.entries, card.yahtzee_bonus_count * self.ruleset.extra_yahtzee_points, faces,
+            left, self._actions, Option,
         )
+        if options is None:  # _lookup has refused every card the compiled code refuses
+            raise self.model.refusal(card)
+        return options
+
+    def forget(self) -> None:
+        """Drop the states and turn values this strategy remembers (they speed up asking
+        about one situation again), as a benchmark of new situations needs."""
+        self._turns.clear()
+        self._states.clear()
+        self.kernels.forget()
 
     def best(self, game: Game) -> Option:
         """The best option now (the game must not be over)."""
