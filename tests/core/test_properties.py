@@ -170,3 +170,18 @@ def test_turns_seat_and_rolls_left_follow_the_cards(g: Game) -> None:
     assert g.is_over == all(c.is_complete for c in g.cards)
     assert g.card is g.cards[(g.starter + len(scores)) % len(g.players)]
     assert g.rolls_left == (0 if g.is_over else g.ruleset.rolls - g.rolls_used)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cards())
+def test_the_rules_by_filled_bits_are_the_rules_of_the_card(card: Scorecard) -> None:
+    """The solver reads the play order and whether Jokers apply by the set of filled
+    boxes alone: they must be the card's own."""
+    r = card.ruleset
+    filled = card.filled_bits
+    assert [b for i, b in enumerate(r.boxes) if filled >> i & 1] == list(card.filled_boxes)
+    bits = rules.allowed_bits(r, filled)
+    assert tuple(b for i, b in enumerate(r.boxes) if bits >> i & 1) == rules.allowed_by_order(
+        r, card)
+    jokers = rules.jokers_apply_bits(r, filled)
+    assert jokers == any(rules.is_joker(r, card, [f] * r.dice_count) for f in range(1, 7))

@@ -209,3 +209,15 @@ def test_move_errors_carry_the_refusal() -> None:
     with pytest.raises(IllegalMove) as info:
         check_choice(card.ruleset, card, [1, 2, 3, 4, 5], "chance")
     assert info.value.params == {"box": "chance", "reason": "in_order", "next_box": "twos"}
+
+
+@pytest.mark.parametrize("filled", [-1, 1 << 15, True, 1.0, "3", None])
+def test_filled_bits_must_be_a_set_of_the_boxes(filled: object) -> None:
+    from yatzy.core.rules import allowed_bits, jokers_apply_bits
+
+    r = ruleset("yatzy")
+    with pytest.raises(RulesError, match="is no set of"):
+        allowed_bits(r, filled)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="is no set of"):
+        jokers_apply_bits(r, filled)  # type: ignore[arg-type]
+    assert allowed_bits(r, (1 << 15) - 1) == 0

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from yatzy.core.dice import FACES, Dice, DiceLike
-from yatzy.core.errors import ErrorCode, IllegalMove
-from yatzy.core.rulesets import UPPER_BOXES, Ruleset
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
+from yatzy.core.rulesets import UPPER_BOXES, Ruleset, check_ruleset
 from yatzy.core.scorecard import Scorecard, check_card
 
 # The public functions check their arguments once and call the private ones (the solver
@@ -34,14 +34,42 @@ def allowed_by_order(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
     return _allowed(ruleset, check_card(ruleset, card))
 
 
-def _allowed(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
-    open_boxes = card.open_boxes
-    if not open_boxes or ruleset.order == "free":
-        return open_boxes
+def allowed_bits(ruleset: Ruleset, filled: int) -> int:
+    """:func:`allowed_by_order` of a card whose filled boxes are the bits of ``filled``
+    (bit ``i`` for ``ruleset.boxes[i]``), as bits: what the play order allows depends on
+    nothing else. The solver asks it for every set of filled boxes.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> bin(allowed_bits(ruleset("yatzy", order="in_order"), 0b111))
+    '0b1000'
+    """
+    nb = len(check_ruleset(ruleset).boxes)
+    if isinstance(filled, bool) or not isinstance(filled, int) or not 0 <= filled < 1 << nb:
+        raise RulesError(f"{shown(filled)} is no set of {ruleset}'s {nb} boxes",
+                         code=ErrorCode.NOT_A_SCORECARD, value=shown(filled))
+    return _allowed_bits(ruleset, filled)
+
+
+def _allowed_bits(ruleset: Ruleset, filled: int) -> int:
+    open_bits = ~filled & ((1 << len(ruleset.boxes)) - 1)
+    if not open_bits or ruleset.order == "free":
+        return open_bits
     if ruleset.order == "in_order":
-        return open_boxes[:1]
-    upper = tuple(b for b in open_boxes if b in UPPER_BOXES)
-    return upper or open_boxes
+        return open_bits & -open_bits  # the first open box
+    return open_bits & _upper_bits(ruleset) or open_bits
+
+
+@lru_cache(maxsize=32)
+def _upper_bits(ruleset: Ruleset) -> int:
+    return sum(1 << i for i, box in enumerate(ruleset.boxes) if box in UPPER_BOXES)
+
+
+def _allowed(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
+    filled = card.filled_bits
+    bits = _allowed_bits(ruleset, filled)
+    if bits == ~filled & ((1 << len(ruleset.boxes)) - 1):
+        return card.open_boxes
+    return tuple(box for i, box in enumerate(ruleset.boxes) if bits >> i & 1)
 
 
 def is_joker(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:
@@ -57,7 +85,27 @@ def _is_joker(ruleset: Ruleset, card: Scorecard, dice: Dice) -> bool:
 def _jokers_apply(ruleset: Ruleset, card: Scorecard) -> bool:
     """True when five of a kind is a Joker with ``card``: the Yahtzee box filled, in a
     ruleset with Joker rules."""
-    return ruleset.joker != "none" and card[ruleset.yahtzee_box] is not None
+    return _jokers_apply_bits(ruleset, card.filled_bits)
+
+
+def jokers_apply_bits(ruleset: Ruleset, filled: int) -> bool:
+    """True when five of a kind is a Joker (see :func:`is_joker`) for a card whose filled
+    boxes are the bits of ``filled`` (as in :func:`allowed_bits`): it depends on nothing
+    else.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> r = ruleset("yahtzee")
+    >>> jokers_apply_bits(r, 1 << r.boxes.index("yahtzee")), jokers_apply_bits(r, 0)
+    (True, False)
+    """
+    allowed_bits(ruleset, filled)  # checks both
+    return _jokers_apply_bits(ruleset, filled)
+
+
+def _jokers_apply_bits(ruleset: Ruleset, filled: int) -> bool:
+    boxes = ruleset.boxes
+    return (ruleset.joker != "none" and ruleset.yahtzee_box in boxes
+            and bool(filled >> boxes.index(ruleset.yahtzee_box) & 1))
 
 
 def earns_yahtzee_bonus(ruleset: Ruleset, card: Scorecard, dice: DiceLike) -> bool:

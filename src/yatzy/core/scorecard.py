@@ -98,6 +98,15 @@ class Scorecard(Mapping[str, "int | None"]):
         return tuple(compress(self.ruleset.boxes, map(is_, self.entries, repeat(None))))
 
     @property
+    def filled_bits(self) -> int:
+        """The filled boxes as bits: bit ``i`` for ``ruleset.boxes[i]``."""
+        bits = 0
+        for i, v in enumerate(self.entries):
+            if v is not None:
+                bits |= 1 << i
+        return bits
+
+    @property
     def filled_boxes(self) -> tuple[str, ...]:
         """The boxes filled so far, in scorecard order."""
         return tuple(

@@ -17,6 +17,7 @@ capped at the bonus threshold.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -259,25 +260,19 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     kind per mask and face (``-1``: not allowed), Joker rules included.
 
     ``allowed`` is ``int64`` of shape ``(2**nb,)``, ``five_points`` ``int8`` of shape
-    ``(2**nb, 6, nb)`` (``nb`` boxes). Read off :func:`~yatzy.core.rules.allowed_by_order`
-    and :func:`~yatzy.core.rules.joker_choices` (once per mask each), walking the game
+    ``(2**nb, 6, nb)`` (``nb`` boxes). Read off :func:`~yatzy.core.rules.allowed_bits`
+    and, where :func:`~yatzy.core.rules.jokers_apply_bits`,
+    :func:`~yatzy.core.rules.joker_choices` (once per mask each), walking the game
     forward from the empty card; the faces for which Joker rules do not apply score by the
     table (:meth:`Ruleset.scores`) in the allowed boxes, as ``joker_choices`` documents.
     """
     nb = len(ruleset.boxes)
-    full = (1 << nb) - 1
     allowed = np.zeros(1 << nb, dtype=np.int64)
     seen = np.zeros(1 << nb, dtype=bool)
     seen[0] = True
-    bit_of = {name: 1 << i for i, name in enumerate(ruleset.boxes)}
     index = {name: i for i, name in enumerate(ruleset.boxes)}
-    # Scorecard entries per mask from two precomputed halves (0 = filled, None = open).
-    low_bits = min(nb, 8)
-    low = [tuple(0 if m >> i & 1 else None for i in range(low_bits)) for m in range(1 << low_bits)]
-    high = [tuple(0 if m >> i & 1 else None for i in range(nb - low_bits))
-            for m in range(1 << (nb - low_bits))]
-    low_mask = (1 << low_bits) - 1
-    allowed_by_order, joker_choices = rules.allowed_by_order, rules.joker_choices
+    allowed_bits = partial(rules.allowed_bits, ruleset)
+    jokers_apply = partial(rules.jokers_apply_bits, ruleset)
     # The (mask, face) pairs with Joker rules, and their rows of points (nb per pair).
     joker_at: list[int] = []
     joker_rows: list[int] = []
@@ -286,21 +281,15 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     frontier = np.zeros(1, dtype=np.int64)
     while frontier.size:
         masks = frontier.tolist()
-        bits = []
-        for mask in masks:
-            if mask == full:
-                bits.append(0)
-                continue
-            card = Scorecard(ruleset, low[mask & low_mask] + high[mask >> low_bits])
-            # Distinct powers of two: their sum is their union.
-            bits.append(sum(map(bit_of.__getitem__, allowed_by_order(ruleset, card))))
-            for face, options in joker_choices(ruleset, card).items():
+        allowed[frontier] = list(map(allowed_bits, masks))
+        for mask in filter(jokers_apply, masks):
+            card = Scorecard(ruleset, tuple(0 if mask >> i & 1 else None for i in range(nb)))
+            for face, options in rules.joker_choices(ruleset, card).items():
                 row = no_points.copy()
                 for name, p in options.items():
                     row[index[name]] = p
                 joker_at.append(mask * FACES + face - 1)
                 joker_rows.extend(row)
-        allowed[frontier] = bits
         # The next masks: every frontier mask with one more allowed box.
         step = frontier[:, None] | bit[None, :]
         step = step[(allowed[frontier][:, None] & bit[None, :]) != 0]
@@ -319,6 +308,11 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     flat = five_points.reshape(-1, nb)
     flat[joker_at] = np.array(joker_rows, dtype=np.int8).reshape(-1, nb)
     return allowed, five_points
+
+
+def _distinct(points: SmallIntArray) -> list[int]:
+    """The distinct values of ``points`` (-1 and up), counted rather than sorted."""
+    return (np.flatnonzero(np.bincount(points.ravel().astype(np.int64) + 1)) - 1).tolist()
 
 
 def _bits(possible: tuple[frozenset[int], ...]) -> WordArray:
@@ -386,7 +380,7 @@ def build_model(ruleset: Ruleset, order: OrderTables | None = None) -> Model:
     threshold = ruleset.upper_bonus_threshold
     # (Joker points included: in a reduced test ruleset a lower-style box can be "upper".)
     pts_sets = [
-        sorted(set(score[:, b].tolist()) | set(np.unique(five_points[:, :, b]).tolist()) - {-1})
+        sorted(set(score[:, b].tolist()) | set(_distinct(five_points[:, :, b])) - {-1})
         for b in upper
     ]
     nu = len(upper)
