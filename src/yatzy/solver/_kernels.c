@@ -486,14 +486,42 @@ typedef struct {
     uint32_t now;
 } Memo;
 
+/* The options of roll r with `left` rerolls left, from lane q of a turn's values in the
+ * scratch memory (entries ev and ev5, keeps snap: see turn_block), in the order advice
+ * lists them before sorting: the allowed boxes (what[i] = b), then the keeps (what[i] =
+ * nb + k). Their values in opt; returns how many. The first best is the optimal play. */
+INLINE int turn_options(const Kernels *t, const Scratch *sc, int r, int left, int q,
+                        double *opt, int *what) {
+    const Plan *p = &sc->plan;
+    const int nb = t->nb, nr = t->nr;
+    int no = 0;
+    const int f = t->five_of[r];
+    for (int i = 0; i < p->nallowed; i++) {
+        const int b = p->abox[i];
+        double v = f >= 0 ? sc->ev5[f * nb + b][q] : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+        if (v > NEG / 2) {
+            opt[no] = v;
+            what[no++] = b;
+        }
+    }
+    if (left > 0) {
+        const vd *kv = sc->snap + (size_t)(left - 1) * t->nk;
+        for (int i = 0; i < t->sub_count[r]; i++) {
+            int k = t->sub_keeps[r * t->sub_width + i];
+            opt[no] = kv[k][q];
+            what[no++] = nb + k;
+        }
+    }
+    return no;
+}
+
 /* One turn of one game in state (m, y, u), from lane q of the turn's values in the
  * scratch memory (entries ev and ev5, keeps snap: see turn_block). Returns 0, or -1 when
  * the game had no option. */
 INLINE int play_turn(const Kernels *t, const Scratch *sc, int64_t *row, Py_ssize_t game,
                      int turn, int m, int y, int u, int q, Memo *memo, double *opt,
                      int *what, const PlaySource *src) {
-    const Plan *p = &sc->plan;
-    const int nb = t->nb, nr = t->nr, nk = t->nk, rolls = t->rolls, dice = t->dice;
+    const int nb = t->nb, nr = t->nr, rolls = t->rolls, dice = t->dice;
     const int rerolls = rolls - 1;
     const int greedy = src->temperature <= 0.0;
     uint64_t rng = (uint64_t)row[G_RNG];
@@ -508,25 +536,7 @@ INLINE int play_turn(const Kernels *t, const Scratch *sc, int64_t *row, Py_ssize
         if (greedy && memo->stamp[slot] == memo->now) {
             pick = memo->pick[slot];
         } else {
-            int no = 0;
-            const int f = t->five_of[r];
-            for (int i = 0; i < p->nallowed; i++) {
-                const int b = p->abox[i];
-                double v = f >= 0 ? sc->ev5[f * nb + b][q]
-                                  : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
-                if (v > NEG / 2) {
-                    opt[no] = v;
-                    what[no++] = b;
-                }
-            }
-            if (left > 0) {
-                const vd *kv = sc->snap + (size_t)(left - 1) * nk;
-                for (int i = 0; i < t->sub_count[r]; i++) {
-                    int k = t->sub_keeps[r * t->sub_width + i];
-                    opt[no] = kv[k][q];
-                    what[no++] = nb + k;
-                }
-            }
+            int no = turn_options(t, sc, r, left, q, opt, what);
             if (no == 0) {
                 row[G_RNG] = (int64_t)rng;
                 return -1;
@@ -750,6 +760,266 @@ HOT static int play_games(const Kernels *t, int64_t *state, Py_ssize_t lo, Py_ss
     free(ls.blocks);
     return status;
 }
+
+/* --- Score distributions ----------------------------------------------------------- */
+
+/* A state's number, as in V: (mask * y_count + y) * stride + u, with u replaced by the
+ * first upper sum of its lane (upper sums that share a lane have one future). */
+INLINE int state_key(const Kernels *t, int mask, int y, int u) {
+    const int um = upper_mask(t, mask);
+    const int32_t lane = t->lane_of[(size_t)um * t->stride + u];
+    const int ur = lane >= 0 ? t->lanes[(size_t)um * t->stride + lane] : u;
+    return (mask * t->y_count + y) * t->stride + ur;
+}
+
+/* Working memory of turn_outcomes. */
+typedef struct {
+    double *M;    /* [nr]: the chance of each roll now */
+    double *K;    /* [nk]: the chance of each keep */
+    double *slot; /* [ne + 6 nb]: the chance of each way to end (see box_value) */
+    double *opt;  /* [nb + sub_width] */
+    int *what;    /* [nb + sub_width] */
+    /* The outcomes: gain, next state (state_key) and chance. */
+    int *gain, *key;
+    double *prob;
+    int n;
+} Walk;
+
+static int walk_init(const Kernels *t, Walk *w) {
+    const size_t slots = (size_t)t->ne + FACES * t->nb, opts = (size_t)t->nb + t->sub_width;
+    w->M = malloc(sizeof(double) * t->nr);
+    w->K = malloc(sizeof(double) * t->nk);
+    w->slot = malloc(sizeof(double) * slots);
+    w->opt = malloc(sizeof(double) * opts);
+    w->what = malloc(sizeof(int) * opts);
+    w->gain = malloc(sizeof(int) * slots);
+    w->key = malloc(sizeof(int) * slots);
+    w->prob = malloc(sizeof(double) * slots);
+    return w->M && w->K && w->slot && w->opt && w->what && w->gain && w->key && w->prob ? 0 : -1;
+}
+
+static void walk_free(Walk *w) {
+    free(w->M);
+    free(w->K);
+    free(w->slot);
+    free(w->opt);
+    free(w->what);
+    free(w->gain);
+    free(w->key);
+    free(w->prob);
+}
+
+/* How a turn in state (mask, y, u) ends under optimal play — the simulation's choices,
+ * the first best option (turn_options) — from its first roll (r0 < 0) or from roll r0
+ * with left0 rerolls left: w->n outcomes, each filling a box for w->gain[i] points (its
+ * points, the extra-Yahtzee and the upper bonus) into state w->key[i], with chance
+ * w->prob[i]. The chance of each roll is carried forward through the keeps: a keep's
+ * chance goes to the keeps with one die more, a sixth each. Returns -1 when some roll
+ * has no option (a full card). */
+static int turn_outcomes(const Kernels *t, Scratch *sc, Walk *w, int mask, int y, int u,
+                         int r0, int left0) {
+    const int nr = t->nr, nb = t->nb, fr = t->first_roll;
+    const int slots = t->ne + FACES * nb;
+    int lu[LANES];
+    for (int q = 0; q < LANES; q++) lu[q] = u;
+    make_plan(t, mask, y, &sc->plan);
+    turn_block(t, sc, lu, t->rolls - 1, NULL, NULL, 1);
+    int left = r0 < 0 ? t->rolls - 1 : left0;
+    for (int r = 0; r < nr; r++) w->M[r] = r0 < 0 ? t->roll_prob[r] : (r == r0);
+    memset(w->slot, 0, sizeof(double) * slots);
+    for (;;) {
+        if (left > 0) memset(w->K, 0, sizeof(double) * t->nk);
+        for (int r = 0; r < nr; r++) {
+            if (w->M[r] == 0.0) continue;
+            int no = turn_options(t, sc, r, left, 0, w->opt, w->what);
+            if (no == 0) return -1;
+            int pick = w->what[choose(w->opt, no, 0.0, 0.0)];
+            if (pick < nb) {
+                int f = t->five_of[r];
+                w->slot[f >= 0 ? t->ne + f * nb + pick : t->entry_of[(size_t)pick * nr + r]] += w->M[r];
+            } else {
+                w->K[pick - nb] += w->M[r];
+            }
+        }
+        if (left == 0) break;
+        for (int k = 0; k < fr; k++) {
+            double share = w->K[k] * (1.0 / 6.0);
+            if (share == 0.0) continue;
+            const int32_t *c = t->child + k * FACES;
+            for (int f = 0; f < FACES; f++) w->K[c[f]] += share;
+        }
+        memcpy(w->M, w->K + fr, sizeof(double) * nr);
+        left--;
+    }
+    w->n = 0;
+    for (int e = 0; e < slots; e++) {
+        if (w->slot[e] == 0.0) continue;
+        int b, roll;
+        if (e < t->ne) {
+            b = t->entry_box[e];
+            roll = t->entry_roll[e];
+        } else {
+            b = (e - t->ne) % nb;
+            roll = t->five_rolls[(e - t->ne) / nb];
+        }
+        int extra, m2, y2, up, u2;
+        int points = fill_box(t, mask, y, roll, b, &extra, &m2, &y2, &up);
+        int bonus = add_upper(t, u, up, &u2);
+        w->gain[w->n] = points + extra + bonus;
+        w->key[w->n] = state_key(t, m2, y2, u2);
+        w->prob[w->n++] = w->slot[e];
+    }
+    return 0;
+}
+
+/* The chance of each number of points a player has yet to score from one state: p[a -
+ * lo] for a in lo .. hi - 1 (zeros inside are allowed). */
+typedef struct {
+    int lo, hi;
+    double *p;
+} Dist;
+
+/* Add chance `prob` times d, shifted by `gain` points, to *to (which grows to fit). */
+static int dist_add(Dist *to, const Dist *d, int gain, double prob) {
+    int lo = d->lo + gain, hi = d->hi + gain;
+    if (!to->p || lo < to->lo || hi > to->hi) {
+        const int pad = 16;
+        int nlo = to->p ? (lo < to->lo ? lo - pad : to->lo) : lo;
+        int nhi = to->p ? (hi > to->hi ? hi + pad : to->hi) : hi;
+        if (nlo < 0) nlo = 0;
+        double *p = calloc((size_t)(nhi - nlo), sizeof(double));
+        if (!p) return -1;
+        if (to->p) {
+            memcpy(p + (to->lo - nlo), to->p, sizeof(double) * (size_t)(to->hi - to->lo));
+            free(to->p);
+        }
+        to->p = p;
+        to->lo = nlo;
+        to->hi = nhi;
+    }
+    double *restrict out = to->p + (lo - to->lo);
+    const double *restrict in = d->p;
+    const int n = d->hi - d->lo;
+    for (int a = 0; a < n; a++) out[a] += prob * in[a];
+    return 0;
+}
+
+/* The distribution of the points still to come from state (mask, y, u) under optimal
+ * play (as turn_outcomes plays it), from its turn's first roll (r0 < 0) or from roll r0
+ * with left0 rerolls left, into *res: the turns' outcomes carried forward one filled box
+ * at a time, each state of a layer holding the chance of every number of points scored
+ * since the start. Returns -1 when out of memory, -2 when a state has no option. */
+static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, int left0,
+                              Dist *res) {
+    const int full = (1 << t->nb) - 1;
+    const size_t nstates = ((size_t)1 << t->nb) * t->y_count * t->stride;
+    int status = 0;
+    size_t n = 0, nn = 0;
+    Scratch sc;
+    Walk w;
+    int32_t *where = malloc(sizeof(int32_t) * nstates);
+    /* This layer's states and the next's: keys and distributions. */
+    size_t cap = 1024;
+    int *keys = malloc(sizeof(int) * cap), *next_keys = malloc(sizeof(int) * cap);
+    Dist *dists = malloc(sizeof(Dist) * cap), *next = malloc(sizeof(Dist) * cap);
+    int sc_ok = scratch_init(t, &sc) == 0, walk_ok = walk_init(t, &w) == 0;
+    res->p = NULL;
+    res->lo = res->hi = 0;
+    if (!where || !keys || !next_keys || !dists || !next || !sc_ok || !walk_ok) {
+        status = -1;
+        goto done;
+    }
+    for (size_t i = 0; i < nstates; i++) where[i] = -1;
+    n = 1;
+    keys[0] = state_key(t, mask, y, u);
+    dists[0].lo = 0;
+    dists[0].hi = 1;
+    dists[0].p = malloc(sizeof(double));
+    if (!dists[0].p) {
+        n = 0;
+        status = -1;
+        goto done;
+    }
+    dists[0].p[0] = 1.0;
+    if (mask == full) {
+        *res = dists[0];
+        n = 0;
+        goto done;
+    }
+    int first = 1;
+    while (n > 0 && status == 0) {
+        for (size_t i = 0; i < n && status == 0; i++) {
+            int key = keys[i];
+            int su = key % t->stride, sy = (key / t->stride) % t->y_count;
+            int sm = key / t->stride / t->y_count;
+            if (turn_outcomes(t, &sc, &w, sm, sy, su, first ? r0 : -1, left0) < 0) {
+                status = -2;
+                break;
+            }
+            for (int o = 0; o < w.n && status == 0; o++) {
+                int m2 = w.key[o] / t->stride / t->y_count;
+                Dist *to;
+                if (m2 == full) {
+                    to = res;
+                } else {
+                    int j = where[w.key[o]];
+                    if (j < 0) {
+                        if (nn == cap) {
+                            size_t c2 = cap * 2;
+                            int *k1 = realloc(keys, sizeof(int) * c2);
+                            if (k1) keys = k1;
+                            int *k2 = realloc(next_keys, sizeof(int) * c2);
+                            if (k2) next_keys = k2;
+                            Dist *d1 = realloc(dists, sizeof(Dist) * c2);
+                            if (d1) dists = d1;
+                            Dist *d2 = realloc(next, sizeof(Dist) * c2);
+                            if (d2) next = d2;
+                            if (!k1 || !k2 || !d1 || !d2) {
+                                status = -1;
+                                break;
+                            }
+                            cap = c2;
+                        }
+                        j = (int)nn++;
+                        where[w.key[o]] = j;
+                        next_keys[j] = w.key[o];
+                        next[j].p = NULL;
+                        next[j].lo = next[j].hi = 0;
+                    }
+                    to = &next[j];
+                }
+                if (dist_add(to, &dists[i], w.gain[o], w.prob[o]) < 0) status = -1;
+            }
+        }
+        for (size_t i = 0; i < n; i++) free(dists[i].p);
+        for (size_t j = 0; j < nn; j++) where[next_keys[j]] = -1;
+        int *tk = keys;
+        keys = next_keys;
+        next_keys = tk;
+        Dist *td = dists;
+        dists = next;
+        next = td;
+        n = nn;
+        nn = 0;
+        first = 0;
+    }
+done:
+    if (dists)
+        for (size_t i = 0; i < n; i++) free(dists[i].p);
+    if (status != 0) {
+        free(res->p);
+        res->p = NULL;
+    }
+    free(where);
+    free(keys);
+    free(next_keys);
+    free(dists);
+    free(next);
+    if (sc_ok) free(sc.block);
+    walk_free(&w);
+    return status;
+}
+
 
 /* --- The Python object ------------------------------------------------------------- */
 
@@ -1242,6 +1512,35 @@ static int check_actions(const Kernels *self, PyObject *actions, PyTypeObject *o
     return 0;
 }
 
+/* distribution(mask, y, u, roll, rerolls) -> (lo, bytes): score_distribution from roll
+ * number `roll` (-1: the turn's first roll is still to come) with `rerolls` rerolls left;
+ * the bytes are the doubles p[a - lo]. */
+static PyObject *Kernels_distribution(Kernels *self, PyObject *args) {
+    int mask, y, u, roll, rerolls;
+    if (!PyArg_ParseTuple(args, "iiiii", &mask, &y, &u, &roll, &rerolls)) return NULL;
+    if (check_state(self, mask, y, u) < 0) return NULL;
+    if (roll < -1 || roll >= self->nr || rerolls < 0 || rerolls >= self->rolls) {
+        PyErr_SetString(PyExc_ValueError, "distribution: no such roll or rerolls");
+        return NULL;
+    }
+    Dist res;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = score_distribution(self, mask, y, u, roll, rerolls, &res);
+    Py_END_ALLOW_THREADS
+    if (status == -1) return PyErr_NoMemory();
+    if (status == -2) {
+        PyErr_Format(PyExc_ValueError, "distribution: state (%d, %d, %d) has no option", mask,
+                     y, u);
+        return NULL;
+    }
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)res.p,
+                                                (Py_ssize_t)(res.hi - res.lo) * sizeof(double));
+    free(res.p);
+    if (!bytes) return NULL;
+    return Py_BuildValue("(iN)", res.lo, bytes);
+}
+
 /* advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type): every option of
  * a scorecard — its boxes' entries (points or None) and the points of its extra-Yahtzee
  * bonuses — with `dice` rolled and `rolls_left` rolls left, best first, as options()
@@ -1408,6 +1707,8 @@ static PyMethodDef Kernels_methods[] = {
     {"advise", (PyCFunction)Kernels_advise, METH_VARARGS,
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
+    {"distribution", (PyCFunction)Kernels_distribution, METH_VARARGS,
+     "distribution(mask, y, u, roll, rerolls) -> (lo, bytes)"},
     {"play", (PyCFunction)Kernels_play, METH_VARARGS,
      "play(state, lo, hi, faces, uniforms, temperature, choices, threads)"},
     {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,
