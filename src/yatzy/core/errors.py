@@ -88,6 +88,8 @@ class ErrorCode(StrEnum):
     # The solver (yatzy.solver).
     UNREACHABLE_CARD = "unreachable_card"
     BAD_ROLLS_LEFT = "bad_rolls_left"
+    BAD_PERCENTILE = "bad_percentile"
+    BAD_SCORE = "bad_score"
     # The game service and its store (yatzy.app, yatzy.storage).
     APP = "app"
     GAME_NOT_FOUND = "game_not_found"

@@ -7,13 +7,16 @@ It sees the game only through :mod:`yatzy.core`. Tables are built by backward in
 """
 
 from yatzy.solver.analysis import Analysis, Decision, analyse
+from yatzy.solver.distribution import DistributionError, ScoreDistribution
 from yatzy.solver.model import UnreachableCard
 from yatzy.solver.policy import Option, Strategy, strategy
 
 __all__ = [
     "Analysis",
     "Decision",
+    "DistributionError",
     "Option",
+    "ScoreDistribution",
     "Strategy",
     "UnreachableCard",
     "analyse",

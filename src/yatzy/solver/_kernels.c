@@ -904,28 +904,94 @@ static int dist_add(Dist *to, const Dist *d, int gain, double prob) {
     return 0;
 }
 
+/* The states of a layer whose outcomes threads work out at a time. */
+#define CHUNK 2048
+
+/* A thread's share of a chunk: states first, first + step, ... of `keys`, whose outcomes
+ * go to slot i of the chunk's buffers. */
+typedef struct {
+    const Kernels *t;
+    Scratch sc;
+    Walk w;
+    const int *keys;
+    int n, first, step, r0, left0, u0, first_turn;
+    int *gain, *key, *count;
+    double *prob;
+    int status;
+} Share;
+
+static void *share_run(void *arg) {
+    Share *s = arg;
+    const Kernels *t = s->t;
+    const int slots = t->ne + FACES * t->nb;
+    for (int i = s->first; i < s->n && s->status == 0; i += s->step) {
+        int k = s->keys[i];
+        int su = k % t->stride, sy = (k / t->stride) % t->y_count;
+        int sm = k / t->stride / t->y_count;
+        /* The first turn starts from the state's own upper sum and, mid-turn, its roll. */
+        if (s->first_turn) su = s->u0;
+        if (turn_outcomes(t, &s->sc, &s->w, sm, sy, su, s->first_turn ? s->r0 : -1,
+                          s->left0) < 0) {
+            s->status = -2;
+            break;
+        }
+        memcpy(s->gain + (size_t)i * slots, s->w.gain, sizeof(int) * s->w.n);
+        memcpy(s->key + (size_t)i * slots, s->w.key, sizeof(int) * s->w.n);
+        memcpy(s->prob + (size_t)i * slots, s->w.prob, sizeof(double) * s->w.n);
+        s->count[i] = s->w.n;
+    }
+    return NULL;
+}
+
 /* The distribution of the points still to come from state (mask, y, u) under optimal
  * play (as turn_outcomes plays it), from its turn's first roll (r0 < 0) or from roll r0
  * with left0 rerolls left, into *res: the turns' outcomes carried forward one filled box
  * at a time, each state of a layer holding the chance of every number of points scored
- * since the start. Returns -1 when out of memory, -2 when a state has no option. */
+ * since the start. The outcomes of a chunk of states are worked out on `threads`
+ * threads, then added up in order (so the result does not depend on the threads).
+ * Returns -1 when out of memory, -2 when a state has no option. */
 static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, int left0,
-                              Dist *res) {
+                              int threads, Dist *res) {
     const int full = (1 << t->nb) - 1;
+    const int slots = t->ne + FACES * t->nb;
     const size_t nstates = ((size_t)1 << t->nb) * t->y_count * t->stride;
-    int status = 0;
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64;
+    int status = 0, ready = 0;
     size_t n = 0, nn = 0;
-    Scratch sc;
-    Walk w;
+    Share shares[64];
     int32_t *where = malloc(sizeof(int32_t) * nstates);
     /* This layer's states and the next's: keys and distributions. */
     size_t cap = 1024;
     int *keys = malloc(sizeof(int) * cap), *next_keys = malloc(sizeof(int) * cap);
     Dist *dists = malloc(sizeof(Dist) * cap), *next = malloc(sizeof(Dist) * cap);
-    int sc_ok = scratch_init(t, &sc) == 0, walk_ok = walk_init(t, &w) == 0;
+    int *gain = malloc(sizeof(int) * (size_t)CHUNK * slots);
+    int *okey = malloc(sizeof(int) * (size_t)CHUNK * slots);
+    int *count = malloc(sizeof(int) * CHUNK);
+    double *prob = malloc(sizeof(double) * (size_t)CHUNK * slots);
     res->p = NULL;
     res->lo = res->hi = 0;
-    if (!where || !keys || !next_keys || !dists || !next || !sc_ok || !walk_ok) {
+    for (; ready < threads; ready++) {
+        Share *s = &shares[ready];
+        s->t = t;
+        if (scratch_init(t, &s->sc) < 0) break;
+        if (walk_init(t, &s->w) < 0) {
+            walk_free(&s->w);
+            free(s->sc.block);
+            break;
+        }
+        s->gain = gain;
+        s->key = okey;
+        s->prob = prob;
+        s->count = count;
+        s->step = threads;
+        s->first = ready;
+        s->r0 = r0;
+        s->left0 = left0;
+        s->u0 = u;
+    }
+    if (ready < threads || !where || !keys || !next_keys || !dists || !next || !gain || !okey
+        || !count || !prob) {
         status = -1;
         goto done;
     }
@@ -946,62 +1012,80 @@ static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, 
         n = 0;
         goto done;
     }
-    int first = 1;
+    int first_turn = 1;
     while (n > 0 && status == 0) {
-        for (size_t i = 0; i < n && status == 0; i++) {
-            int key = keys[i];
-            int su = key % t->stride, sy = (key / t->stride) % t->y_count;
-            int sm = key / t->stride / t->y_count;
-            if (turn_outcomes(t, &sc, &w, sm, sy, su, first ? r0 : -1, left0) < 0) {
-                status = -2;
-                break;
+        for (size_t c0 = 0; c0 < n && status == 0; c0 += CHUNK) {
+            int cn = (int)(n - c0 < CHUNK ? n - c0 : CHUNK);
+            pthread_t ids[64];
+            int started = 0;
+            for (int q = 0; q < threads; q++) {
+                shares[q].keys = keys + c0;
+                shares[q].n = cn;
+                shares[q].first_turn = first_turn;
+                shares[q].status = 0;
             }
-            for (int o = 0; o < w.n && status == 0; o++) {
-                int m2 = w.key[o] / t->stride / t->y_count;
-                Dist *to;
-                if (m2 == full) {
-                    to = res;
-                } else {
-                    int j = where[w.key[o]];
-                    if (j < 0) {
-                        if (nn == cap) {
-                            size_t c2 = cap * 2;
-                            int *k1 = realloc(keys, sizeof(int) * c2);
-                            if (k1) keys = k1;
-                            int *k2 = realloc(next_keys, sizeof(int) * c2);
-                            if (k2) next_keys = k2;
-                            Dist *d1 = realloc(dists, sizeof(Dist) * c2);
-                            if (d1) dists = d1;
-                            Dist *d2 = realloc(next, sizeof(Dist) * c2);
-                            if (d2) next = d2;
-                            if (!k1 || !k2 || !d1 || !d2) {
-                                status = -1;
-                                break;
+            for (int q = 1; q < threads && q < cn; q++, started++)
+                if (pthread_create(&ids[q], NULL, share_run, &shares[q]) != 0) break;
+            /* The threads not started: their states are worked out here. */
+            for (int q = 1 + started; q < threads; q++) share_run(&shares[q]);
+            share_run(&shares[0]);
+            for (int q = 1; q <= started; q++) pthread_join(ids[q], NULL);
+            for (int q = 0; q < threads; q++)
+                if (shares[q].status) status = shares[q].status;
+            for (int i = 0; i < cn && status == 0; i++) {
+                const Dist *from = &dists[c0 + i];
+                const size_t base = (size_t)i * slots;
+                for (int o = 0; o < count[i] && status == 0; o++) {
+                    const int k2 = okey[base + o];
+                    Dist *to;
+                    if (k2 / t->stride / t->y_count == full) {
+                        to = res;
+                    } else {
+                        int j = where[k2];
+                        if (j < 0) {
+                            if (nn == cap) {
+                                size_t c2 = cap * 2;
+                                int *k1 = realloc(next_keys, sizeof(int) * c2);
+                                if (k1) next_keys = k1;
+                                Dist *d1 = realloc(next, sizeof(Dist) * c2);
+                                if (d1) next = d1;
+                                if (!k1 || !d1) {
+                                    status = -1;
+                                    break;
+                                }
+                                cap = c2;
                             }
-                            cap = c2;
+                            j = (int)nn++;
+                            where[k2] = j;
+                            next_keys[j] = k2;
+                            next[j].p = NULL;
+                            next[j].lo = next[j].hi = 0;
                         }
-                        j = (int)nn++;
-                        where[w.key[o]] = j;
-                        next_keys[j] = w.key[o];
-                        next[j].p = NULL;
-                        next[j].lo = next[j].hi = 0;
+                        to = &next[j];
                     }
-                    to = &next[j];
+                    if (dist_add(to, from, gain[base + o], prob[base + o]) < 0) status = -1;
                 }
-                if (dist_add(to, &dists[i], w.gain[o], w.prob[o]) < 0) status = -1;
             }
         }
         for (size_t i = 0; i < n; i++) free(dists[i].p);
         for (size_t j = 0; j < nn; j++) where[next_keys[j]] = -1;
+        /* The next layer becomes this one; this one's arrays hold the one after. */
         int *tk = keys;
         keys = next_keys;
         next_keys = tk;
         Dist *td = dists;
         dists = next;
         next = td;
+        if (cap > 0) {
+            int *k1 = realloc(next_keys, sizeof(int) * cap);
+            if (k1) next_keys = k1;
+            Dist *d1 = realloc(next, sizeof(Dist) * cap);
+            if (d1) next = d1;
+            if (!k1 || !d1) status = -1;
+        }
         n = nn;
         nn = 0;
-        first = 0;
+        first_turn = 0;
     }
 done:
     if (dists)
@@ -1010,16 +1094,21 @@ done:
         free(res->p);
         res->p = NULL;
     }
+    for (int q = 0; q < ready; q++) {
+        walk_free(&shares[q].w);
+        free(shares[q].sc.block);
+    }
     free(where);
     free(keys);
     free(next_keys);
     free(dists);
     free(next);
-    if (sc_ok) free(sc.block);
-    walk_free(&w);
+    free(gain);
+    free(okey);
+    free(count);
+    free(prob);
     return status;
 }
-
 
 /* --- The Python object ------------------------------------------------------------- */
 
@@ -1512,12 +1601,13 @@ static int check_actions(const Kernels *self, PyObject *actions, PyTypeObject *o
     return 0;
 }
 
-/* distribution(mask, y, u, roll, rerolls) -> (lo, bytes): score_distribution from roll
- * number `roll` (-1: the turn's first roll is still to come) with `rerolls` rerolls left;
- * the bytes are the doubles p[a - lo]. */
+/* distribution(mask, y, u, roll, rerolls, threads) -> (lo, bytes): score_distribution
+ * from roll number `roll` (-1: the turn's first roll is still to come) with `rerolls`
+ * rerolls left, on `threads` threads; the bytes are the doubles p[a - lo]. */
 static PyObject *Kernels_distribution(Kernels *self, PyObject *args) {
-    int mask, y, u, roll, rerolls;
-    if (!PyArg_ParseTuple(args, "iiiii", &mask, &y, &u, &roll, &rerolls)) return NULL;
+    int mask, y, u, roll, rerolls, threads;
+    if (!PyArg_ParseTuple(args, "iiiiii", &mask, &y, &u, &roll, &rerolls, &threads))
+        return NULL;
     if (check_state(self, mask, y, u) < 0) return NULL;
     if (roll < -1 || roll >= self->nr || rerolls < 0 || rerolls >= self->rolls) {
         PyErr_SetString(PyExc_ValueError, "distribution: no such roll or rerolls");
@@ -1526,7 +1616,7 @@ static PyObject *Kernels_distribution(Kernels *self, PyObject *args) {
     Dist res;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = score_distribution(self, mask, y, u, roll, rerolls, &res);
+    status = score_distribution(self, mask, y, u, roll, rerolls, threads, &res);
     Py_END_ALLOW_THREADS
     if (status == -1) return PyErr_NoMemory();
     if (status == -2) {
@@ -1708,7 +1798,7 @@ static PyMethodDef Kernels_methods[] = {
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"distribution", (PyCFunction)Kernels_distribution, METH_VARARGS,
-     "distribution(mask, y, u, roll, rerolls) -> (lo, bytes)"},
+     "distribution(mask, y, u, roll, rerolls, threads) -> (lo, bytes)"},
     {"play", (PyCFunction)Kernels_play, METH_VARARGS,
      "play(state, lo, hi, faces, uniforms, temperature, choices, threads)"},
     {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,

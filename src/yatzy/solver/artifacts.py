@@ -122,3 +122,58 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
     ):
         return None
     return StoredTable(values, allowed, small, header)
+
+
+def distribution_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
+    """The file of the start-of-game score distribution of ``ruleset``, beside its table:
+    e.g. ``yatzy-order=free-rolls=3-v3.distribution.npz``."""
+    table = table_path(ruleset, directory)
+    return table.with_name(table.stem + ".distribution.npz")
+
+
+def save_distribution(ruleset: Ruleset, lowest: int, chances: FloatArray,
+                      directory: Path | None = None) -> Path:
+    """Write the start-of-game distribution (``chances[i]``: the chance of ``lowest + i``
+    points) atomically, with its ruleset, the solver version and a SHA-256."""
+    path = distribution_path(ruleset, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = {
+        "ruleset": ruleset.to_dict(),
+        "solver_version": SOLVER_VERSION,
+        "lowest": int(lowest),
+        "sha256": hashlib.sha256(np.ascontiguousarray(chances).data).hexdigest(),
+    }
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, chances=chances,
+                     header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_distribution(ruleset: Ruleset, directory: Path | None = None
+                      ) -> tuple[int, FloatArray] | None:
+    """``(lowest, chances)`` of the stored start-of-game distribution of ``ruleset``, or
+    ``None`` when there is none or it does not match (as :func:`load`)."""
+    try:
+        with np.load(distribution_path(ruleset, directory), allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            chances = data["chances"]
+    except Exception:  # unreadable: rebuilt, as load() explains
+        return None
+    if (
+        not isinstance(header, dict)
+        or header.get("ruleset") != ruleset.to_dict()
+        or header.get("solver_version") != SOLVER_VERSION
+        or chances.dtype != np.float64
+        or chances.ndim != 1
+        or not isinstance(header.get("lowest"), int)
+        or header.get("sha256") != hashlib.sha256(np.ascontiguousarray(chances).data).hexdigest()
+    ):
+        return None
+    return header["lowest"], chances

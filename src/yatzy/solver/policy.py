@@ -18,13 +18,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
 from yatzy.core.errors import ErrorCode, IllegalMove, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
-from yatzy.core.scorecard import Scorecard
+from yatzy.core.scorecard import Scorecard, check_card
 from yatzy.solver import artifacts, dp, kernels, turn
+from yatzy.solver.distribution import ScoreDistribution
 from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model, Tables, build_model, order_tables
 
@@ -88,6 +91,8 @@ class Strategy:
         self._states: dict[
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
         ] = {}
+        self._start: ScoreDistribution | None = None
+        self._start_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"<Strategy {self.ruleset!r} expected_score={self.expected_score:.7f}>"
@@ -172,6 +177,17 @@ class Strategy:
         if dice is None:
             mask, y, u = state
             return [Option(Roll(), total + float(self.values[mask, y, u]))]
+        faces, left = self._roll(dice, rolls_left)
+        options = self.kernels.advise(
+            card.entries, card.yahtzee_bonus_count * self.ruleset.extra_yahtzee_points, faces,
+            left, self._actions, Option,
+        )
+        if options is None:  # _lookup has refused every card the compiled code refuses
+            raise self.model.refusal(card)
+        return options
+
+    def _roll(self, dice: Sequence[int], rolls_left: int | None) -> tuple[Dice, int]:
+        """``dice`` checked, and the rolls left after them (default: all but the first)."""
         faces = dice if type(dice) is Dice else self.ruleset.check_dice(dice)
         if len(faces) != self.ruleset.dice_count:
             faces = self.ruleset.check_dice(faces)
@@ -182,13 +198,64 @@ class Strategy:
                 f"Rolls left after a roll must be 0 to {rolls - 1}, not {shown(rolls_left)}",
                 code=ErrorCode.BAD_ROLLS_LEFT, most=rolls - 1, value=shown(rolls_left),
             )
-        options = self.kernels.advise(
-            card.entries, card.yahtzee_bonus_count * self.ruleset.extra_yahtzee_points, faces,
-            left, self._actions, Option,
-        )
-        if options is None:  # _lookup has refused every card the compiled code refuses
-            raise self.model.refusal(card)
-        return options
+        return faces, left
+
+    # --- Score distributions ----------------------------------------------------------
+
+    def distribution(self, position: Game | Scorecard) -> ScoreDistribution:
+        """The chance of every final score of the current player of a game (or of a
+        scorecard at the start of its next turn) under optimal play, mid-turn included
+        (the dice on the table and the rolls left).
+
+        Exact: the turn's outcomes under the choices :meth:`advise` ranks first are
+        carried forward to the end of the game. The start of a game's is computed once
+        and kept beside the table on disk; from elsewhere it is computed on each call,
+        in time that grows with the open boxes (see docs/solver.md).
+        """
+        if isinstance(position, Game):
+            return self.distribution_card(position.card, position.dice, position.rolls_left
+                                          if position.dice is not None else None)
+        return self.distribution_card(position)
+
+    def distribution_card(self, card: Scorecard, dice: Sequence[int] | None = None,
+                          rolls_left: int | None = None) -> ScoreDistribution:
+        """Like :meth:`distribution` for a scorecard, the dice on the table (``None``
+        before the turn's first roll) and the rolls left (as :meth:`advise_card`)."""
+        if card.is_complete:
+            check_card(self.ruleset, card)
+            return ScoreDistribution.certain(card.total)
+        (mask, y, u), total = self._lookup(card)
+        if dice is None:
+            if mask == 0:
+                return self._start_distribution().shifted(total)
+            roll, rerolls = -1, self.ruleset.rolls - 1
+        else:
+            faces, rerolls = self._roll(dice, rolls_left)
+            roll = self.model.keeps.roll_index(tuple(sorted(faces)))
+        lowest, chances = self.kernels.distribution(mask, y, u, roll, rerolls,
+                                                   kernels.threads())
+        return ScoreDistribution(lowest + total, np.frombuffer(chances))
+
+    def _start_distribution(self) -> ScoreDistribution:
+        """The start of a game's distribution: from memory, the disk (beside the table)
+        or computed (and saved there)."""
+        with self._start_lock:
+            if self._start is None:
+                stored = artifacts.load_distribution(self.ruleset) if self.path else None
+                if stored is not None:
+                    self._start = ScoreDistribution(*stored)
+                else:
+                    lowest, raw = self.kernels.distribution(0, 0, 0, -1, self.ruleset.rolls - 1,
+                                                            kernels.threads())
+                    self._start = ScoreDistribution(lowest, np.frombuffer(raw))
+                    if self.path is not None:
+                        try:
+                            artifacts.save_distribution(self.ruleset, self._start.lowest,
+                                                        self._start.chances)
+                        except OSError as exc:
+                            warnings.warn(f"The score distribution was not cached: {exc}",
+                                          RuntimeWarning, stacklevel=3)
+            return self._start
 
     def forget(self) -> None:
         """Drop the states and turn values this strategy remembers (they speed up asking

@@ -1,0 +1,127 @@
+"""Score distributions: the chance of every final score under optimal play.
+
+:meth:`Strategy.distribution <yatzy.solver.policy.Strategy.distribution>` gives one for
+any position; this module holds the value it returns.
+
+>>> d = ScoreDistribution(10, [0.25, 0.0, 0.5, 0.25])
+>>> d.probabilities
+{10: 0.25, 12: 0.5, 13: 0.25}
+>>> d.mean, d.percentile(50), d.at_least(12)
+(11.75, 12, 0.75)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+import numpy as np
+
+from yatzy.core.errors import ErrorCode, YatzyError, shown
+from yatzy.solver.keeps import FloatArray
+
+
+class ScoreDistribution:
+    """The chance of every final score: ``chances[i]`` is the probability of scoring
+    ``lowest + i`` points. Immutable; two are equal when they give every score the same
+    chance."""
+
+    __slots__ = ("_chances", "_cumulative", "_lowest")
+
+    def __init__(self, lowest: int, chances: Iterable[float] | FloatArray) -> None:
+        p = np.array(chances, dtype=np.float64).ravel()
+        nonzero = np.flatnonzero(p > 0)
+        if not nonzero.size or (p < 0).any() or not np.isfinite(p).all():
+            raise ValueError("A score distribution needs finite chances, not all zero")
+        first, last = int(nonzero[0]), int(nonzero[-1])
+        p = p[first:last + 1]
+        p.setflags(write=False)
+        self._lowest = int(lowest) + first
+        self._chances = p
+        self._cumulative = np.cumsum(p)
+
+    @classmethod
+    def certain(cls, score: int) -> ScoreDistribution:
+        """The distribution of a score that is already final."""
+        return cls(score, [1.0])
+
+    @property
+    def lowest(self) -> int:
+        """The lowest score that can happen."""
+        return self._lowest
+
+    @property
+    def highest(self) -> int:
+        """The highest score that can happen."""
+        return self._lowest + len(self._chances) - 1
+
+    @property
+    def chances(self) -> FloatArray:
+        """``chances[i]``: the probability of ``lowest + i`` points (read-only)."""
+        return self._chances
+
+    @property
+    def probabilities(self) -> Mapping[int, float]:
+        """Final score → probability, for the scores that can happen only."""
+        lo = self._lowest
+        return MappingProxyType({lo + int(i): float(self._chances[i])
+                                 for i in np.flatnonzero(self._chances > 0)})
+
+    @property
+    def mean(self) -> float:
+        """The expected final score."""
+        scores = np.arange(self._lowest, self.highest + 1)
+        return float(scores @ self._chances / self._chances.sum())
+
+    @property
+    def sd(self) -> float:
+        """The standard deviation of the final score."""
+        scores = np.arange(self._lowest, self.highest + 1) - self.mean
+        return math.sqrt(max(0.0, float(scores**2 @ self._chances / self._chances.sum())))
+
+    def percentile(self, q: float) -> int:
+        """The lowest score reached or beaten with probability at least ``1 - q/100``:
+        the smallest score ``s`` with ``P(score ≤ s) ≥ q/100`` (``q`` from 0 to 100)."""
+        if isinstance(q, bool) or not isinstance(q, int | float) or not 0 <= q <= 100:
+            raise DistributionError(f"A percentile is a number from 0 to 100, not {shown(q)}",
+                                    code=ErrorCode.BAD_PERCENTILE, value=shown(q))
+        total = self._cumulative[-1]
+        # A hair of slack for rounding: the chances sum to 1 up to about 1e-15.
+        i = int(np.searchsorted(self._cumulative, q / 100 * total - 1e-12 * total))
+        return self._lowest + min(i, len(self._chances) - 1)
+
+    def at_least(self, points: int) -> float:
+        """The probability of a final score of ``points`` or more."""
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise DistributionError(f"A score is a whole number, not {shown(points)}",
+                                    code=ErrorCode.BAD_SCORE, value=shown(points))
+        i = points - self._lowest
+        if i <= 0:
+            return float(self._cumulative[-1])
+        if i >= len(self._chances):
+            return 0.0
+        return float(self._cumulative[-1] - self._cumulative[i - 1])
+
+    def shifted(self, points: int) -> ScoreDistribution:
+        """The distribution of ``points`` more."""
+        return ScoreDistribution(self._lowest + points, self._chances)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreDistribution):
+            return NotImplemented
+        return self._lowest == other._lowest and np.array_equal(self._chances, other._chances)
+
+    def __hash__(self) -> int:
+        return hash((self._lowest, self._chances.tobytes()))
+
+    def __repr__(self) -> str:
+        return (f"<ScoreDistribution {self.lowest}..{self.highest} mean={self.mean:.4f} "
+                f"sd={self.sd:.4f}>")
+
+
+class DistributionError(YatzyError):
+    """A question a score distribution cannot answer (a percentile outside 0-100, a
+    score that is no whole number)."""
+
+    code = ErrorCode.BAD_SCORE

@@ -1,0 +1,156 @@
+"""Score distributions: exact, and agreeing with values, advice and simulation."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import yatzy
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver import DistributionError, ScoreDistribution, Strategy, UnreachableCard, artifacts
+from yatzy.solver.simulate import simulate
+
+# --- The value ------------------------------------------------------------------------
+
+
+def test_a_distribution_answers_from_its_chances() -> None:
+    d = ScoreDistribution(100, [0.0, 0.1, 0.2, 0.0, 0.3, 0.4, 0.0])
+    assert (d.lowest, d.highest) == (101, 105)
+    assert dict(d.probabilities) == {101: 0.1, 102: 0.2, 104: 0.3, 105: 0.4}
+    assert d.mean == pytest.approx(101 * 0.1 + 102 * 0.2 + 104 * 0.3 + 105 * 0.4)
+    var = sum(p * (s - d.mean) ** 2 for s, p in d.probabilities.items())
+    assert d.sd == pytest.approx(var**0.5)
+    assert [d.percentile(q) for q in (0, 10, 10.5, 30, 31, 60, 61, 100)] == [
+        101, 101, 102, 102, 104, 104, 105, 105]
+    assert [d.at_least(s) for s in (-5, 101, 102, 103, 104, 105, 106)] == pytest.approx(
+        [1.0, 1.0, 0.9, 0.7, 0.7, 0.4, 0.0])
+    assert d.shifted(-100).lowest == 1 and d.shifted(-100).chances.tolist() == d.chances.tolist()
+    assert d == ScoreDistribution(101, [0.1, 0.2, 0.0, 0.3, 0.4]) != d.shifted(1)
+    assert ScoreDistribution.certain(7).probabilities == {7: 1.0}
+    with pytest.raises(ValueError, match="read-only"):
+        d.chances[0] = 1.0
+
+
+@pytest.mark.parametrize("q", [-1, 100.5, float("nan"), True, "50", None])
+def test_a_percentile_is_a_number_from_0_to_100(q: object) -> None:
+    with pytest.raises(DistributionError, match="A percentile is a number from 0 to 100"):
+        ScoreDistribution(0, [1.0]).percentile(q)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("points", [1.5, "3", None, False])
+def test_at_least_takes_a_whole_score(points: object) -> None:
+    with pytest.raises(DistributionError, match="A score is a whole number"):
+        ScoreDistribution(0, [1.0]).at_least(points)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("chances", [[], [0.0, 0.0], [0.5, -0.1], [float("inf")]])
+def test_a_distribution_needs_chances(chances: list[float]) -> None:
+    with pytest.raises(ValueError, match="finite chances"):
+        ScoreDistribution(0, chances)
+
+
+# --- Exactness on a small game (in-order Scandinavian: few states) ----------------------
+
+
+@pytest.fixture(scope="module")
+def in_order() -> Strategy:
+    return yatzy.strategy(yatzy.ruleset("yatzy", order="in_order"))
+
+
+def test_the_start_distribution_has_the_expected_score_as_its_mean(in_order: Strategy) -> None:
+    d = in_order.distribution(yatzy.new_game(in_order.ruleset, ["Ann"], seed=1))
+    assert d.chances.sum() == pytest.approx(1.0, abs=1e-12)
+    assert d.mean == pytest.approx(in_order.expected_score, abs=1e-9)
+    assert d.lowest >= 0 and d.highest <= 374
+    # Kept beside the table, and read back equal.
+    assert artifacts.distribution_path(in_order.ruleset).exists()
+    assert artifacts.load_distribution(in_order.ruleset) == (d.lowest, pytest.approx(d.chances))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 60))
+def test_mid_game_and_mid_turn_means_are_the_values_advice_gives(
+        in_order: Strategy, seed: int, steps: int) -> None:
+    """The mean of the distribution from any position is the value of the best option
+    there, and its chances sum to 1; the scores below the points already on the card
+    cannot happen."""
+    game = yatzy.new_game(in_order.ruleset, ["Ann", "Bo"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game = game.apply(rng.choice(actions))
+    d = in_order.distribution(game)
+    if game.is_over:
+        assert d == ScoreDistribution.certain(game.card.total)
+        return
+    assert d.chances.sum() == pytest.approx(1.0, abs=1e-12)
+    assert d.mean == pytest.approx(in_order.advise(game)[0].value, abs=1e-9)
+    assert d.lowest >= game.card.total
+
+
+def test_a_scorecard_is_valued_at_its_next_turn(in_order: Strategy) -> None:
+    r = in_order.ruleset
+    card = Scorecard.parse(r, "ones=3 twos=6 threes=9")
+    d = in_order.distribution(card)
+    assert d.mean == pytest.approx(in_order.value(card), abs=1e-9)
+    assert d == in_order.distribution_card(card)
+    with pytest.raises(UnreachableCard):
+        in_order.distribution(Scorecard.parse(r, "twos=6"))
+    with pytest.raises(yatzy.IllegalMove, match="Rolls left after a roll"):
+        in_order.distribution_card(card, (1, 2, 3, 4, 5), 5)
+
+
+def test_the_last_roll_of_the_last_box_is_certain(in_order: Strategy) -> None:
+    r = in_order.ruleset
+    boxes = r.boxes
+    card = Scorecard.empty(r)
+    for box in boxes[:-1]:
+        card = card.fill(box, min(r.possible_points(box)))
+    d = in_order.distribution_card(card, (6, 6, 6, 6, 6), 0)
+    assert d == ScoreDistribution.certain(card.total + 50)
+
+
+# --- The published figures and a million games -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def yahtzee() -> Strategy:
+    return yatzy.strategy(yatzy.ruleset("yahtzee"))
+
+
+def test_yahtzee_matches_the_published_mean_and_standard_deviation(yahtzee: Strategy) -> None:
+    d = yahtzee.distribution(yatzy.new_game(yahtzee.ruleset, ["Ann"], seed=1))
+    assert d.mean == pytest.approx(yahtzee.expected_score, abs=1e-6)
+    assert d.mean == pytest.approx(254.5877, abs=1e-4)
+    assert d.sd == pytest.approx(59.61, abs=0.005)  # Glenn's table
+
+
+def test_scandinavian_yatzy_has_the_expected_spread() -> None:
+    s = yatzy.strategy(yatzy.ruleset("yatzy"))
+    d = s.distribution(Scorecard.empty(s.ruleset))
+    assert d.mean == pytest.approx(s.expected_score, abs=1e-6)
+    assert 38.4 <= d.sd <= 38.5
+    assert d.highest <= 374
+
+
+def test_a_million_simulated_games_fit_the_distribution(yahtzee: Strategy) -> None:
+    """Chi-squared goodness of fit of the optimal simulation's scores, in bins of about
+    1% of the games each (the simulation is seeded: the test is deterministic)."""
+    d = yahtzee.distribution(Scorecard.empty(yahtzee.ruleset))
+    scores = simulate(yahtzee, 1_000_000, seed=2).scores
+    cuts = sorted({d.percentile(q) for q in range(1, 100)})
+    edges = np.array([d.lowest, *cuts[1:], d.highest + 1])
+    expected = np.array([sum(p for s, p in d.probabilities.items() if a <= s < b)
+                         for a, b in pairwise(edges.tolist())])
+    observed = np.histogram(scores, bins=edges)[0]
+    assert observed.sum() == len(scores)
+    result = stats.chisquare(observed, expected * len(scores) / expected.sum())
+    assert result.pvalue > 1e-3, result
