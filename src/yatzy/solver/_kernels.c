@@ -515,6 +515,36 @@ INLINE int turn_options(const Kernels *t, const Scratch *sc, int r, int left, in
     return no;
 }
 
+/* The first best of turn_options(t, sc, r, left, q), without listing them: the optimal
+ * play (-1 when there is no option), for the simulation and the score distributions. */
+INLINE int best_option(const Kernels *t, const Scratch *sc, int r, int left, int q) {
+    const Plan *p = &sc->plan;
+    const int nb = t->nb, nr = t->nr;
+    int pick = -1;
+    double best = NEG;
+    const int f = t->five_of[r];
+    for (int i = 0; i < p->nallowed; i++) {
+        const int b = p->abox[i];
+        double v = f >= 0 ? sc->ev5[f * nb + b][q] : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+        if (v > NEG / 2 && (pick < 0 || v > best)) {
+            best = v;
+            pick = b;
+        }
+    }
+    if (left > 0) {
+        const vd *kv = sc->snap + (size_t)(left - 1) * t->nk;
+        const int32_t *sub = t->sub_keeps + r * t->sub_width;
+        for (int i = 0; i < t->sub_count[r]; i++) {
+            double v = kv[sub[i]][q];
+            if (pick < 0 || v > best) {
+                best = v;
+                pick = nb + sub[i];
+            }
+        }
+    }
+    return pick;
+}
+
 /* One turn of one game in state (m, y, u), from lane q of the turn's values in the
  * scratch memory (entries ev and ev5, keeps snap: see turn_block). Returns 0, or -1 when
  * the game had no option. */
@@ -535,22 +565,25 @@ INLINE int play_turn(const Kernels *t, const Scratch *sc, int64_t *row, Py_ssize
         const size_t slot = ((size_t)q * rolls + left) * nr + r;
         if (greedy && memo->stamp[slot] == memo->now) {
             pick = memo->pick[slot];
+        } else if (greedy) {
+            /* The optimal play, as the score distributions play it. */
+            pick = best_option(t, sc, r, left, q);
+            if (pick < 0) {
+                row[G_RNG] = (int64_t)rng;
+                return -1;
+            }
+            memo->pick[slot] = pick;
+            memo->stamp[slot] = memo->now;
         } else {
             int no = turn_options(t, sc, r, left, q, opt, what);
             if (no == 0) {
                 row[G_RNG] = (int64_t)rng;
                 return -1;
             }
-            double draw = 0.0;
-            if (!greedy)
-                draw = src->uniforms
-                           ? src->uniforms[((size_t)game * nb + turn) * rolls + rerolls - left]
-                           : uniform(&rng);
+            double draw = src->uniforms
+                              ? src->uniforms[((size_t)game * nb + turn) * rolls + rerolls - left]
+                              : uniform(&rng);
             pick = what[choose(opt, no, src->temperature, draw)];
-            if (greedy) {
-                memo->pick[slot] = pick;
-                memo->stamp[slot] = memo->now;
-            }
         }
         if (chosen) chosen[rerolls - left] = pick;
         if (pick < nb || left == 0) break;
@@ -695,8 +728,6 @@ static int worker_init(const Kernels *t, Lockstep *ls, Worker *w) {
 
 static void worker_free(Worker *w) {
     if (w->ok) free(w->scratch.block);
-    free(w->opt);
-    free(w->what);
     free(w->memo.pick);
     free(w->memo.stamp);
 }
@@ -777,8 +808,6 @@ typedef struct {
     double *M;    /* [nr]: the chance of each roll now */
     double *K;    /* [nk]: the chance of each keep */
     double *slot; /* [ne + 6 nb]: the chance of each way to end (see box_value) */
-    double *opt;  /* [nb + sub_width] */
-    int *what;    /* [nb + sub_width] */
     /* The outcomes: gain, next state (state_key) and chance. */
     int *gain, *key;
     double *prob;
@@ -786,44 +815,37 @@ typedef struct {
 } Walk;
 
 static int walk_init(const Kernels *t, Walk *w) {
-    const size_t slots = (size_t)t->ne + FACES * t->nb, opts = (size_t)t->nb + t->sub_width;
+    const size_t slots = (size_t)t->ne + FACES * t->nb;
     w->M = malloc(sizeof(double) * t->nr);
     w->K = malloc(sizeof(double) * t->nk);
     w->slot = malloc(sizeof(double) * slots);
-    w->opt = malloc(sizeof(double) * opts);
-    w->what = malloc(sizeof(int) * opts);
     w->gain = malloc(sizeof(int) * slots);
     w->key = malloc(sizeof(int) * slots);
     w->prob = malloc(sizeof(double) * slots);
-    return w->M && w->K && w->slot && w->opt && w->what && w->gain && w->key && w->prob ? 0 : -1;
+    return w->M && w->K && w->slot && w->gain && w->key && w->prob ? 0 : -1;
 }
 
 static void walk_free(Walk *w) {
     free(w->M);
     free(w->K);
     free(w->slot);
-    free(w->opt);
-    free(w->what);
     free(w->gain);
     free(w->key);
     free(w->prob);
 }
 
 /* How a turn in state (mask, y, u) ends under optimal play — the simulation's choices,
- * the first best option (turn_options) — from its first roll (r0 < 0) or from roll r0
- * with left0 rerolls left: w->n outcomes, each filling a box for w->gain[i] points (its
- * points, the extra-Yahtzee and the upper bonus) into state w->key[i], with chance
- * w->prob[i]. The chance of each roll is carried forward through the keeps: a keep's
- * chance goes to the keeps with one die more, a sixth each. Returns -1 when some roll
- * has no option (a full card). */
-static int turn_outcomes(const Kernels *t, Scratch *sc, Walk *w, int mask, int y, int u,
-                         int r0, int left0) {
+ * the first best option (turn_options) — read from lane q of the turn's values in the
+ * scratch memory (make_plan and turn_block done for the state's mask and y, with u in
+ * lane q), from its first roll (r0 < 0) or from roll r0 with left0 rerolls left: w->n
+ * outcomes, each filling a box for w->gain[i] points (its points, the extra-Yahtzee and
+ * the upper bonus) into state w->key[i], with chance w->prob[i]. The chance of each roll
+ * is carried forward through the keeps: a keep's chance goes to the keeps with one die
+ * more, a sixth each. Returns -1 when some roll has no option (a full card). */
+static int turn_outcomes(const Kernels *t, const Scratch *sc, Walk *w, int mask, int y,
+                         int u, int q, int r0, int left0) {
     const int nr = t->nr, nb = t->nb, fr = t->first_roll;
     const int slots = t->ne + FACES * nb;
-    int lu[LANES];
-    for (int q = 0; q < LANES; q++) lu[q] = u;
-    make_plan(t, mask, y, &sc->plan);
-    turn_block(t, sc, lu, t->rolls - 1, NULL, NULL, 1);
     int left = r0 < 0 ? t->rolls - 1 : left0;
     for (int r = 0; r < nr; r++) w->M[r] = r0 < 0 ? t->roll_prob[r] : (r == r0);
     memset(w->slot, 0, sizeof(double) * slots);
@@ -831,9 +853,8 @@ static int turn_outcomes(const Kernels *t, Scratch *sc, Walk *w, int mask, int y
         if (left > 0) memset(w->K, 0, sizeof(double) * t->nk);
         for (int r = 0; r < nr; r++) {
             if (w->M[r] == 0.0) continue;
-            int no = turn_options(t, sc, r, left, 0, w->opt, w->what);
-            if (no == 0) return -1;
-            int pick = w->what[choose(w->opt, no, 0.0, 0.0)];
+            int pick = best_option(t, sc, r, left, q);
+            if (pick < 0) return -1;
             if (pick < nb) {
                 int f = t->five_of[r];
                 w->slot[f >= 0 ? t->ne + f * nb + pick : t->entry_of[(size_t)pick * nr + r]] += w->M[r];
@@ -904,17 +925,31 @@ static int dist_add(Dist *to, const Dist *d, int gain, double prob) {
     return 0;
 }
 
+/* A state of a layer and the chance of every number of points scored so far in it. */
+typedef struct {
+    int key;
+    Dist d;
+} Held;
+
+static int held_order(const void *a, const void *b) {
+    int x = ((const Held *)a)->key, y = ((const Held *)b)->key;
+    return (x > y) - (x < y);
+}
+
 /* The states of a layer whose outcomes threads work out at a time. */
 #define CHUNK 2048
 
-/* A thread's share of a chunk: states first, first + step, ... of `keys`, whose outcomes
- * go to slot i of the chunk's buffers. */
+/* A thread's share of a chunk of a layer's states (sorted by state): blocks first,
+ * first + step, ... of up to LANES upper sums of one (mask, y), their turns' values
+ * made at once (one upper sum a lane); state i's outcomes go to slot i of the chunk's
+ * buffers. */
 typedef struct {
     const Kernels *t;
     Scratch sc;
     Walk w;
-    const int *keys;
-    int n, first, step, r0, left0, u0, first_turn;
+    const Held *held;
+    const int *blocks;
+    int nblocks, first, step, r0, left0, u0, first_turn;
     int *gain, *key, *count;
     double *prob;
     int status;
@@ -924,21 +959,28 @@ static void *share_run(void *arg) {
     Share *s = arg;
     const Kernels *t = s->t;
     const int slots = t->ne + FACES * t->nb;
-    for (int i = s->first; i < s->n && s->status == 0; i += s->step) {
-        int k = s->keys[i];
-        int su = k % t->stride, sy = (k / t->stride) % t->y_count;
-        int sm = k / t->stride / t->y_count;
-        /* The first turn starts from the state's own upper sum and, mid-turn, its roll. */
-        if (s->first_turn) su = s->u0;
-        if (turn_outcomes(t, &s->sc, &s->w, sm, sy, su, s->first_turn ? s->r0 : -1,
-                          s->left0) < 0) {
-            s->status = -2;
-            break;
+    for (int b = s->first; b < s->nblocks && s->status == 0; b += s->step) {
+        const int a = s->blocks[b], nl = s->blocks[b + 1] - a;
+        const int k = s->held[a].key;
+        const int sy = (k / t->stride) % t->y_count, sm = k / t->stride / t->y_count;
+        int lu[LANES];
+        for (int q = 0; q < LANES; q++) lu[q] = s->held[a + (q < nl ? q : nl - 1)].key % t->stride;
+        /* The first turn: the state's own upper sum and, mid-turn, its roll. */
+        if (s->first_turn) lu[0] = s->u0;
+        make_plan(t, sm, sy, &s->sc.plan);
+        turn_block(t, &s->sc, lu, t->rolls - 1, NULL, NULL, 1);
+        for (int q = 0; q < nl; q++) {
+            if (turn_outcomes(t, &s->sc, &s->w, sm, sy, lu[q], q, s->first_turn ? s->r0 : -1,
+                              s->left0) < 0) {
+                s->status = -2;
+                break;
+            }
+            const int i = a + q - s->blocks[0];
+            memcpy(s->gain + (size_t)i * slots, s->w.gain, sizeof(int) * s->w.n);
+            memcpy(s->key + (size_t)i * slots, s->w.key, sizeof(int) * s->w.n);
+            memcpy(s->prob + (size_t)i * slots, s->w.prob, sizeof(double) * s->w.n);
+            s->count[i] = s->w.n;
         }
-        memcpy(s->gain + (size_t)i * slots, s->w.gain, sizeof(int) * s->w.n);
-        memcpy(s->key + (size_t)i * slots, s->w.key, sizeof(int) * s->w.n);
-        memcpy(s->prob + (size_t)i * slots, s->w.prob, sizeof(double) * s->w.n);
-        s->count[i] = s->w.n;
     }
     return NULL;
 }
@@ -958,13 +1000,12 @@ static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, 
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
     int status = 0, ready = 0;
-    size_t n = 0, nn = 0;
+    size_t n = 0, nn = 0, cap = 1024;
     Share shares[64];
     int32_t *where = malloc(sizeof(int32_t) * nstates);
-    /* This layer's states and the next's: keys and distributions. */
-    size_t cap = 1024;
-    int *keys = malloc(sizeof(int) * cap), *next_keys = malloc(sizeof(int) * cap);
-    Dist *dists = malloc(sizeof(Dist) * cap), *next = malloc(sizeof(Dist) * cap);
+    /* This layer's states and the next's. */
+    Held *held = malloc(sizeof(Held) * cap), *next = malloc(sizeof(Held) * cap);
+    int *blocks = malloc(sizeof(int) * (CHUNK + 1));
     int *gain = malloc(sizeof(int) * (size_t)CHUNK * slots);
     int *okey = malloc(sizeof(int) * (size_t)CHUNK * slots);
     int *count = malloc(sizeof(int) * CHUNK);
@@ -984,56 +1025,66 @@ static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, 
         s->key = okey;
         s->prob = prob;
         s->count = count;
+        s->blocks = blocks;
         s->step = threads;
         s->first = ready;
         s->r0 = r0;
         s->left0 = left0;
         s->u0 = u;
     }
-    if (ready < threads || !where || !keys || !next_keys || !dists || !next || !gain || !okey
-        || !count || !prob) {
+    if (ready < threads || !where || !held || !next || !blocks || !gain || !okey || !count
+        || !prob) {
         status = -1;
         goto done;
     }
     for (size_t i = 0; i < nstates; i++) where[i] = -1;
     n = 1;
-    keys[0] = state_key(t, mask, y, u);
-    dists[0].lo = 0;
-    dists[0].hi = 1;
-    dists[0].p = malloc(sizeof(double));
-    if (!dists[0].p) {
+    held[0].key = state_key(t, mask, y, u);
+    held[0].d.lo = 0;
+    held[0].d.hi = 1;
+    held[0].d.p = malloc(sizeof(double));
+    if (!held[0].d.p) {
         n = 0;
         status = -1;
         goto done;
     }
-    dists[0].p[0] = 1.0;
+    held[0].d.p[0] = 1.0;
     if (mask == full) {
-        *res = dists[0];
+        *res = held[0].d;
         n = 0;
         goto done;
     }
     int first_turn = 1;
     while (n > 0 && status == 0) {
         for (size_t c0 = 0; c0 < n && status == 0; c0 += CHUNK) {
-            int cn = (int)(n - c0 < CHUNK ? n - c0 : CHUNK);
+            const int cn = (int)(n - c0 < CHUNK ? n - c0 : CHUNK);
+            /* Blocks: up to LANES states of one (mask, y) in a row. */
+            int nblocks = 0;
+            for (int i = 0; i < cn; i++) {
+                const int k = held[c0 + i].key / t->stride;
+                if (i == 0 || i - blocks[nblocks - 1] == LANES
+                    || held[c0 + blocks[nblocks - 1]].key / t->stride != k)
+                    blocks[nblocks++] = i;
+            }
+            blocks[nblocks] = cn;
             pthread_t ids[64];
             int started = 0;
             for (int q = 0; q < threads; q++) {
-                shares[q].keys = keys + c0;
-                shares[q].n = cn;
+                shares[q].held = held + c0;
+                shares[q].nblocks = nblocks;
                 shares[q].first_turn = first_turn;
                 shares[q].status = 0;
             }
-            for (int q = 1; q < threads && q < cn; q++, started++)
+            for (int q = 1; q < threads && q < nblocks; q++, started++)
                 if (pthread_create(&ids[q], NULL, share_run, &shares[q]) != 0) break;
-            /* The threads not started: their states are worked out here. */
+            /* The threads not started: their blocks are worked out here. */
             for (int q = 1 + started; q < threads; q++) share_run(&shares[q]);
             share_run(&shares[0]);
             for (int q = 1; q <= started; q++) pthread_join(ids[q], NULL);
             for (int q = 0; q < threads; q++)
                 if (shares[q].status) status = shares[q].status;
             for (int i = 0; i < cn && status == 0; i++) {
-                const Dist *from = &dists[c0 + i];
+                const Dist *from = &held[c0 + i].d;
                 const size_t base = (size_t)i * slots;
                 for (int o = 0; o < count[i] && status == 0; o++) {
                     const int k2 = okey[base + o];
@@ -1044,52 +1095,43 @@ static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, 
                         int j = where[k2];
                         if (j < 0) {
                             if (nn == cap) {
-                                size_t c2 = cap * 2;
-                                int *k1 = realloc(next_keys, sizeof(int) * c2);
-                                if (k1) next_keys = k1;
-                                Dist *d1 = realloc(next, sizeof(Dist) * c2);
-                                if (d1) next = d1;
-                                if (!k1 || !d1) {
+                                Held *h1 = realloc(next, sizeof(Held) * cap * 2);
+                                Held *h2 = h1 ? realloc(held, sizeof(Held) * cap * 2) : NULL;
+                                if (h1) next = h1;
+                                if (h2) held = h2;
+                                if (!h1 || !h2) {
                                     status = -1;
                                     break;
                                 }
-                                cap = c2;
+                                cap *= 2;
+                                from = &held[c0 + i].d;
                             }
                             j = (int)nn++;
                             where[k2] = j;
-                            next_keys[j] = k2;
-                            next[j].p = NULL;
-                            next[j].lo = next[j].hi = 0;
+                            next[j].key = k2;
+                            next[j].d.p = NULL;
+                            next[j].d.lo = next[j].d.hi = 0;
                         }
-                        to = &next[j];
+                        to = &next[j].d;
                     }
                     if (dist_add(to, from, gain[base + o], prob[base + o]) < 0) status = -1;
                 }
             }
         }
-        for (size_t i = 0; i < n; i++) free(dists[i].p);
-        for (size_t j = 0; j < nn; j++) where[next_keys[j]] = -1;
-        /* The next layer becomes this one; this one's arrays hold the one after. */
-        int *tk = keys;
-        keys = next_keys;
-        next_keys = tk;
-        Dist *td = dists;
-        dists = next;
-        next = td;
-        if (cap > 0) {
-            int *k1 = realloc(next_keys, sizeof(int) * cap);
-            if (k1) next_keys = k1;
-            Dist *d1 = realloc(next, sizeof(Dist) * cap);
-            if (d1) next = d1;
-            if (!k1 || !d1) status = -1;
-        }
+        for (size_t i = 0; i < n; i++) free(held[i].d.p);
+        for (size_t j = 0; j < nn; j++) where[next[j].key] = -1;
+        /* The next layer, in order of state, becomes this one. */
+        qsort(next, nn, sizeof(Held), held_order);
+        Held *swap = held;
+        held = next;
+        next = swap;
         n = nn;
         nn = 0;
         first_turn = 0;
     }
 done:
-    if (dists)
-        for (size_t i = 0; i < n; i++) free(dists[i].p);
+    if (held)
+        for (size_t i = 0; i < n; i++) free(held[i].d.p);
     if (status != 0) {
         free(res->p);
         res->p = NULL;
@@ -1099,10 +1141,9 @@ done:
         free(shares[q].sc.block);
     }
     free(where);
-    free(keys);
-    free(next_keys);
-    free(dists);
+    free(held);
     free(next);
+    free(blocks);
     free(gain);
     free(okey);
     free(count);
