@@ -5,14 +5,10 @@ stays as it is."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 from yatzy.app.errors import UnknownBot
-from yatzy.cli.errors import CommandError
 from yatzy.cli.numbers import decimal, percent, whole
 from yatzy.cli.options import (
     add_language_argument,
@@ -21,19 +17,14 @@ from yatzy.cli.options import (
     ruleset_from_args,
     whole_number,
 )
+from yatzy.cli.plots import new_figure, plot_file, save_figure
 from yatzy.cli.solve import load_strategy
 from yatzy.core.seeded import MAX_SEED
-from yatzy.i18n import N_, Translator
+from yatzy.i18n import Translator
 from yatzy.i18n.words import BONUS_LABEL, box_label, ruleset_title
 
 #: The most games one simulation plays (about 90 bytes each on the fast path).
 MOST_SIMULATED = 10_000_000
-
-#: The file types ``--plot`` writes, by extension (matplotlib's, less those that need
-#: more than matplotlib and Pillow, like pgf's LaTeX, or are no picture, like raw).
-PLOT_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "gif", "tif", "tiff", "eps",
-                "ps", "svgz")
-
 
 def register(subparsers: Any, t: Translator) -> None:
     simulate = subparsers.add_parser(
@@ -67,7 +58,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.bot not in bot_names():
         raise UnknownBot(args.bot, bot_names())
     # A bad file name is refused before the games are played, not after.
-    plot = _plot_file(args.plot) if args.plot else None
+    plot = plot_file(args.plot) if args.plot else None
     # Only the solver's levels need its table (built with a progress bar if need be).
     solved = load_strategy(t, ruleset) if args.bot in LEVELS else None
     result = simulate_level(args.bot, ruleset, args.games, seed=args.seed)
@@ -125,35 +116,8 @@ def _score(t: Translator, value: float) -> str:
     return decimal(t, value, 0 if float(value).is_integer() else 1)
 
 
-def _plot_file(name: str) -> str:
-    """The file ``--plot name`` writes: ``name`` itself, or ``name.png`` when it has no
-    extension. A folder, a missing folder or a file type we do not write is refused."""
-    if importlib.util.find_spec("matplotlib") is None:
-        raise CommandError(N_("--plot needs matplotlib: pip install 'yatzy[plot]'"))
-    if name.endswith(("/", os.sep)) or os.path.isdir(Path(name).expanduser()):
-        raise CommandError(N_("{file} is a folder: give --plot a file name, such as "
-                              "scores.png"), file=name)
-    stem, extension = os.path.splitext(name)
-    if not extension.strip("."):
-        name = stem.rstrip(".") + ".png"
-    elif extension[1:].lower() not in PLOT_FORMATS:
-        raise CommandError(N_("--plot cannot write {extension} files; it writes "
-                              "{extensions}"), extension=extension,
-                           extensions=", ".join("." + f for f in PLOT_FORMATS))
-    folder = Path(name).expanduser().parent
-    if not os.path.isdir(folder):
-        raise CommandError(N_("Cannot save the histogram to {file}: there is no folder "
-                              "{folder}"), file=name, folder=folder)
-    return name
-
-
 def _plot(t: Translator, result: Any, path: str, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = new_figure()
     scores = result.scores
     ax.hist(scores, bins=range(int(scores.min()), int(scores.max()) + 2), color="#3a6ea5")
     ax.axvline(result.mean, color="#c0392b",
@@ -162,12 +126,4 @@ def _plot(t: Translator, result: Any, path: str, title: str) -> None:
     ax.set_ylabel(t._("games"))
     ax.set_title(title)
     ax.legend()
-    fig.tight_layout()
-    try:
-        fig.savefig(Path(path).expanduser(), format=os.path.splitext(path)[1][1:].lower())
-    except (OSError, ValueError, RuntimeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise CommandError(N_("Cannot save the histogram to {file}: {reason}"), file=path,
-                           reason=reason) from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

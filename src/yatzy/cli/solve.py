@@ -18,11 +18,11 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yatzy.app.hints import describe_action
 from yatzy.cli.errors import CommandError
-from yatzy.cli.numbers import decimal, whole
+from yatzy.cli.numbers import decimal, percent, whole
 from yatzy.cli.options import (
     add_language_argument,
     add_ruleset_arguments,
@@ -30,6 +30,7 @@ from yatzy.cli.options import (
     ruleset_from_args,
     whole_number,
 )
+from yatzy.cli.plots import new_figure, plot_file, save_figure
 from yatzy.core import rules
 from yatzy.core.actions import Action, Score
 from yatzy.core.dice import Dice
@@ -38,6 +39,9 @@ from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.i18n import N_, Translator, translator
 from yatzy.i18n.words import box_label, box_named, card_text, ruleset_title
+
+if TYPE_CHECKING:
+    from yatzy.solver import ScoreDistribution
 
 #: One ``name=points`` entry of a card as typed; a name may have spaces ("Ett par=8").
 _CARD_ENTRY = re.compile(r"(?P<name>[^=,]+?)\s*=\s*(?P<points>[^\s,]*)")
@@ -53,6 +57,15 @@ def register(subparsers: Any, t: Translator) -> None:
     add_ruleset_arguments(solve, t)
     solve.add_argument("--rebuild", action="store_true",
                        help="build the table even when one is cached")
+    solve.add_argument("--distribution", action="store_true",
+                       help="also print the distribution of the final score under optimal "
+                       "play: percentiles and the chance of reaching scores")
+    solve.add_argument("--at-least", type=whole_number(t, 0, MOST_POINTS), action="append",
+                       metavar="POINTS", help="with --distribution: the chance of a final "
+                       "score of POINTS or more (may be given several times)")
+    solve.add_argument("--plot", metavar="FILE",
+                       help="with --distribution: save a chart of it (FILE.png, .svg, .pdf, "
+                       "...; no extension: .png)")
     solve.add_argument("--json", action="store_true", help="print JSON for programs")
     add_language_argument(solve)
     solve.set_defaults(handler=run_solve)
@@ -108,9 +121,17 @@ def load_strategy(t: Translator, ruleset: Ruleset, *, rebuild: bool = False) -> 
 def run_solve(args: argparse.Namespace) -> int:
     t = command_translator(args)
     ruleset = ruleset_from_args(args)
+    if (args.plot or args.at_least) and not args.distribution:
+        raise CommandError(N_("--plot and --at-least go with --distribution"))
+    plot = plot_file(args.plot) if args.plot else None
     start = time.perf_counter()
     s = load_strategy(t, ruleset, rebuild=args.rebuild)
     seconds = time.perf_counter() - start
+    dist = None
+    if args.distribution:
+        with _progress(t._("Working out the distribution of the score")):
+            dist = s.distribution(Scorecard.empty(ruleset))
+        thresholds = sorted(set(args.at_least or _round_scores(dist)))
     data = {
         "ruleset": ruleset.to_dict(),
         "expected_score": s.expected_score,
@@ -120,6 +141,16 @@ def run_solve(args: argparse.Namespace) -> int:
         "build_seconds": s.build_seconds,
         "table": str(s.path) if s.path else None,
     }
+    if dist is not None:
+        data["distribution"] = {
+            "mean": dist.mean,
+            "sd": dist.sd,
+            "percentiles": {str(q): dist.percentile(q) for q in PERCENTILES},
+            "at_least": {str(p): dist.at_least(p) for p in thresholds},
+            "probabilities": {str(k): v for k, v in dist.probabilities.items()},
+        }
+    if plot is not None and dist is not None:
+        _plot_distribution(t, dist, plot, ruleset_title(t, ruleset))
     if args.json:
         print(json.dumps(data))
         return 0
@@ -137,7 +168,45 @@ def run_solve(args: argparse.Namespace) -> int:
     print(how)
     if s.path:
         print(t._("table: {file}", file=s.path))
+    if dist is not None:
+        print(t._("Final score under optimal play: mean {mean}, standard deviation {sd}",
+                  mean=decimal(t, dist.mean, 2), sd=decimal(t, dist.sd, 2)))
+        print(t._("percentiles:") + " " + ", ".join(
+            t._("{q}%: {score}", q=q, score=whole(t, dist.percentile(q)))
+            for q in PERCENTILES))
+        for p in thresholds:
+            print(t._("P(score ≥ {points}) = {chance}", points=whole(t, p),
+                      chance=percent(t, dist.at_least(p))))
+        if plot is not None:
+            print(t._("chart saved to {file}", file=plot))
     return 0
+
+
+#: The percentiles ``--distribution`` prints.
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+#: The largest score ``--at-least`` takes (far above any ruleset's highest).
+MOST_POINTS = 10_000
+
+
+def _round_scores(dist: ScoreDistribution) -> list[int]:
+    """The multiples of 50 between the 1st and the 99th percentile (at least one)."""
+    lo, hi = dist.percentile(1), dist.percentile(99)
+    scores = list(range((lo + 49) // 50 * 50, hi + 1, 50))
+    return scores or [dist.percentile(50)]
+
+
+def _plot_distribution(t: Translator, dist: ScoreDistribution, path: str, title: str) -> None:
+    fig, ax = new_figure()
+    scores = sorted(dist.probabilities)
+    ax.bar(scores, [dist.probabilities[k] for k in scores], width=1.0, color="#3a6ea5")
+    ax.axvline(dist.mean, color="#c0392b",
+               label=t._("mean {mean}", mean=decimal(t, dist.mean, 2)))
+    ax.set_xlabel(t._("final score"))
+    ax.set_ylabel(t._("probability"))
+    ax.set_title(t._("{rules} — optimal play", rules=title))
+    ax.legend()
+    save_figure(fig, path)
 
 
 def describe(t: Translator, ruleset: Ruleset, card: Scorecard, dice: Dice | None,
