@@ -202,6 +202,8 @@ def _plot_distribution(t: Translator, dist: ScoreDistribution, path: str, title:
     ax.bar(scores, [dist.probabilities[k] for k in scores], width=1.0, color="#3a6ea5")
     ax.axvline(dist.mean, color="#c0392b",
                label=t._("mean {mean}", mean=decimal(t, dist.mean, 2)))
+    # The scores that can happen run far into tails no picture shows.
+    ax.set_xlim(dist.percentile(0.01) - 5, dist.percentile(99.99) + 5)
     ax.set_xlabel(t._("final score"))
     ax.set_ylabel(t._("probability"))
     ax.set_title(t._("{rules} — optimal play", rules=title))
