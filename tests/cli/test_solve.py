@@ -324,3 +324,32 @@ def test_the_statistics_come_before_a_plot_that_fails(
     assert "histogram saved" not in captured.out
     assert captured.err == (f"yatzy: Cannot save the histogram to {tmp_path / 'scores.png'}: "
                             "No space left on device\n")
+
+
+def test_solve_prints_the_distribution_of_the_score(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    s = yatzy.strategy(yatzy.ruleset("yatzy", order="in_order"))
+    d = s.distribution(yatzy.Scorecard.empty(s.ruleset))
+    chart = tmp_path / "dist"
+    assert main(["solve", "--order", "in_order", "--distribution", "--at-least", "150",
+                 "--plot", str(chart)]) == 0
+    out = capsys.readouterr().out
+    assert f"mean {d.mean:.2f}, standard deviation {d.sd:.2f}" in out
+    assert f"50%: {d.percentile(50)}" in out and f"99%: {d.percentile(99)}" in out
+    assert f"P(score ≥ 150) = {100 * d.at_least(150):.1f}%" in out
+    assert (tmp_path / "dist.png").stat().st_size > 1000
+    assert main(["solve", "--order", "in_order", "--distribution", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["distribution"]
+    assert data["mean"] == pytest.approx(s.expected_score, abs=1e-9)
+    assert data["percentiles"]["50"] == d.percentile(50)
+    # The round scores between the 1st and 99th percentile.
+    assert list(data["at_least"]) == [str(p) for p in range(100, d.percentile(99) + 1, 50)]
+    assert sum(data["probabilities"].values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("args", [["--plot", "x.png"], ["--at-least", "100"]])
+def test_distribution_options_need_the_distribution(args: list[str],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--order", "in_order", *args]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "yatzy: --plot and --at-least go with --distribution")
