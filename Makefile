@@ -27,6 +27,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/solve_steps.py
+	$(BIN)/python bench/distribution.py
 	$(BIN)/python bench/web.py
 
 clean:

@@ -1,0 +1,81 @@
+"""How long exact score distributions take, through the public API.
+
+    python bench/distribution.py [--rules yatzy] [--games 5]
+
+Prints, for one ruleset: the start of a game's distribution in a fresh process with the
+table cached but not the distribution (wall time of ``Strategy.distribution`` and the
+process's peak memory), and the median time of ``Strategy.distribution(game)`` at the
+start of each round of ``--games`` games played by the optimal player (a new position
+each time: nothing is kept between them). Not part of ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+START = r"""
+import json, resource, sys, time
+import yatzy
+from yatzy.solver import artifacts
+r = yatzy.ruleset(sys.argv[1])
+s = yatzy.strategy(r)
+artifacts.distribution_path(r).unlink(missing_ok=True)
+t = time.perf_counter()
+d = s.distribution(yatzy.Scorecard.empty(r))
+print(json.dumps({"seconds": time.perf_counter() - t, "mean": d.mean, "sd": d.sd,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+ROUNDS = r"""
+import json, sys, time
+import yatzy
+r = yatzy.ruleset(sys.argv[1])
+s = yatzy.strategy(r)
+times = {}
+for seed in range(int(sys.argv[2])):
+    g = yatzy.new_game(r, ["Ann"], seed=seed)
+    for turn in range(1, len(r.boxes)):
+        g = g.roll()
+        while g.dice is not None:
+            g = g.apply(s.advise(g)[0].action)
+        t = time.perf_counter()
+        s.distribution(g)
+        times.setdefault(turn + 1, []).append(time.perf_counter() - t)
+print(json.dumps(times))
+"""
+
+
+def run(code: str, *args: str, env: dict[str, str]) -> dict[str, object]:
+    out = subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True,
+                         text=True, env={**os.environ, **env})
+    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="yatzy", help="ruleset (default yatzy)")
+    parser.add_argument("--games", type=int, default=5, help="games per round (default 5)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"YATZY_CACHE_DIR": cache}
+        start = run(START, args.rules, env=env)
+        rounds = run(ROUNDS, args.rules, str(args.games), env=env)
+    print(f"{args.rules}: load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
+    print(f"  start of a game: {start['seconds']:.2f} s, peak {start['peak_mb']:.0f} MB "
+          f"(mean {start['mean']:.4f}, sd {start['sd']:.4f})")
+    print(f"  start of round N, median of {args.games} games:")
+    for turn, times in rounds.items():
+        assert isinstance(times, list)
+        print(f"    round {turn:>2}: {statistics.median(times) * 1000:10.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
