@@ -14,6 +14,7 @@ from scipy import stats
 import yatzy
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver import DistributionError, ScoreDistribution, Strategy, UnreachableCard, artifacts
+from yatzy.solver.distribution import win_shares
 from yatzy.solver.simulate import simulate
 
 # --- The value ------------------------------------------------------------------------
@@ -154,3 +155,67 @@ def test_a_million_simulated_games_fit_the_distribution(yahtzee: Strategy) -> No
     assert observed.sum() == len(scores)
     result = stats.chisquare(observed, expected * len(scores) / expected.sum())
     assert result.pvalue > 1e-3, result
+
+
+# --- Win chances -----------------------------------------------------------------------
+
+
+def test_win_shares_split_a_shared_first_place() -> None:
+    certain = ScoreDistribution.certain
+    assert win_shares([certain(5), certain(5), certain(3)]) == [0.5, 0.5, 0.0]
+    coin = ScoreDistribution(0, [0.5, 0.5])
+    # Three coins: each wins alone with 1/8, shares with one other (1/2 each) with
+    # 2/8, with both (1/3) with 1/8, and ties at zero with everybody with 1/8.
+    share = 1 / 8 + 2 / 8 * 1 / 2 + 1 / 8 * 1 / 3 + 1 / 8 * 1 / 3
+    assert win_shares([coin, coin, coin]) == pytest.approx([share] * 3)
+    assert sum(win_shares([coin, certain(1), ScoreDistribution(0, [0.1, 0.2, 0.7])])
+               ) == pytest.approx(1.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 150), st.integers(2, 4))
+def test_win_chances_sum_to_one_and_end_with_the_winners(
+        in_order: Strategy, seed: int, steps: int, players: int) -> None:
+    names = ["Ann", "Bo", "Cy", "Di"][:players]
+    game = yatzy.new_game(in_order.ruleset, names, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game = game.apply(rng.choice(actions))
+    chances = in_order.win_chances(game)
+    assert list(chances) == names
+    assert sum(chances.values()) == pytest.approx(1.0, abs=1e-9)
+    assert all(-1e-12 <= c <= 1 + 1e-12 for c in chances.values())
+    if game.is_over:
+        best = max(c.total for c in game.cards)
+        winners = [n for n, c in zip(names, game.cards, strict=True) if c.total == best]
+        assert chances == {n: (1 / len(winners) if n in winners else 0.0) for n in names}
+
+
+def test_win_chances_at_the_start_are_even_and_come_from_the_distributions(
+        in_order: Strategy) -> None:
+    """At the start two players have even chances; after a first turn the chances are
+    the win shares of the players' distributions, and those agree with scores drawn from
+    the distributions."""
+    r = in_order.ruleset
+    game = yatzy.new_game(r, ["Ann", "Bo"], seed=4)
+    assert in_order.win_chances(game) == pytest.approx({"Ann": 0.5, "Bo": 0.5}, abs=1e-12)
+    game = game.roll(dice=[1, 1, 1, 1, 1]).score("ones")  # Ann: 5 in ones
+    game = game.roll(dice=[1, 2, 2, 3, 4]).score("ones")  # Bo: 1 in ones
+    chances = in_order.win_chances(game)
+    ann = in_order.distribution_card(game.cards[0])
+    bo = in_order.distribution_card(game.cards[1])
+    assert list(chances.values()) == pytest.approx(win_shares([ann, bo]), abs=1e-15)
+    assert chances["Ann"] > 0.5
+    rng = np.random.default_rng(5)
+    sa = rng.choice(np.arange(ann.lowest, ann.highest + 1), size=400_000, p=ann.chances)
+    sb = rng.choice(np.arange(bo.lowest, bo.highest + 1), size=400_000, p=bo.chances)
+    observed = float(np.mean((sa > sb) + 0.5 * (sa == sb)))
+    assert chances["Ann"] == pytest.approx(observed, abs=0.004)  # 5 standard errors
+    # Mid-turn, the current player's distribution is of the dice on the table.
+    rolled = game.roll(dice=[6, 6, 6, 6, 6])
+    mid = in_order.win_chances(rolled)
+    assert list(mid.values()) == pytest.approx(
+        win_shares([in_order.distribution(rolled), bo]), abs=1e-15)

@@ -4,7 +4,7 @@
 any position; this module holds the value it returns.
 
 >>> d = ScoreDistribution(10, [0.25, 0.0, 0.5, 0.25])
->>> d.probabilities
+>>> dict(d.probabilities)
 {10: 0.25, 12: 0.5, 13: 0.25}
 >>> d.mean, d.percentile(50), d.at_least(12)
 (11.75, 12, 0.75)
@@ -13,7 +13,7 @@ any position; this module holds the value it returns.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 import numpy as np
@@ -118,6 +118,39 @@ class ScoreDistribution:
     def __repr__(self) -> str:
         return (f"<ScoreDistribution {self.lowest}..{self.highest} mean={self.mean:.4f} "
                 f"sd={self.sd:.4f}>")
+
+
+def win_shares(distributions: Sequence[ScoreDistribution]) -> list[float]:
+    """Each player's expected share of the win when their final scores are independent
+    with these distributions: the chance of the highest score, a first place shared by
+    ``k`` players counting ``1/k`` to each (so the shares sum to 1).
+
+    >>> a, b = ScoreDistribution(10, [0.5, 0.5]), ScoreDistribution(11, [1.0])
+    >>> win_shares([a, b])     # a wins a quarter of the time: 10 loses, 11 ties
+    [0.25, 0.75]
+    """
+    if not distributions:
+        return []
+    lo = min(d.lowest for d in distributions)
+    hi = max(d.highest for d in distributions)
+    n = hi - lo + 1
+    exact = np.zeros((len(distributions), n))
+    for row, d in zip(exact, distributions, strict=True):
+        row[d.lowest - lo:d.highest - lo + 1] = d.chances / d.chances.sum()
+    below = np.cumsum(exact, axis=1) - exact  # P(X_j < s)
+    shares = []
+    for i, mine in enumerate(exact):
+        # poly[k, s]: the chance that, of the others, exactly k score s and the rest less.
+        poly = np.zeros((len(distributions), n))
+        poly[0] = 1.0
+        for j in range(len(distributions)):
+            if j != i:
+                tied = np.zeros_like(poly)
+                tied[1:] = poly[:-1] * exact[j]
+                poly = poly * below[j] + tied
+        weights = 1.0 / np.arange(1, len(distributions) + 1)
+        shares.append(float(mine @ (weights @ poly)))
+    return shares
 
 
 class DistributionError(YatzyError):

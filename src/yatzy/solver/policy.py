@@ -27,7 +27,7 @@ from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
 from yatzy.solver import artifacts, dp, kernels, turn
-from yatzy.solver.distribution import ScoreDistribution
+from yatzy.solver.distribution import ScoreDistribution, win_shares
 from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model, Tables, build_model, order_tables
 
@@ -92,6 +92,7 @@ class Strategy:
             tuple[tuple[int | None, ...], int], tuple[tuple[int, int, int], int]
         ] = {}
         self._start: ScoreDistribution | None = None
+        self._next: dict[tuple[int, int, int], ScoreDistribution] = {}
         self._start_lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -236,6 +237,35 @@ class Strategy:
                                                    kernels.threads())
         return ScoreDistribution(lowest + total, np.frombuffer(chances))
 
+    def win_chances(self, game: Game) -> dict[str, float]:
+        """Each player's chance of winning ``game`` from now on, a first place shared by
+        ``k`` players counting ``1/k`` to each (the chances sum to 1), when everyone plays
+        for the highest expected score: the players' games are then independent, and the
+        chances exact from their score distributions (:meth:`distribution`; the current
+        player's mid-turn, the others' from the start of their next turn). After the
+        game, the winners share 1."""
+        dists = []
+        for seat, card in enumerate(game.cards):
+            if seat == game.current_seat and not game.is_over:
+                dists.append(self.distribution(game))
+            else:
+                dists.append(self._next_turn(card))
+        return dict(zip(game.players, win_shares(dists), strict=True))
+
+    def _next_turn(self, card: Scorecard) -> ScoreDistribution:
+        """:meth:`distribution_card` of ``card`` at its next turn, kept per state (the
+        other players' cards stay as they are for a whole turn)."""
+        if card.is_complete:
+            return self.distribution_card(card)
+        state, total = self._lookup(card)
+        found = self._next.get(state)
+        if found is None:
+            found = self.distribution_card(card).shifted(-total)
+            if len(self._next) >= 256:
+                self._next.clear()
+            self._next[state] = found
+        return found.shifted(total)
+
     def _start_distribution(self) -> ScoreDistribution:
         """The start of a game's distribution: from memory, the disk (beside the table)
         or computed (and saved there)."""
@@ -262,6 +292,7 @@ class Strategy:
         about one situation again), as a benchmark of new situations needs."""
         self._turns.clear()
         self._states.clear()
+        self._next.clear()
         self.kernels.forget()
 
     def best(self, game: Game) -> Option:
