@@ -111,8 +111,7 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         for i, s in enumerate(seeds):
             info_seed[i] = self._restart(i, s)
         self._autoreset[:] = False
-        for i in range(n):
-            self._write(i)
+        self._write()
         info = self._info()
         info["seed"], info["_seed"] = info_seed, np.ones(n, dtype=np.bool_)
         return self._observation(), info
@@ -149,7 +148,7 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
                 terminated[i] = result.game.is_over
                 if result.regret is not None:
                     regrets[i] = result.regret
-            self._write(i)
+        self._write()
         info = self._info()
         if restarted.any():
             info["seed"], info["_seed"] = seeds, restarted
@@ -203,12 +202,16 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
                               detail="call reset() before playing")
         return game
 
-    def _write(self, i: int) -> None:
-        game = self._game(i)
-        card = game.cards[0]
-        values = self.layout.features(game, card, self.layout.mask(game))
-        for key, value in zip(FIELDS, values, strict=True):
-            self._buffers[key][i] = value
+    def _write(self) -> None:
+        """Every game's observation into the arrays, one numpy conversion per field."""
+        layout = self.layout
+        rows = []
+        for i in range(self.num_envs):
+            game = self._game(i)
+            rows.append(layout.features(game, game.cards[0], layout.mask(game)))
+        for key, column in zip(FIELDS, zip(*rows, strict=True), strict=True):
+            buf = self._buffers[key]
+            buf[...] = np.array(column, dtype=buf.dtype)
 
     def _observation(self) -> Observation:
         return {key: buf.copy() for key, buf in self._buffers.items()}
