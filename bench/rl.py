@@ -4,8 +4,9 @@ of a random and the optimal agent in them.
     python bench/rl.py [--runs 5] [--steps 20000] [--games 2000] [--rules yatzy]
 
 Prints, for the ruleset, environment steps per second (the median of ``--runs`` runs of
-about ``--steps`` steps each; only the environment's calls are timed, not the agent's
-choice; the reset after a game's last step is timed with that step): ``YatzyEnv``
+about ``--steps`` steps each, recorded with uniform random legal actions and replayed
+with nothing else in the loop; by the process's CPU time, which other programs on a
+shared machine disturb less, and by wall time): ``YatzyEnv``
 itself, what ``gymnasium.make`` gives (Gymnasium's checking wrappers around it), with
 ``regret=True``, the vector environment
 ``YatzyVectorEnv`` with 16 and 256 games, and Gymnasium's ``SyncVectorEnv`` over 16
@@ -37,38 +38,50 @@ from yatzy.rl import YatzyEnv, YatzyVectorEnv, optimal_action
 Agent = Callable[[YatzyEnv, np.ndarray], int]
 
 
-def single_rate(make: Callable[[], gymnasium.Env[Any, Any]], steps: int, seed: int) -> float:
-    """Steps per second of one environment played by uniform random legal actions."""
+Rate = tuple[float, float]
+
+
+def single_rate(make: Callable[[], gymnasium.Env[Any, Any]], steps: int, seed: int) -> Rate:
+    """Steps per second of one environment, by CPU time and by wall time: ``steps``
+    actions of uniform random legal play are recorded first, then replayed from the
+    same seed with nothing else in the loop (the reset after a game's last step is
+    timed with that step)."""
     env = make()
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
-    spent, done = 0.0, 0
-    while done < steps:
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        t = time.perf_counter()
-        obs, _, terminated, _, _ = env.step(action)
+    actions = []
+    for _ in range(steps):
+        actions.append(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        obs, _, terminated, _, _ = env.step(actions[-1])
         if terminated:
             obs, _ = env.reset()
-        spent += time.perf_counter() - t
-        done += 1
-    return done / spent
+    env.reset(seed=seed)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for action in actions:
+        if env.step(action)[2]:
+            env.reset()
+    return steps / (time.process_time() - cpu), steps / (time.perf_counter() - wall)
 
 
-def vector_rate(envs: gymnasium.vector.VectorEnv[Any, Any, Any], steps: int, seed: int
-                ) -> float:
-    """Steps per second (of all games together) of a vector environment."""
+def vector_rate(make: Callable[[], gymnasium.vector.VectorEnv[Any, Any, Any]], steps: int,
+                seed: int) -> Rate:
+    """Steps per second (of all games together) of a vector environment, by CPU time
+    and by wall time, recorded and replayed as in :func:`single_rate`."""
+    envs = make()
     rng = np.random.default_rng(seed)
     obs, _ = envs.reset(seed=seed)
     n = envs.num_envs
-    spent, done = 0.0, 0
-    while done < steps:
-        actions = np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0
-                            for m in obs["action_mask"]])
-        t = time.perf_counter()
-        obs, *_ = envs.step(actions)
-        spent += time.perf_counter() - t
-        done += n
-    return done / spent
+    batches = []
+    for _ in range(max(1, steps // n)):
+        batches.append(np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0
+                                 for m in obs["action_mask"]]))
+        obs, *_ = envs.step(batches[-1])
+    envs.reset(seed=seed)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for actions in batches:
+        envs.step(actions)
+    done = n * len(batches)
+    return done / (time.process_time() - cpu), done / (time.perf_counter() - wall)
 
 
 def random_action(env: YatzyEnv, obs_mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -106,22 +119,25 @@ def mean_score(rules: str, agent: Callable[[YatzyEnv, np.ndarray, np.random.Gene
 def measure(rules: str, runs: int, steps: int, games: int) -> dict[str, Any]:
     yatzy.strategy(yatzy.ruleset(rules))  # the table built or loaded before any timing
     env_id = {"yatzy": "yatzy/Yatzy-v0", "yahtzee": "yatzy/Yahtzee-v0"}[rules]
-    speeds: dict[str, Callable[[int], float]] = {
+    speeds: dict[str, Callable[[int], Rate]] = {
         "YatzyEnv": lambda s: single_rate(lambda: YatzyEnv(rules), steps, s),
         "gymnasium.make (checking wrappers)": lambda s: single_rate(
             lambda: gymnasium.make(env_id), steps, s),
         "YatzyEnv, regret=True": lambda s: single_rate(
             lambda: YatzyEnv(rules, regret=True), steps, s),
-        "YatzyVectorEnv, 16 games": lambda s: vector_rate(YatzyVectorEnv(16, rules), steps, s),
+        "YatzyVectorEnv, 16 games": lambda s: vector_rate(
+            lambda: YatzyVectorEnv(16, rules), steps, s),
         "YatzyVectorEnv, 256 games": lambda s: vector_rate(
-            YatzyVectorEnv(256, rules), steps, s),
+            lambda: YatzyVectorEnv(256, rules), steps, s),
         "SyncVectorEnv of 16 YatzyEnv": lambda s: vector_rate(
-            SyncVectorEnv([lambda: YatzyEnv(rules) for _ in range(16)]), steps, s),
+            lambda: SyncVectorEnv([lambda: YatzyEnv(rules) for _ in range(16)]), steps, s),
     }
     rates = {}
     for name, run in speeds.items():
         print(f"measuring {name} …", file=sys.stderr)
-        rates[name] = statistics.median(run(seed) for seed in range(runs))
+        measured = [run(seed) for seed in range(runs)]
+        rates[name] = (statistics.median(m[0] for m in measured),
+                       statistics.median(m[1] for m in measured))
     agents = {"uniform random legal action": random_action,
               "random box, no rerolls": random_box, "optimal": optimal}
     scores = {}
@@ -137,13 +153,15 @@ def report(result: dict[str, Any], runs: int, steps: int, games: int) -> str:
     lines = [
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}, load average {load[0]:.2f} / {load[1]:.2f} at the "
-        f"end; {result['rules']}; speeds: median of {runs} runs of {steps:,} steps, the "
-        f"environment's calls only; scores: {games:,} games each.",
+        f"end; {result['rules']}; speeds: median of {runs} runs of {steps:,} recorded "
+        f"steps replayed (the environment's calls only), by the process's CPU time and by "
+        f"wall time; scores: {games:,} games each.",
         "",
-        "| environment | steps/s |",
-        "|---|---:|",
+        "| environment | steps/s (CPU time) | steps/s (wall) |",
+        "|---|---:|---:|",
     ]
-    lines += [f"| {name} | {rate:,.0f} |" for name, rate in result["rates"].items()]
+    lines += [f"| {name} | {cpu:,.0f} | {wall:,.0f} |"
+              for name, (cpu, wall) in result["rates"].items()]
     lines += ["", "| agent | mean score | standard error | games/s |", "|---|---:|---:|---:|"]
     for name, (mean, se, rate) in result["scores"].items():
         lines.append(f"| {name} | {mean:.2f} | {se:.2f} | {rate:,.0f} |")
