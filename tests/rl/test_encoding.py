@@ -44,7 +44,8 @@ def test_bad_action_numbers_are_refused(bad: object) -> None:
 
 def test_actions_without_a_number_are_refused() -> None:
     layout = Layout(yatzy.ruleset("yatzy"))
-    for action in (Roll(), Reroll((0, 1, 2, 3, 4)), Reroll((0, 0)), Reroll((5,))):
+    for action in (Roll(), Reroll((0, 1, 2, 3, 4)), Reroll((0, 0)), Reroll((5,)),
+                   Reroll((True,))):
         with pytest.raises(IllegalMove, match="no action number"):
             layout.to_index(action)
     with pytest.raises(UnknownBox):

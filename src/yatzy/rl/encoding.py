@@ -115,7 +115,7 @@ class Layout:
         if isinstance(action, Reroll):
             mask = 0
             for pos in action.hold:
-                if isinstance(pos, int) and 0 <= pos < self.ruleset.dice_count:
+                if type(pos) is int and 0 <= pos < self.ruleset.dice_count:
                     mask |= 1 << pos
             if len(set(action.hold)) == len(action.hold) and mask.bit_count() == len(
                 action.hold
