@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import yatzy
 from yatzy.core.actions import Reroll, Roll, Score
 from yatzy.core.errors import ErrorCode, IllegalMove, UnknownBox
 from yatzy.core.game import Game
-from yatzy.rl.encoding import Layout
+from yatzy.rl.encoding import Layout, chosen_value, regret
 from yatzy.rl.play import advance
 
 RULESETS = [
@@ -134,3 +135,24 @@ def test_the_flat_fields_cover_the_vector() -> None:
     assert vector[fields["scores"]].tolist()[5] == 30
     assert vector[fields["upper_sum"]].tolist() == [30]
     assert vector[fields["totals"]].tolist() == [30, 7]
+
+
+def test_a_layout_needs_a_ruleset_and_takes_numpy_numbers() -> None:
+    with pytest.raises(IllegalMove) as info:
+        Layout("yatzy")  # type: ignore[arg-type]
+    assert info.value.code is ErrorCode.NOT_A_RULESET
+    layout = Layout(yatzy.ruleset("yatzy"))
+    assert layout.to_action(np.array(31)) == layout.to_action(np.int8(31)) == Score("ones")
+    assert repr(layout) == "<Layout ruleset('yatzy') actions=46>"
+
+
+def test_the_value_of_an_action_the_solver_does_not_list_is_refused() -> None:
+    strategy = yatzy.strategy(yatzy.ruleset("yatzy"))
+    g = yatzy.new_game(strategy.ruleset, ["Ann"], seed=1).roll([1, 2, 3, 4, 5])
+    options = strategy.advise(g)
+    assert regret(options, g, Score("small_straight")) == 0.0
+    with pytest.raises(IllegalMove, match="not a legal action"):
+        chosen_value(options, g, Score("yahtzee"))
+    last = g.reroll([0]).reroll([0])
+    with pytest.raises(IllegalMove, match="not a legal action"):
+        chosen_value(strategy.advise(last), last, Reroll((0,)))

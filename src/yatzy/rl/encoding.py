@@ -162,9 +162,9 @@ class Layout:
 
     # --- Observations ---------------------------------------------------------------
 
-    def observation_space(self, players: int | None = None) -> spaces.Dict:
-        """The observation space; with ``players`` it adds ``totals`` (every player's
-        total, the observing player first, then the others in seat order after them)."""
+    def observation_space(self) -> spaces.Dict:
+        """The solitaire observation space: a ``Dict`` of the fields of
+        :meth:`features`."""
         n, b = self.ruleset.dice_count, len(self.boxes)
         fields: dict[str, spaces.Space[Any]] = {
             "dice": spaces.Box(0, 6, (n,), np.int8),
@@ -175,8 +175,6 @@ class Layout:
             "upper_bonus": spaces.Discrete(2),
             "extra_yahtzees": spaces.Discrete(self.max_extra_yahtzees + 1),
         }
-        if players is not None:
-            fields["totals"] = spaces.Box(0, self.max_total, (players,), np.int16)
         fields["action_mask"] = spaces.MultiBinary(self.action_count)
         return spaces.Dict(fields)
 
@@ -227,10 +225,9 @@ class Layout:
             mask,
         )
 
-    def observe(self, game: Game, card: Scorecard, mask: Sequence[int],
-                totals: Sequence[int] | None = None) -> Observation:
+    def observe(self, game: Game, card: Scorecard, mask: Sequence[int]) -> Observation:
         """One observation of ``game`` for the player of ``card`` (see
-        :meth:`observation_space`; ``totals`` only for several players)."""
+        :meth:`observation_space`)."""
         dice, rolls, filled, scores, upper, bonus, extra, mask = self.features(game, card, mask)
         obs: Observation = {
             "dice": np.array(dice, dtype=np.int8),
@@ -241,8 +238,6 @@ class Layout:
             "upper_bonus": np.int64(bonus),
             "extra_yahtzees": np.int64(extra),
         }
-        if totals is not None:
-            obs["totals"] = np.array(totals, dtype=np.int16)
         obs["action_mask"] = np.array(mask, dtype=np.int8)
         return obs
 
@@ -253,7 +248,7 @@ def layout_of(ruleset: Ruleset) -> Layout:
     return Layout(ruleset)
 
 
-#: The fields :meth:`Layout.features` gives, in order (``totals`` is not among them).
+#: The fields :meth:`Layout.features` gives, in order.
 FIELDS = ("dice", "rolls_left", "filled", "scores", "upper_sum", "upper_bonus",
           "extra_yahtzees", "action_mask")
 
