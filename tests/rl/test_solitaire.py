@@ -150,6 +150,12 @@ def test_seeds_reproduce_games() -> None:
     b.reset(seed=11)
     assert seeds_a == [b.reset()[1]["seed"] for _ in range(3)]
     assert len(set(seeds_a)) == 3
+    # A seed the core cannot take is refused before anything changes.
+    game = a.game
+    for bad in (-1, 2**53, "ab" * 16, 1.5):
+        with pytest.raises(IllegalMove) as refused:
+            a.reset(seed=bad)  # type: ignore[arg-type]
+        assert refused.value.code is ErrorCode.BAD_SEED and a.game is game
 
 
 def test_render_shows_the_game() -> None:

@@ -86,6 +86,10 @@ def test_bad_calls_raise_typed_errors_and_change_nothing() -> None:
         YatzyVectorEnv(0)
     with pytest.raises(RulesError, match="seed must be"):
         envs.reset(seed=[1, 2, 3])
+    with pytest.raises(IllegalMove) as bad_seed:
+        envs.reset(seed=2**53 - 1)  # the second game's seed would be too big
+    assert bad_seed.value.code is ErrorCode.BAD_SEED
+    assert envs.games == games
 
 
 def test_render_gives_every_game() -> None:

@@ -42,7 +42,7 @@ from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.rl.encoding import Layout, Observation
-from yatzy.rl.play import advance, check_flag, draw_seed, make_ruleset, start
+from yatzy.rl.play import advance, check_flag, check_game_seed, draw_seed, make_ruleset, start
 from yatzy.rl.solitaire import RENDER_MODES, check_render_mode, text_of
 
 if TYPE_CHECKING:
@@ -126,6 +126,7 @@ class YatzyAECEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyp
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = check_game_seed(seed)
         if seed is not None:
             self._rng = seeding.np_random(seed)[0]
             game_seed = seed

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from yatzy.core.actions import Score
-from yatzy.core.errors import ErrorCode, RulesError, shown
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset, ruleset
 from yatzy.core.seeded import MAX_SEED
@@ -45,6 +45,23 @@ def check_flag(name: str, value: object) -> bool:
             code=ErrorCode.BAD_OPTION, option=name, value=shown(value), valid="true, false",
         )
     return value
+
+
+def check_game_seed(seed: object) -> int | None:
+    """``seed`` if it is ``None`` or a game's whole-number seed (0 to
+    :data:`~yatzy.core.seeded.MAX_SEED`), else :class:`~yatzy.core.errors.IllegalMove`
+    (checked before an environment's generator is seeded, so a refused seed changes
+    nothing)."""
+    if seed is None:
+        return None
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise IllegalMove(
+            f"A seed must be a whole number from 0 to {MAX_SEED}, not {shown(seed)}",
+            code=ErrorCode.BAD_SEED, most=MAX_SEED, seed=shown(seed),
+        )
+    return seed
 
 
 def draw_seed(rng: np.random.Generator) -> int:

@@ -22,7 +22,7 @@ from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.rl.encoding import Layout, Observation
-from yatzy.rl.play import advance, check_flag, draw_seed, make_ruleset, start
+from yatzy.rl.play import advance, check_flag, check_game_seed, draw_seed, make_ruleset, start
 
 if TYPE_CHECKING:
     from yatzy.solver import Strategy
@@ -83,8 +83,9 @@ class YatzyEnv(gymnasium.Env[Observation, np.int64]):
     - ``reset(options=...)``: there are no reset options; any given are ignored (as
       PettingZoo's API test expects of every environment).
     - ``reset(seed=s)`` plays the game of :func:`yatzy.new_game` with seed ``s`` (0 to
-      2**53 - 1) and seeds the environment's generator, from which the seeds of the
-      following resets are drawn: the same seed gives the same games.
+      2**53 - 1; another seed raises :class:`~yatzy.core.errors.IllegalMove`) and
+      seeds the environment's generator, from which the seeds of the following resets
+      are drawn: the same seed gives the same games.
 
     :attr:`game` is the core :class:`~yatzy.core.game.Game` being played (its record
     replays it).
@@ -119,6 +120,7 @@ class YatzyEnv(gymnasium.Env[Observation, np.int64]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
+        seed = check_game_seed(seed)
         super().reset(seed=seed)
         game_seed = seed if seed is not None else draw_seed(self.np_random)
         self._game = start(self.ruleset, [PLAYER], game_seed)

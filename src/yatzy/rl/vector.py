@@ -41,7 +41,7 @@ from yatzy.core.errors import ErrorCode, RulesError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
 from yatzy.rl.encoding import FIELDS, Layout, Observation
-from yatzy.rl.play import advance, check_flag, draw_seed, make_ruleset, start
+from yatzy.rl.play import advance, check_flag, check_game_seed, draw_seed, make_ruleset, start
 from yatzy.rl.solitaire import PLAYER, check_render_mode, text_of
 
 if TYPE_CHECKING:
@@ -172,9 +172,9 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         if seed is None:
             return [None] * n
         if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(n)]
-        if isinstance(seed, Sequence) and len(seed) == n:
-            return [None if s is None else int(s) for s in seed]
+            return [check_game_seed(int(seed) + i) for i in range(n)]
+        if isinstance(seed, Sequence) and not isinstance(seed, str) and len(seed) == n:
+            return [check_game_seed(s) for s in seed]
         raise RulesError(
             f"seed must be a number, {n} seeds or None, not {shown(seed)}",
             code=ErrorCode.BAD_SEED, most=n, seed=shown(seed),
