@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/solve_steps.py
 	$(BIN)/python bench/distribution.py
 	$(BIN)/python bench/web.py
+	$(BIN)/python bench/rl.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage
