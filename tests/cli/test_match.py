@@ -6,10 +6,13 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from rich.console import Console
 
 import yatzy
-from yatzy.app.match import play_match
+from yatzy.app.match import MatchResult, Tally, play_match
 from yatzy.cli import main
+from yatzy.cli.match import standings_table
+from yatzy.i18n import translator
 from yatzy.solver import artifacts
 
 #: The small solver table the CLI tests share (in_order: 745 states).
@@ -132,3 +135,18 @@ def test_a_number_of_games_out_of_range_is_an_usage_error(
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "argument -n/--games: must be a whole number" in err and "Traceback" not in err
+
+
+def test_shares_are_rounded_exactly() -> None:
+    """52.595% and 47.405% (halves of a game in 10,000 games) are 52.60% and 47.40%,
+    +2.60% and -2.60% against the fair share; their floats would round 2.59 on one side."""
+    tally = Tally(entrants=2, deals=5000, wins=(10519, 9481), wins_squared=(30000, 30000),
+                  scores=(2_500_000, 2_400_000), scores_squared=(10**12, 10**12),
+                  shared_firsts=1)
+    result = MatchResult.of(yatzy.ruleset("yatzy"), ["optimal", "hard"], 0, tally)
+    assert result.standings[1].share - 0.5 != -(result.standings[0].share - 0.5)
+    console = Console(width=120, record=True)
+    console.print(standings_table(translator("en"), result))
+    rows = [line.split() for line in console.export_text().splitlines()[1:]]
+    assert rows[0][:6] == ["1.", "optimal", "5,259.50", "52.60%", "±", rows[0][5]]
+    assert rows[0][6] == "+2.60%" and rows[1][3] == "47.40%" and rows[1][6] == "-2.60%"

@@ -33,11 +33,12 @@ numbers (:class:`Tally`), so a result does not depend on the order the deals wer
 played in, nor on how many processes played them.
 
 >>> import yatzy
->>> result = play_match(["greedy", "random"], 4, yatzy.ruleset("yatzy"), seed=1)
->>> [s.level for s in result.standings], result.deals, result.fair_share
-(['greedy', 'random'], 2, 0.5)
->>> sum(s.share for s in result.standings)
-1.0
+>>> rules = yatzy.ruleset("yatzy", order="in_order")
+>>> result = play_match(["optimal", "random"], 20, rules, seed=1, workers=1)
+>>> result.games, result.deals, result.fair_share
+(20, 10, 0.5)
+>>> [(s.level, s.share, round(s.mean_score, 1)) for s in result.standings]
+[('optimal', 1.0, 118.8), ('random', 0.0, 48.6)]
 """
 
 from __future__ import annotations
@@ -321,6 +322,13 @@ class MatchResult:
     def fair_share(self) -> float:
         """The share of the wins each entrant would have if all were equally strong."""
         return 1 / len(self.levels)
+
+    def exact_share(self, entrant: int) -> Fraction:
+        """The share of the wins of entrant ``entrant`` (0-based) as an exact fraction
+        (:attr:`Standing.share` is its nearest float), for rounding it without surprises:
+        with two entrants, the shares' differences from the fair share are then always
+        equal and opposite."""
+        return Fraction(self.tally.wins[entrant], self.tally.unit * self.games)
 
     @property
     def shared_firsts(self) -> int:

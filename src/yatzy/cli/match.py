@@ -10,6 +10,8 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -109,10 +111,13 @@ def run_match(args: argparse.Namespace, console: Console | None = None) -> int:
     return 0
 
 
-def _percent(t: Translator, rate: float, *, sign: bool = False) -> str:
-    """A share as a percentage with two decimals (with its sign: ``+1.50%``)."""
+def _percent(t: Translator, rate: float | Fraction, *, sign: bool = False) -> str:
+    """A share as a percentage with two decimals (with its sign: ``+1.50%``); a
+    :class:`~fractions.Fraction` is rounded exactly (a float like 0.52595 may be a hair
+    below or above what it stands for)."""
     pattern = "+#,##0.00%;-#,##0.00%" if sign else "#,##0.00%"
-    return str(format_decimal(rate, format=pattern, locale=t.lang))
+    value = rate if isinstance(rate, float) else Decimal(rate.numerator) / rate.denominator
+    return str(format_decimal(value, format=pattern, locale=t.lang))
 
 
 def _with_error(value: str, error: str | None) -> str:
@@ -121,6 +126,7 @@ def _with_error(value: str, error: str | None) -> str:
 
 def standings_table(t: Translator, result: MatchResult) -> Table:
     """Each entrant's wins, share of the wins and mean score, with standard errors."""
+    k = len(result.levels)
     table = Table(box=None, pad_edge=False)
     table.add_column("")
     table.add_column(t._("Level"))
@@ -135,8 +141,8 @@ def standings_table(t: Translator, result: MatchResult) -> Table:
         score_error = None if s.score_error is None else decimal(t, s.score_error, 2)
         table.add_row(f"{s.entrant + 1}.", s.level,
                       decimal(t, s.wins, places),
-                      _with_error(_percent(t, s.share), share_error),
-                      _percent(t, s.share - result.fair_share, sign=True),
+                      _with_error(_percent(t, result.exact_share(s.entrant)), share_error),
+                      _percent(t, result.exact_share(s.entrant) - Fraction(1, k), sign=True),
                       _with_error(decimal(t, s.mean_score, 2), score_error))
     return table
 
@@ -155,7 +161,7 @@ def _show(console: Console, t: Translator, result: MatchResult, seconds: float) 
         "same dice in each seat. Fair share {fair}.",
         "{deals} deals of {k} games: each level sat once in every seat of a deal, with "
         "the same dice in each seat. Fair share {fair}.",
-        result.deals, deals=whole(t, result.deals), k=k, fair=_percent(t, result.fair_share)))
+        result.deals, deals=whole(t, result.deals), k=k, fair=_percent(t, Fraction(1, k))))
     if result.deals > 1:
         print(t._("± is one standard error, taken over the deals."))
     else:
