@@ -30,7 +30,7 @@ def _english_and_a_cache(tmp_path_factory: pytest.TempPathFactory,
 
 @pytest.mark.parametrize("words", [["play"], ["score", "12345"], ["solve"], ["advise"],
                                    ["simulate"], ["analyse"], ["analyze"], ["stats"],
-                                   ["games"]])
+                                   ["games"], ["match", "random", "greedy"]])
 def test_every_command_takes_lang(words: list[str]) -> None:
     assert build_parser().parse_args([*words, "--lang", "fi"]).lang == "fi"
 

@@ -9,6 +9,7 @@ from babel.messages.pofile import read_po
 
 import yatzy
 from yatzy.app import BadQuery, BadSeats
+from yatzy.app.match import play_match
 from yatzy.core.errors import ErrorCode, IllegalMove, RecordError, RulesError, YatzyError
 from yatzy.i18n import LANGUAGES, catalog_path, translator
 from yatzy.i18n.words import ERROR_TEXTS, error_text
@@ -70,6 +71,8 @@ ERRORS = [
     lambda: yatzy.Scorecard.parse(None, "ones=3"),  # type: ignore[arg-type]
     lambda: yatzy.Game.from_json("{"),
     lambda: yatzy.Game.from_record({"format": "chess"}),
+    lambda: play_match(["optimal"], 2, YATZY),
+    lambda: play_match(["optimal", "random"], 3, YATZY),
 ]
 
 

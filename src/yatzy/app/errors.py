@@ -93,6 +93,14 @@ class BadQuery(AppError):
     code = ErrorCode.BAD_QUERY
 
 
+class BadMatch(AppError):
+    """A match that cannot be played: fewer than two computer players (code
+    ``MATCH_LEVELS``), or a number of games that is no whole number of deals in the
+    allowed range (code ``MATCH_GAMES``)."""
+
+    code = ErrorCode.MATCH_GAMES
+
+
 class BadDiceMode(AppError):
     """A dice mode other than ``"auto"`` and ``"manual"``, or a seed for manual dice."""
 

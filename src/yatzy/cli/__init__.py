@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "yatzy.cli.score",
     "yatzy.cli.solve",
     "yatzy.cli.simulate",
+    "yatzy.cli.match",
     "yatzy.cli.analyse",
     "yatzy.cli.stats",
     "yatzy.cli.games",

@@ -106,6 +106,9 @@ class ErrorCode(StrEnum):
     BAD_PLAYER_KEY = "bad_player_key"
     BAD_QUERY = "bad_query"
     STORAGE = "storage"
+    # Matches between computer players (yatzy.app.match).
+    MATCH_LEVELS = "match_levels"
+    MATCH_GAMES = "match_games"
     # The command line (yatzy.cli).
     FLAG_NOT_FOR_RULES = "flag_not_for_rules"
     COMMAND = "command"

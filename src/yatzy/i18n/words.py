@@ -237,6 +237,11 @@ ERROR_TEXTS: dict[ErrorCode, str] = {
     ErrorCode.BAD_PLAYER_KEY: N_("A player key is 22 to 64 letters, digits, '-' or '_'"),
     ErrorCode.BAD_QUERY: N_("The saved games cannot be looked up by {value}"),
     ErrorCode.STORAGE: N_("The game database failed: {reason}"),
+    ErrorCode.MATCH_LEVELS: N_("A match needs two or more computer players, not {count}"),
+    ErrorCode.MATCH_GAMES: N_(
+        "A match of {levels} computer players is played in deals of {levels} games: the"
+        " number of games must be a multiple of {levels} from {levels} to {most}, not"
+        " {games}"),
     ErrorCode.FLAG_NOT_FOR_RULES: N_("{flag} is not an option of {rules}"),
     ErrorCode.COMMAND: N_("The command cannot do that: {detail}"),
 }
