@@ -70,8 +70,15 @@ def test_the_start_distribution_has_the_expected_score_as_its_mean(in_order: Str
     assert d.mean == pytest.approx(in_order.expected_score, abs=1e-9)
     assert d.lowest >= 0 and d.highest <= 374
     # Kept beside the table, and read back equal.
-    assert artifacts.distribution_path(in_order.ruleset).exists()
-    assert artifacts.load_distribution(in_order.ruleset) == (d.lowest, pytest.approx(d.chances))
+    assert in_order.path is not None
+    folder = in_order.path.parent
+    assert artifacts.distribution_path(in_order.ruleset, folder).exists()
+    assert artifacts.load_distribution(in_order.ruleset, folder) == (
+        d.lowest, pytest.approx(d.chances))
+    # A new strategy object reads it from there.
+    fresh = Strategy(in_order.model, in_order.values, build_seconds=None, source="cache",
+                     path=in_order.path)
+    assert fresh.distribution(Scorecard.empty(in_order.ruleset)) == d
 
 
 @settings(max_examples=40, deadline=None)

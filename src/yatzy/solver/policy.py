@@ -271,17 +271,19 @@ class Strategy:
         or computed (and saved there)."""
         with self._start_lock:
             if self._start is None:
-                stored = artifacts.load_distribution(self.ruleset) if self.path else None
+                # Beside the table's own file, wherever that was found.
+                folder = self.path.parent if self.path is not None else None
+                stored = artifacts.load_distribution(self.ruleset, folder) if folder else None
                 if stored is not None:
                     self._start = ScoreDistribution(*stored)
                 else:
                     lowest, raw = self.kernels.distribution(0, 0, 0, -1, self.ruleset.rolls - 1,
                                                             kernels.threads())
                     self._start = ScoreDistribution(lowest, np.frombuffer(raw))
-                    if self.path is not None:
+                    if folder is not None:
                         try:
                             artifacts.save_distribution(self.ruleset, self._start.lowest,
-                                                        self._start.chances)
+                                                        self._start.chances, folder)
                         except OSError as exc:
                             warnings.warn(f"The score distribution was not cached: {exc}",
                                           RuntimeWarning, stacklevel=3)
