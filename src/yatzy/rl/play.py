@@ -15,7 +15,7 @@ from yatzy.core.actions import Score
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset, ruleset
-from yatzy.core.seeded import MAX_SEED
+from yatzy.core.seeded import MAX_SEED, check_seed
 from yatzy.rl.encoding import Layout, regret
 
 if TYPE_CHECKING:
@@ -48,20 +48,21 @@ def check_flag(name: str, value: object) -> bool:
 
 
 def check_game_seed(seed: object) -> int | None:
-    """``seed`` if it is ``None`` or a game's whole-number seed (0 to
-    :data:`~yatzy.core.seeded.MAX_SEED`), else :class:`~yatzy.core.errors.IllegalMove`
-    (checked before an environment's generator is seeded, so a refused seed changes
-    nothing)."""
-    if seed is None:
-        return None
+    """``seed`` if it is ``None`` or a game's whole-number seed (the core's
+    :func:`~yatzy.core.seeded.check_seed`; numpy integers taken as ints, secret seeds
+    refused: an environment's generator takes numbers), else
+    :class:`~yatzy.core.errors.IllegalMove` (checked before an environment's generator is
+    seeded, so a refused seed changes nothing)."""
     if isinstance(seed, np.integer):
         seed = int(seed)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+    checked = check_seed(None if isinstance(seed, str) else seed)
+    if isinstance(seed, str):
         raise IllegalMove(
             f"A seed must be a whole number from 0 to {MAX_SEED}, not {shown(seed)}",
             code=ErrorCode.BAD_SEED, most=MAX_SEED, seed=shown(seed),
         )
-    return seed
+    assert checked is None or isinstance(checked, int)
+    return checked
 
 
 def draw_seed(rng: np.random.Generator) -> int:
