@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -62,6 +61,8 @@ def new_game(
     dice for it).
     """
     if seed is None:
+        import secrets  # here: it loads OpenSSL, which nothing else at start-up needs
+
         seed = secrets.randbelow(MAX_SEED + 1)
     return Game.start(
         ruleset, players, seed=seed, first_player=first_player, roll_off_dice=roll_off_dice

@@ -110,3 +110,22 @@ def test_analyse_in_portuguese(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["analyse", str(record), "--lang", "pt", "--player", "Bo"]) == 2
     assert capsys.readouterr().err == (
         "yatzy: Nenhum jogador se chama Bo; os jogadores são Ann\n")
+
+
+def test_each_command_is_added_by_the_module_that_runs_it_alone() -> None:
+    """Running one command builds a parser of its own module only: the map must name the
+    module that adds each command, and every command."""
+    import argparse
+
+    from yatzy.cli import COMMAND_MODULES, COMMAND_OF
+
+    def commands(parser: argparse.ArgumentParser) -> set[str]:
+        [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        return set(sub.choices)
+
+    assert commands(build_parser()) == set(COMMAND_OF)
+    assert set(COMMAND_OF.values()) == set(COMMAND_MODULES)
+    for command, module in COMMAND_OF.items():
+        alone = commands(build_parser(command=command))
+        assert command in alone
+        assert alone == {c for c, m in COMMAND_OF.items() if m == module}

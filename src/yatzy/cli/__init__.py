@@ -36,9 +36,28 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
-    """The argument parser with every sub-command; it refuses bad option values in
-    ``t``'s language (English by default)."""
+#: The module that adds each sub-command: running one imports only its own module (a
+#: test holds this to what the modules add).
+COMMAND_OF = {
+    "play": "yatzy.cli.play",
+    "score": "yatzy.cli.score",
+    "solve": "yatzy.cli.solve",
+    "advise": "yatzy.cli.solve",
+    "simulate": "yatzy.cli.simulate",
+    "match": "yatzy.cli.match",
+    "analyse": "yatzy.cli.analyse",
+    "analyze": "yatzy.cli.analyse",
+    "stats": "yatzy.cli.stats",
+    "games": "yatzy.cli.games",
+    "serve": "yatzy.cli.serve",
+}
+
+
+def build_parser(t: Translator | None = None, command: str | None = None
+                 ) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command, or with ``command``'s only when it is
+    one (what running it needs: the other commands' modules are not imported); it
+    refuses bad option values in ``t``'s language (English by default)."""
     t = t or translator("en")
     parser = argparse.ArgumentParser(
         prog="yatzy",
@@ -46,7 +65,8 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"yatzy {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    modules = (COMMAND_OF[command],) if command in COMMAND_OF else COMMAND_MODULES
+    for name in modules:
         importlib.import_module(name).register(subparsers, t)
     return parser
 
@@ -93,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     odd = [word for word in words if _not_text(word)]
     if odd:
         return _fail(t._("{word} is not text in the system's encoding", word=_shown(odd[0])))
-    parser = build_parser(t)
+    parser = build_parser(t, words[0])
     args = parser.parse_args(words)
     try:
         return int(args.handler(args) or 0)
