@@ -463,6 +463,8 @@ typedef struct {
     const int8_t *faces;    /* [games][nb][rolls][dice] or NULL: draw from the game's stream */
     const double *uniforms; /* [games][nb][rolls] or NULL */
     int64_t *choices;       /* [games][nb][rolls] or NULL */
+    int64_t *history;       /* [games][nb + 1][4] or NULL: mask, y, u, total at each turn's
+                             * start, and at the end */
     double temperature;
 } PlaySource;
 
@@ -753,7 +755,17 @@ HOT static int play_games(const Kernels *t, int64_t *state, Py_ssize_t lo, Py_ss
     int status = (!tmp || !count || !workers || !ids || !ls.idx || !ls.keys || !ls.blocks) ? -2 : 0;
     for (int i = 0; status == 0 && i < threads; i++)
         if (worker_init(t, &ls, &workers[i]) < 0) status = -2;
-    for (int turn = 0; status == 0 && turn < nb; turn++) {
+    for (int turn = 0; status == 0 && turn <= nb; turn++) {
+        if (src->history)
+            for (Py_ssize_t i = 0; i < n; i++) {
+                const int64_t *row = state + (lo + i) * G_COLS;
+                int64_t *h = src->history + ((lo + i) * (nb + 1) + turn) * 4;
+                h[0] = row[G_MASK];
+                h[1] = row[G_Y];
+                h[2] = row[G_U];
+                h[3] = row[G_TOTAL];
+            }
+        if (turn == nb) break;
         for (Py_ssize_t i = 0; i < n; i++) {
             const int64_t *row = state + (lo + i) * G_COLS;
             ls.idx[i] = i;
@@ -1148,6 +1160,273 @@ done:
     free(okey);
     free(count);
     free(prob);
+    return status;
+}
+
+/* --- The table of what is still to come ------------------------------------------- */
+
+/* For every state a game reaches, the distribution of the points still to come under
+ * optimal play: rows in layers, row i for state key[i] holding the chances of lo[i] ..
+ * lo[i] + len[i] - 1 more points (as floats), with tails of less than `tail` on each
+ * side cut off. Worked out from the full card back, one layer of filled boxes at a time:
+ * a state's row is its turn's outcomes' rows, shifted by their gains and weighted by
+ * their chances. */
+
+typedef struct {
+    int n, cap;
+    int *key, *lo, *len;
+    float **p;
+} Rows;
+
+/* A thread's share of a layer's blocks (see Share) for the table. */
+typedef struct {
+    const Kernels *t;
+    Scratch sc;
+    Walk w;
+    double *acc;          /* [most + 1] */
+    int most;             /* the most points still to come from any state */
+    const int *keys;      /* the layer's states, sorted */
+    const int *blocks;
+    int nblocks, first, step;
+    const int32_t *row_of; /* key -> row of the layers done, -1 for none */
+    Rows *rows;           /* the rows of the layers done (read) and of this one (written at
+                           * rows->n + i for the layer's state i) */
+    double tail;
+    int status;
+} TableShare;
+
+static void *table_run(void *arg) {
+    TableShare *s = arg;
+    const Kernels *t = s->t;
+    const int full = (1 << t->nb) - 1;
+    Rows *R = s->rows;
+    for (int b = s->first; b < s->nblocks && s->status == 0; b += s->step) {
+        const int a = s->blocks[b], nl = s->blocks[b + 1] - a;
+        const int k = s->keys[a];
+        const int sy = (k / t->stride) % t->y_count, sm = k / t->stride / t->y_count;
+        int lu[LANES];
+        for (int q = 0; q < LANES; q++) lu[q] = s->keys[a + (q < nl ? q : nl - 1)] % t->stride;
+        make_plan(t, sm, sy, &s->sc.plan);
+        turn_block(t, &s->sc, lu, t->rolls - 1, NULL, NULL, 1);
+        for (int q = 0; q < nl; q++) {
+            if (turn_outcomes(t, &s->sc, &s->w, sm, sy, lu[q], q, -1, 0) < 0) {
+                s->status = -2;
+                break;
+            }
+            int hi = 0;
+            for (int o = 0; o < s->w.n; o++) {
+                const int k2 = s->w.key[o];
+                int top = s->w.gain[o];
+                if (k2 / t->stride / t->y_count != full) {
+                    const int r = s->row_of[k2];
+                    if (r < 0) {
+                        s->status = -2;
+                        break;
+                    }
+                    top += R->lo[r] + R->len[r] - 1;
+                }
+                if (top > hi) hi = top;
+            }
+            if (s->status || hi > s->most) {
+                s->status = s->status ? s->status : -2;
+                break;
+            }
+            memset(s->acc, 0, sizeof(double) * (hi + 1));
+            for (int o = 0; o < s->w.n; o++) {
+                const int k2 = s->w.key[o], g = s->w.gain[o];
+                const double p = s->w.prob[o];
+                if (k2 / t->stride / t->y_count == full) {
+                    s->acc[g] += p;
+                    continue;
+                }
+                const int r = s->row_of[k2];
+                const float *in = R->p[r];
+                double *out = s->acc + g + R->lo[r];
+                const int n = R->len[r];
+                for (int j = 0; j < n; j++) out[j] += p * in[j];
+            }
+            /* Cut the tails. */
+            int lo = 0, top = hi;
+            double cut = 0.0;
+            while (lo < top && cut + s->acc[lo] < s->tail) cut += s->acc[lo++];
+            cut = 0.0;
+            while (top > lo && cut + s->acc[top] < s->tail) cut += s->acc[top--];
+            const int i = R->n + a + q;
+            float *row = malloc(sizeof(float) * (top - lo + 1));
+            if (!row) {
+                s->status = -1;
+                break;
+            }
+            for (int j = lo; j <= top; j++) row[j - lo] = (float)s->acc[j];
+            R->key[i] = s->keys[a + q];
+            R->lo[i] = lo;
+            R->len[i] = top - lo + 1;
+            R->p[i] = row;
+        }
+    }
+    return NULL;
+}
+
+static void rows_free(Rows *R) {
+    if (R->p)
+        for (int i = 0; i < R->n; i++) free(R->p[i]);
+    free(R->key);
+    free(R->lo);
+    free(R->len);
+    free(R->p);
+}
+
+/* The table (see Rows) on `threads` threads; the rows come out in layers from the full
+ * card back, sorted by state within a layer. Returns -1 when out of memory, -2 when a
+ * state has no option. */
+static int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
+    const int full = (1 << t->nb) - 1;
+    const size_t nstates = ((size_t)1 << t->nb) * t->y_count * t->stride;
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64;
+    int status = 0, ready = 0;
+    TableShare shares[64];
+    int32_t *row_of = malloc(sizeof(int32_t) * nstates);
+    int *layer = malloc(sizeof(int) * nstates);
+    int *blocks = malloc(sizeof(int) * (nstates + 1));
+    /* The most points still to come: every box's most, the bonus, extra Yahtzees. */
+    int most = 0;
+    {
+        int sum = 0, extra = 0;
+        for (int b = 0; b < t->nb; b++) {
+            int m = 0;
+            for (int r = 0; r < t->nr; r++)
+                if (t->score[r * t->nb + b] > m) m = t->score[r * t->nb + b];
+            for (size_t i = b; i < ((size_t)1 << t->nb) * FACES * t->nb; i += t->nb)
+                if (t->five_points[i] > m) m = t->five_points[i];
+            sum += m;
+        }
+        for (int y = 0; y < t->y_count * FACES; y++)
+            if (t->extra[y] > extra) extra = t->extra[y];
+        most = sum + t->bonus + extra * t->nb;
+    }
+    memset(R, 0, sizeof(*R));
+    R->cap = 1 << 16;
+    R->key = malloc(sizeof(int) * R->cap);
+    R->lo = malloc(sizeof(int) * R->cap);
+    R->len = malloc(sizeof(int) * R->cap);
+    R->p = calloc(R->cap, sizeof(float *));
+    for (; ready < threads; ready++) {
+        TableShare *s = &shares[ready];
+        s->t = t;
+        s->acc = malloc(sizeof(double) * (most + 1));
+        if (!s->acc) break;
+        if (scratch_init(t, &s->sc) < 0) {
+            free(s->acc);
+            break;
+        }
+        if (walk_init(t, &s->w) < 0) {
+            walk_free(&s->w);
+            free(s->sc.block);
+            free(s->acc);
+            break;
+        }
+        s->most = most;
+        s->tail = tail;
+        s->row_of = row_of;
+        s->rows = R;
+        s->blocks = blocks;
+        s->step = threads;
+        s->first = ready;
+    }
+    if (ready < threads || !row_of || !layer || !blocks || !R->key || !R->lo
+        || !R->len || !R->p) {
+        status = -1;
+        goto done;
+    }
+    for (size_t i = 0; i < nstates; i++) row_of[i] = -1;
+    /* The states a game reaches (those with a value), by number of filled boxes: layer c
+     * is layer[bounds[c] .. bounds[c + 1] - 1], in order of state. */
+    {
+        int *bounds = malloc(sizeof(int) * (t->nb + 2));
+        if (!bounds) {
+            status = -1;
+            goto done;
+        }
+        int end = 0;
+        for (int c = 0; c < t->nb; c++) {
+            bounds[c] = end;
+            for (int mask = 0; mask < full; mask++) {
+                if (__builtin_popcount(mask) != c || !t->allowed[mask]) continue;
+                for (int y = 0; y < t->y_count; y++)
+                    for (int u = 0; u <= t->threshold; u++) {
+                        const int k = state_key(t, mask, y, u);
+                        if (k != (mask * t->y_count + y) * t->stride + u) continue;
+                        if (t->V[k] > NEG / 2) layer[end++] = k;
+                    }
+            }
+        }
+        bounds[t->nb] = end;
+        /* From the last layer back. */
+        for (int c = t->nb - 1; c >= 0 && status == 0; c--) {
+            const int a0 = bounds[c], a1 = bounds[c + 1];
+            const int n = a1 - a0;
+            if (R->n + n > R->cap) {
+                int cap = R->cap;
+                while (R->n + n > cap) cap *= 2;
+                int *k1 = realloc(R->key, sizeof(int) * cap);
+                if (k1) R->key = k1;
+                int *l1 = realloc(R->lo, sizeof(int) * cap);
+                if (l1) R->lo = l1;
+                int *n1 = realloc(R->len, sizeof(int) * cap);
+                if (n1) R->len = n1;
+                float **p1 = realloc(R->p, sizeof(float *) * cap);
+                if (p1) R->p = p1;
+                if (!k1 || !l1 || !n1 || !p1) {
+                    status = -1;
+                    break;
+                }
+                for (int i = R->cap; i < cap; i++) R->p[i] = NULL;
+                R->cap = cap;
+            }
+            int nblocks = 0;
+            for (int i = 0; i < n; i++) {
+                const int k = layer[a0 + i] / t->stride;
+                if (i == 0 || i - blocks[nblocks - 1] == LANES
+                    || layer[a0 + blocks[nblocks - 1]] / t->stride != k)
+                    blocks[nblocks++] = i;
+            }
+            blocks[nblocks] = n;
+            pthread_t ids[64];
+            int started = 0;
+            for (int q = 0; q < threads; q++) {
+                shares[q].keys = layer + a0;
+                shares[q].nblocks = nblocks;
+                shares[q].status = 0;
+            }
+            for (int q = 1; q < threads && q < nblocks; q++, started++)
+                if (pthread_create(&ids[q], NULL, table_run, &shares[q]) != 0) break;
+            for (int q = 1 + started; q < threads; q++) table_run(&shares[q]);
+            table_run(&shares[0]);
+            for (int q = 1; q <= started; q++) pthread_join(ids[q], NULL);
+            for (int q = 0; q < threads; q++)
+                if (shares[q].status) status = shares[q].status;
+            for (int i = 0; i < n; i++)
+                if (R->p[R->n + i]) row_of[R->key[R->n + i]] = R->n + i;
+            R->n += n;
+        }
+        free(bounds);
+    }
+done:
+    for (int q = 0; q < ready; q++) {
+        walk_free(&shares[q].w);
+        free(shares[q].sc.block);
+        free(shares[q].acc);
+    }
+    free(row_of);
+    free(layer);
+    free(blocks);
+    if (status != 0) {
+        /* Rows written past R->n by a failed layer. */
+        for (int i = R->n; i < R->cap && R->p; i++) free(R->p[i]);
+        rows_free(R);
+        memset(R, 0, sizeof(*R));
+    }
     return status;
 }
 
@@ -1672,6 +1951,50 @@ static PyObject *Kernels_distribution(Kernels *self, PyObject *args) {
     return Py_BuildValue("(iN)", res.lo, bytes);
 }
 
+/* remaining(tail, threads) -> (keys, lo, len, chances): remaining_table as bytes: int32
+ * keys, lows and lengths per row, and the rows' float32 chances one after the other. */
+static PyObject *Kernels_remaining(Kernels *self, PyObject *args) {
+    int threads;
+    double tail;
+    if (!PyArg_ParseTuple(args, "di", &tail, &threads)) return NULL;
+    if (!(tail >= 0.0 && tail < 0.5)) {
+        PyErr_SetString(PyExc_ValueError, "remaining: a tail is from 0 to 0.5");
+        return NULL;
+    }
+    Rows R;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = remaining_table(self, threads, tail, &R);
+    Py_END_ALLOW_THREADS
+    if (status == -1) return PyErr_NoMemory();
+    if (status == -2) {
+        PyErr_SetString(PyExc_ValueError, "remaining: a state has no option");
+        return NULL;
+    }
+    Py_ssize_t cells = 0;
+    for (int i = 0; i < R.n; i++) cells += R.len[i];
+    PyObject *keys = PyBytes_FromStringAndSize((const char *)R.key, sizeof(int) * R.n);
+    PyObject *lo = PyBytes_FromStringAndSize((const char *)R.lo, sizeof(int) * R.n);
+    PyObject *len = PyBytes_FromStringAndSize((const char *)R.len, sizeof(int) * R.n);
+    PyObject *data = PyBytes_FromStringAndSize(NULL, cells * (Py_ssize_t)sizeof(float));
+    if (data) {
+        char *out = PyBytes_AS_STRING(data);
+        for (int i = 0; i < R.n; i++) {
+            memcpy(out, R.p[i], sizeof(float) * R.len[i]);
+            out += sizeof(float) * R.len[i];
+        }
+    }
+    rows_free(&R);
+    if (!keys || !lo || !len || !data) {
+        Py_XDECREF(keys);
+        Py_XDECREF(lo);
+        Py_XDECREF(len);
+        Py_XDECREF(data);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNN)", keys, lo, len, data);
+}
+
 /* advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type): every option of
  * a scorecard — its boxes' entries (points or None) and the points of its extra-Yahtzee
  * bonuses — with `dice` rolled and `rolls_left` rolls left, best first, as options()
@@ -1741,17 +2064,17 @@ static PyObject *Kernels_forget(Kernels *self, PyObject *Py_UNUSED(ignored)) {
 }
 
 /* play(state, lo, hi, faces or None, uniforms or None, temperature, choices or None,
- * threads): play games lo .. hi - 1 to their end on `threads` threads. */
+ * threads, history or None): play games lo .. hi - 1 to their end on `threads` threads. */
 static PyObject *Kernels_play(Kernels *self, PyObject *args) {
-    PyObject *os, *of, *ou, *oc;
+    PyObject *os, *of, *ou, *oc, *oh = Py_None;
     Py_ssize_t lo, hi;
     double temperature;
     int threads;
-    if (!PyArg_ParseTuple(args, "OnnOOdOi", &os, &lo, &hi, &of, &ou, &temperature, &oc,
-                          &threads))
+    if (!PyArg_ParseTuple(args, "OnnOOdOi|O", &os, &lo, &hi, &of, &ou, &temperature, &oc,
+                          &threads, &oh))
         return NULL;
-    Py_buffer bs, bf, bu, bc;
-    int hf = of != Py_None, hu = ou != Py_None, hc = oc != Py_None;
+    Py_buffer bs, bf, bu, bc, bh;
+    int hf = of != Py_None, hu = ou != Py_None, hc = oc != Py_None, hh = oh != Py_None;
     if (parse_buffer(os, &bs, -1, 8, 1, "state") < 0) return NULL;
     Py_ssize_t games = bs.len / (8 * G_COLS);
     const Py_ssize_t per_game = (Py_ssize_t)self->nb * self->rolls;
@@ -1768,6 +2091,11 @@ static PyObject *Kernels_play(Kernels *self, PyObject *args) {
     if (ok && hc && parse_buffer(oc, &bc, games * per_game, 8, 1, "choices") < 0) {
         ok = 0;
         hc = 0;
+    }
+    if (ok && hh
+        && parse_buffer(oh, &bh, games * (self->nb + 1) * 4, 8, 1, "history") < 0) {
+        ok = 0;
+        hh = 0;
     }
     if (ok && hf) {
         const int8_t *f = bf.buf;
@@ -1790,7 +2118,7 @@ static PyObject *Kernels_play(Kernels *self, PyObject *args) {
     int status = 0;
     if (ok) {
         PlaySource src = {hf ? bf.buf : NULL, hu ? bu.buf : NULL, hc ? bc.buf : NULL,
-                          temperature};
+                          hh ? bh.buf : NULL, temperature};
         Py_BEGIN_ALLOW_THREADS
         status = play_games(self, state, lo, hi, &src, threads);
         Py_END_ALLOW_THREADS
@@ -1806,6 +2134,7 @@ static PyObject *Kernels_play(Kernels *self, PyObject *args) {
     if (hf) PyBuffer_Release(&bf);
     if (hu) PyBuffer_Release(&bu);
     if (hc) PyBuffer_Release(&bc);
+    if (hh) PyBuffer_Release(&bh);
     if (!ok) return NULL;
     Py_RETURN_NONE;
 }
@@ -1838,10 +2167,12 @@ static PyMethodDef Kernels_methods[] = {
     {"advise", (PyCFunction)Kernels_advise, METH_VARARGS,
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
+    {"remaining", (PyCFunction)Kernels_remaining, METH_VARARGS,
+     "remaining(tail, threads) -> (keys, lo, len, chances)"},
     {"distribution", (PyCFunction)Kernels_distribution, METH_VARARGS,
      "distribution(mask, y, u, roll, rerolls, threads) -> (lo, bytes)"},
     {"play", (PyCFunction)Kernels_play, METH_VARARGS,
-     "play(state, lo, hi, faces, uniforms, temperature, choices, threads)"},
+     "play(state, lo, hi, faces, uniforms, temperature, choices, threads, history=None)"},
     {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,
      "seed_games(state, seed, first)"},
     {NULL, NULL, 0, NULL}};

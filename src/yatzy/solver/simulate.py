@@ -84,12 +84,28 @@ class SimulationResult:
 
 
 def _run(strategy: Strategy, state: IntArray, faces: npt.NDArray[np.int8] | None,
-         uniforms: FloatArray | None, temperature: float, choices: IntArray | None) -> None:
+         uniforms: FloatArray | None, temperature: float, choices: IntArray | None,
+         history: IntArray | None = None) -> None:
     """Play every game of ``state`` to its end, on every core: the compiled code sorts
     all games by state each turn, so that games in one state share one in-turn table
-    whichever thread plays them."""
+    whichever thread plays them. ``history[game, turn]``, when given, receives the
+    ``(mask, y, u, total)`` of each turn's start and, at ``turn`` = boxes, the end."""
     strategy.kernels.play(state, 0, state.shape[0], faces, uniforms, float(temperature),
-                          choices, kernels.threads())
+                          choices, kernels.threads(), history)
+
+
+def states(strategy: Strategy, games: int, *, seed: int = 0) -> IntArray:
+    """The states optimal play goes through in ``games`` solitaire games (the games of
+    :func:`simulate` with this seed): ``[game, turn]`` is ``(mask, y, u, total)`` at the
+    start of turn ``turn`` (0-based) and, at ``turn`` = the number of boxes, at the end."""
+    if games < 1:
+        raise ValueError("Simulate at least one game")
+    nb = strategy.model.boxes
+    state = np.zeros((games, kernels.COLUMNS), dtype=np.int64)
+    history = np.zeros((games, nb + 1, 4), dtype=np.int64)
+    strategy.kernels.seed_games(state, seed, 0)
+    _run(strategy, state, None, None, 0.0, None, history)
+    return history
 
 
 def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float = 0.0,
@@ -155,4 +171,4 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     )
 
 
-__all__ = ["SimulationResult", "play", "simulate"]
+__all__ = ["SimulationResult", "play", "simulate", "states"]
