@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/solve_steps.py
 	$(BIN)/python bench/distribution.py
+	$(BIN)/python bench/win_chances.py
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/rl.py
 
