@@ -120,6 +120,29 @@ class ScoreDistribution:
                 f"sd={self.sd:.4f}>")
 
 
+def win_curve(others: Sequence[ScoreDistribution], highest: int) -> FloatArray:
+    """``curve[m]`` for ``m`` from 0 to ``highest``: the expected share of the win of a
+    final score of ``m`` against players whose final scores are independent with the
+    distributions ``others`` (a first place shared by ``k`` players counting ``1/k``).
+
+    >>> win_curve([ScoreDistribution(1, [0.5, 0.5])], 3).tolist()   # 1 or 2, evenly
+    [0.0, 0.25, 0.75, 1.0]
+    """
+    n = highest + 1
+    # poly[k, m]: the chance that, of the others, exactly k score m and the rest less.
+    poly = np.zeros((len(others) + 1, n))
+    poly[0] = 1.0
+    for d in others:
+        exact = np.zeros(n + max(0, d.highest - highest))
+        exact[d.lowest:d.highest + 1] = d.chances / d.chances.sum()
+        below = (np.cumsum(exact) - exact)[:n]  # P(X < m)
+        tied = np.zeros_like(poly)
+        tied[1:] = poly[:-1] * exact[:n]
+        poly = poly * below + tied
+    curve: FloatArray = (1.0 / np.arange(1, len(others) + 2)) @ poly
+    return curve
+
+
 def win_shares(distributions: Sequence[ScoreDistribution]) -> list[float]:
     """Each player's expected share of the win when their final scores are independent
     with these distributions: the chance of the highest score, a first place shared by
@@ -129,27 +152,12 @@ def win_shares(distributions: Sequence[ScoreDistribution]) -> list[float]:
     >>> win_shares([a, b])     # a wins a quarter of the time: 10 loses, 11 ties
     [0.25, 0.75]
     """
-    if not distributions:
-        return []
-    lo = min(d.lowest for d in distributions)
-    hi = max(d.highest for d in distributions)
-    n = hi - lo + 1
-    exact = np.zeros((len(distributions), n))
-    for row, d in zip(exact, distributions, strict=True):
-        row[d.lowest - lo:d.highest - lo + 1] = d.chances / d.chances.sum()
-    below = np.cumsum(exact, axis=1) - exact  # P(X_j < s)
+    highest = max((d.highest for d in distributions), default=0)
     shares = []
-    for i, mine in enumerate(exact):
-        # poly[k, s]: the chance that, of the others, exactly k score s and the rest less.
-        poly = np.zeros((len(distributions), n))
-        poly[0] = 1.0
-        for j in range(len(distributions)):
-            if j != i:
-                tied = np.zeros_like(poly)
-                tied[1:] = poly[:-1] * exact[j]
-                poly = poly * below[j] + tied
-        weights = 1.0 / np.arange(1, len(distributions) + 1)
-        shares.append(float(mine @ (weights @ poly)))
+    for i, d in enumerate(distributions):
+        curve = win_curve([o for j, o in enumerate(distributions) if j != i], highest)
+        mine = d.chances / d.chances.sum()
+        shares.append(float(mine @ curve[d.lowest:d.highest + 1]))
     return shares
 
 

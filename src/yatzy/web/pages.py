@@ -47,7 +47,9 @@ async def home(request: Request) -> HTMLResponse:
         "orders": [(o, t._(ORDER_NAMES[o])) for o in ORDERS],
         "jokers": [(j, t._(JOKER_NAMES[j])) for j in JOKERS],
         "defaults": {name: ruleset(name).options for name in RULESET_NAMES},
-        "bots": [b for b in bot_names() if b != "random"],
+        # Not offered here: random (no opponent), and winner, whose first move builds a
+        # table of about 740 MB in the server's process.
+        "bots": [b for b in bot_names() if b not in ("random", "winner")],
     }
     return templates.TemplateResponse(request, "home.html", context)
 

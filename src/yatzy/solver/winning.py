@@ -1,0 +1,207 @@
+"""Playing to win: the choice with the largest share of the win, exact within the turn.
+
+The expected-score strategy ignores the other players. A player far behind must gamble
+and a player far ahead play safe; :class:`WinPlanner` ranks the options of a turn by the
+player's expected share of the win (a first place shared by ``k`` players counting
+``1/k``), assuming that the others play for expected score and that the player does so
+from the next turn on:
+
+- the others' final scores have the distributions of their positions (their next
+  turn's start, from a :class:`~yatzy.solver.remaining.RemainingTable`), independent of
+  the player's, which gives the player's *win curve* ``w(m)``: the expected share of a
+  final score of ``m``;
+- filling a box leads to a next state whose points still to come have a distribution
+  (the table again): the share of that outcome is its mean of ``w``;
+- within the turn, the best of the options is taken at every roll and rolls are
+  averaged over the dice, exactly as the expected-score solver does with points
+  (:mod:`yatzy.solver.turn`), with shares instead of points.
+
+Solitaire there is nobody to beat: the planner then ranks as :meth:`Strategy.advise
+<yatzy.solver.policy.Strategy.advise>` does.
+
+>>> import yatzy
+>>> s = yatzy.strategy(yatzy.ruleset("yatzy", order="in_order"))
+>>> planner = WinPlanner(s)
+>>> g = yatzy.new_game(s.ruleset, ["Ann", "Bo"], seed=1).roll([1, 1, 1, 1, 1])
+>>> best = planner.advise(g)[0]
+>>> str(best.action), round(best.value, 3)
+('score ones', 0.539)
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from yatzy.core.actions import Action, Reroll, Score
+from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.game import Game
+from yatzy.solver.distribution import win_curve
+from yatzy.solver.keeps import FACES, FloatArray
+from yatzy.solver.kernels import NEG
+from yatzy.solver.remaining import RemainingTable
+
+if TYPE_CHECKING:
+    from yatzy.solver.policy import Option, Strategy
+
+_TABLES: dict[object, RemainingTable] = {}
+_TABLES_LOCK = threading.Lock()
+
+
+def remaining_table(strategy: Strategy) -> RemainingTable:
+    """The :class:`RemainingTable` of ``strategy``, built once per process (10 to 20 s,
+    about 740 MB)."""
+    with _TABLES_LOCK:
+        table = _TABLES.get(strategy.ruleset)
+        if table is None or table.strategy is not strategy:
+            table = _TABLES[strategy.ruleset] = RemainingTable(strategy)
+        return table
+
+
+class WinPlanner:
+    """Options ranked by the current player's expected share of the win (see the
+    module). ``table`` defaults to the process's table of ``strategy``."""
+
+    def __init__(self, strategy: Strategy, table: RemainingTable | None = None) -> None:
+        self.strategy = strategy
+        self._table = table
+        model = strategy.model
+        t = model.tables
+        self._nb = model.boxes
+        kt = model.keeps
+        self._fr = kt.first_roll
+        self._child = kt.child
+        sizes = kt.counts.sum(axis=1)
+        #: Keeps with fewer dice than a roll, by number of dice, most first.
+        self._by_size = [np.flatnonzero(sizes == n) for n in range(t.dice - 1, -1, -1)]
+        self._roll_prob = kt.roll_prob
+        self._sub = [kt.sub_keeps[r, : kt.sub_count[r]] for r in range(kt.roll_count)]
+        self._counts = kt.counts
+        # The box values of a turn by entry, as turn.box_matrix reads them.
+        self._entry_index = t.entry_of  # (boxes, rolls); -1 for five of a kind
+        self._five_of = t.five_of
+        self._ne = t.entry_box.shape[0]
+        self._memo: tuple[object, tuple[FloatArray, list[FloatArray], list[int]]] | None = None
+
+    @property
+    def table(self) -> RemainingTable:
+        if self._table is None:
+            self._table = remaining_table(self.strategy)
+        return self._table
+
+    def advise(self, game: Game) -> list[Option]:
+        """Every legal option of the current player of ``game``, largest share of the
+        win first, as :class:`~yatzy.solver.policy.Option` with ``value`` the share
+        (from 0 to 1). Solitaire, or before the turn's first roll, the options of
+        :meth:`Strategy.advise <yatzy.solver.policy.Strategy.advise>`."""
+        s = self.strategy
+        if game.is_over:
+            return []
+        if len(game.players) == 1 or game.dice is None:
+            return s.advise(game)
+        box_values, keeps, boxes = self._turn(game)
+        dice = game.dice
+        roll = s.model.keeps.roll_index(tuple(sorted(dice)))
+        left = game.rolls_left
+        from yatzy.solver.policy import Option
+
+        options: list[tuple[float, int, Action]] = []
+        for i, b in enumerate(boxes):
+            v = float(box_values[i, roll])
+            if v > NEG / 2:
+                options.append((v, len(options), Score(s.ruleset.boxes[b])))
+        if left > 0:
+            kv = keeps[left - 1]
+            for k in self._sub[roll].tolist():
+                options.append((float(kv[k]), len(options), Reroll(self._hold(dice, k))))
+        options.sort(key=lambda o: (-o[0], o[1]))
+        return [Option(action, value) for value, _, action in options]
+
+    def best(self, game: Game) -> Option:
+        """The option with the largest share of the win (the game must not be over)."""
+        options = self.advise(game)
+        if not options:
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
+        return options[0]
+
+    def _hold(self, dice: tuple[int, ...], keep: int) -> tuple[int, ...]:
+        """The positions of ``dice`` that keep multiset ``keep``: the first die of each
+        face (as advice holds them)."""
+        need = self._counts[keep].tolist()
+        hold = []
+        for pos, face in enumerate(dice):
+            if need[face - 1] > 0:
+                need[face - 1] -= 1
+                hold.append(pos)
+        return tuple(hold)
+
+    def _turn(self, game: Game) -> tuple[FloatArray, list[FloatArray], list[int]]:
+        """The current player's turn in shares: ``box_values[i, r]`` for filling
+        ``boxes[i]`` with roll ``r`` (``NEG`` when forbidden), and ``keeps[s][k]`` for
+        keeping ``k`` with ``s`` rerolls left after the reroll. Kept for the turn."""
+        s = self.strategy
+        me = game.current_seat
+        key = (me, tuple((c.entries, c.yahtzee_bonus_count) for c in game.cards))
+        if self._memo is not None and self._memo[0] == key:
+            return self._memo[1]
+        others = [self.table.distribution(c) for i, c in enumerate(game.cards) if i != me]
+        card = game.card
+        mask, y, u = s.state_of(card)
+        total = card.total
+        highest = total + 2000
+        curve = win_curve(others, highest)
+        k = s.kernels
+        t = s.model.tables
+        nb, nr = self._nb, t.score.shape[0]
+        abox = s.turn_tables(card).abox.tolist()
+        # The share of each way to fill each allowed box (by entry, then five of a kind).
+        by_entry = np.full(self._ne + FACES * nb, NEG)
+        full = (1 << nb) - 1
+        shares: dict[tuple[int, int, int, int], float] = {}
+
+        def share(roll: int, b: int) -> float:
+            points, extra, bonus, m2, y2, u2 = k.fill(mask, y, u, roll, b)
+            if points < 0:
+                return NEG
+            gain = total + points + extra + bonus
+            if m2 == full:
+                return float(curve[gain])
+            found = shares.get((m2, y2, u2, gain))
+            if found is None:
+                lowest, chances = self.table.chances(self.table.row(m2, y2, u2))
+                a = gain + lowest
+                found = float(chances.astype(np.float64) @ curve[a:a + len(chances)])
+                shares[(m2, y2, u2, gain)] = found
+            return found
+
+        entry_box, entry_roll = t.entry_box, t.entry_roll
+        for b in abox:
+            for e in np.flatnonzero(entry_box == b).tolist():
+                by_entry[e] = share(int(entry_roll[e]), b)
+            for f in range(FACES):
+                by_entry[self._ne + f * nb + b] = share(int(t.five_rolls[f]), b)
+        ab = np.array(abox, dtype=np.int64)
+        five = self._five_of >= 0
+        index = np.where(five[None, :], self._ne + self._five_of[None, :] * nb + ab[:, None],
+                         self._entry_index[ab])
+        box_values = by_entry[index]  # (allowed boxes, rolls)
+        best = box_values.max(axis=0) if len(abox) else np.full(nr, NEG)
+        keeps: list[FloatArray] = []
+        rolls_value = best
+        for _ in range(t.rolls - 1):
+            A = np.empty(len(self._child))
+            A[self._fr:] = rolls_value
+            for group in self._by_size:
+                A[group] = A[self._child[group]].mean(axis=1)
+            keeps.append(A.copy())
+            # A roll with this many rerolls: the best of its boxes and its proper keeps.
+            rolls_value = np.array([max(best[r], float(A[self._sub[r]].max()))
+                                    if len(self._sub[r]) else best[r] for r in range(nr)])
+        result = (box_values, keeps, abox)
+        self._memo = (key, result)
+        return result
+
+
+__all__ = ["WinPlanner", "remaining_table"]
