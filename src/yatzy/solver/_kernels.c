@@ -948,6 +948,36 @@ static int held_order(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Blocks of states sorted by key: up to LANES states of one (mask, y) in a row. Reads
+ * key i at base + i * step (bytes); writes each block's first state to blocks[] and n
+ * after the last; returns how many blocks. */
+static int cut_blocks(const Kernels *t, const char *base, size_t step, int n, int *blocks) {
+    int nblocks = 0;
+    for (int i = 0; i < n; i++) {
+        const int k = *(const int *)(base + i * step) / t->stride;
+        if (i == 0 || i - blocks[nblocks - 1] == LANES
+            || *(const int *)(base + blocks[nblocks - 1] * step) / t->stride != k)
+            blocks[nblocks++] = i;
+    }
+    blocks[nblocks] = n;
+    return nblocks;
+}
+
+/* run(&shares[q]) for every q < threads, on their own threads as far as there are
+ * blocks for them (`size` bytes a share), share 0 on this one; returns when all are done. */
+static void run_shares(void *(*run)(void *), void *shares, size_t size, int threads,
+                       int nblocks) {
+    pthread_t ids[64];
+    int started = 0;
+    char *s = shares;
+    for (int q = 1; q < threads && q < nblocks; q++, started++)
+        if (pthread_create(&ids[q], NULL, run, s + q * size) != 0) break;
+    /* The threads not started: their blocks are worked out here. */
+    for (int q = 1 + started; q < threads; q++) run(s + q * size);
+    run(s);
+    for (int q = 1; q <= started; q++) pthread_join(ids[q], NULL);
+}
+
 /* The states of a layer whose outcomes threads work out at a time. */
 #define CHUNK 2048
 
@@ -1070,29 +1100,15 @@ static int score_distribution(const Kernels *t, int mask, int y, int u, int r0, 
     while (n > 0 && status == 0) {
         for (size_t c0 = 0; c0 < n && status == 0; c0 += CHUNK) {
             const int cn = (int)(n - c0 < CHUNK ? n - c0 : CHUNK);
-            /* Blocks: up to LANES states of one (mask, y) in a row. */
-            int nblocks = 0;
-            for (int i = 0; i < cn; i++) {
-                const int k = held[c0 + i].key / t->stride;
-                if (i == 0 || i - blocks[nblocks - 1] == LANES
-                    || held[c0 + blocks[nblocks - 1]].key / t->stride != k)
-                    blocks[nblocks++] = i;
-            }
-            blocks[nblocks] = cn;
-            pthread_t ids[64];
-            int started = 0;
+            const int nblocks = cut_blocks(t, (const char *)&held[c0].key, sizeof(Held), cn,
+                                           blocks);
             for (int q = 0; q < threads; q++) {
                 shares[q].held = held + c0;
                 shares[q].nblocks = nblocks;
                 shares[q].first_turn = first_turn;
                 shares[q].status = 0;
             }
-            for (int q = 1; q < threads && q < nblocks; q++, started++)
-                if (pthread_create(&ids[q], NULL, share_run, &shares[q]) != 0) break;
-            /* The threads not started: their blocks are worked out here. */
-            for (int q = 1 + started; q < threads; q++) share_run(&shares[q]);
-            share_run(&shares[0]);
-            for (int q = 1; q <= started; q++) pthread_join(ids[q], NULL);
+            run_shares(share_run, shares, sizeof(Share), threads, nblocks);
             for (int q = 0; q < threads; q++)
                 if (shares[q].status) status = shares[q].status;
             for (int i = 0; i < cn && status == 0; i++) {
@@ -1384,26 +1400,14 @@ static int remaining_table(const Kernels *t, int threads, double tail, Rows *R) 
                 for (int i = R->cap; i < cap; i++) R->p[i] = NULL;
                 R->cap = cap;
             }
-            int nblocks = 0;
-            for (int i = 0; i < n; i++) {
-                const int k = layer[a0 + i] / t->stride;
-                if (i == 0 || i - blocks[nblocks - 1] == LANES
-                    || layer[a0 + blocks[nblocks - 1]] / t->stride != k)
-                    blocks[nblocks++] = i;
-            }
-            blocks[nblocks] = n;
-            pthread_t ids[64];
-            int started = 0;
+            const int nblocks = cut_blocks(t, (const char *)(layer + a0), sizeof(int), n,
+                                           blocks);
             for (int q = 0; q < threads; q++) {
                 shares[q].keys = layer + a0;
                 shares[q].nblocks = nblocks;
                 shares[q].status = 0;
             }
-            for (int q = 1; q < threads && q < nblocks; q++, started++)
-                if (pthread_create(&ids[q], NULL, table_run, &shares[q]) != 0) break;
-            for (int q = 1 + started; q < threads; q++) table_run(&shares[q]);
-            table_run(&shares[0]);
-            for (int q = 1; q <= started; q++) pthread_join(ids[q], NULL);
+            run_shares(table_run, shares, sizeof(TableShare), threads, nblocks);
             for (int q = 0; q < threads; q++)
                 if (shares[q].status) status = shares[q].status;
             for (int i = 0; i < n; i++)

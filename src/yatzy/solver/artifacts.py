@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import platformdirs
 
 from yatzy.core.rulesets import Ruleset
@@ -71,7 +72,6 @@ def save(
 ) -> Path:
     """Write a table atomically; returns its path."""
     path = table_path(ruleset, directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
     small = np.asarray(five_points, dtype=np.int8)  # a copy only if it is not int8
     header = {
         **meta,
@@ -79,22 +79,25 @@ def save(
         "solver_version": SOLVER_VERSION,
         "sha256": _digest(values, allowed, small),
     }
+    _write(path, header, values=values, allowed=allowed, five_points=small)
+    return path
+
+
+def _write(path: Path, header: dict[str, Any], **arrays: npt.NDArray[Any]) -> None:
+    """Write ``arrays`` and ``header`` (as JSON) to ``path`` atomically: to a temporary
+    name, then renamed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(
-                f,
-                values=values,
-                allowed=allowed,
-                five_points=small,
-                header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
-            )
+            contents: dict[str, Any] = {
+                **arrays, "header": np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)}
+            np.savez(f, **contents)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
 
 
 def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
@@ -136,23 +139,13 @@ def save_distribution(ruleset: Ruleset, lowest: int, chances: FloatArray,
     """Write the start-of-game distribution (``chances[i]``: the chance of ``lowest + i``
     points) atomically, with its ruleset, the solver version and a SHA-256."""
     path = distribution_path(ruleset, directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
     header = {
         "ruleset": ruleset.to_dict(),
         "solver_version": SOLVER_VERSION,
         "lowest": int(lowest),
         "sha256": hashlib.sha256(np.ascontiguousarray(chances).data).hexdigest(),
     }
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, chances=chances,
-                     header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _write(path, header, chances=chances)
     return path
 
 
