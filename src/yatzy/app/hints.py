@@ -14,10 +14,10 @@ demand (for the terminal game and the web app).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.game import Game
@@ -38,6 +38,14 @@ class Advice(Protocol):
 def format_points(t: Translator, value: float) -> str:
     """An expected score with one decimal, written the language's way."""
     return str(format_decimal(value, format="0.0", locale=t.lang))
+
+
+def win_chances_text(t: Translator, chances: Mapping[str, float]) -> str:
+    """Each player's chance of winning, in the language's way:
+    ``Win chances: Ann 53.9% · Bo 46.1%``."""
+    return t._("Win chances: {chances}", chances=" · ".join(
+        f"{name} {format_percent(p, format='0.0%', locale=t.lang)}"
+        for name, p in chances.items()))
 
 
 def describe_move(t: Translator, game: Game, action: Action) -> str:

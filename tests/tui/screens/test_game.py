@@ -400,3 +400,43 @@ async def test_a_game_moved_on_in_another_window_is_shown_as_it_stands(
         assert screen.table.game == stored
         assert screen.table.game.scorecard("Ann")["chance"] is None
         assert "changed elsewhere" in shown(screen.query_one("#message"))
+
+
+async def test_w_shows_and_hides_the_win_chances(
+    service: GameService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = yatzy.ruleset("yatzy", order="in_order")
+    setup = GameSetup(rules, (Seat("Ann"), Seat("Bo")), seed=7)
+    app = YatzyApp(service, setup=setup, fast=True)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        assert "Win chances" not in shown(screen.query_one("#message"))  # off at first
+        await pilot.press("r", "a")  # Ann fills Ones
+        await settle(pilot)
+        await pilot.press("w")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        expected = yatzy.strategy(rules).win_chances(screen.table.game)
+        line = shown(screen.query_one("#message")).splitlines()[0]
+        assert line == "Win chances: " + " · ".join(
+            f"{name} {100 * p:.1f}%" for name, p in expected.items())
+        await pilot.press("r")  # the chances follow the game
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        after = yatzy.strategy(rules).win_chances(screen.table.game)
+        assert shown(screen.query_one("#message")).splitlines()[0].endswith(
+            f"Bo {100 * after['Bo']:.1f}%")
+        await pilot.press("w")
+        await pilot.pause()
+        assert "Win chances" not in shown(screen.query_one("#message"))
+
+
+async def test_win_chances_need_two_players(service: GameService) -> None:
+    app = solo(service, yatzy.ruleset("yatzy", order="in_order"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("w")
+        await pilot.pause()
+        assert shown(screen.query_one("#message")) == (
+            "Win chances are for games of two players or more")

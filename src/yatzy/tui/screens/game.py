@@ -1,7 +1,8 @@
 """The game screen: the dice, every scorecard, and the turn of a person or a computer.
 
-Keys: 1-5 hold a die, ``r`` (or space) rolls, a box's letter fills it, ``h`` hints, ``l``
-changes the language, ``q`` quits (the game is saved). The mouse works too.
+Keys: 1-5 hold a die, ``r`` (or space) rolls, a box's letter fills it, ``h`` hints, ``w``
+shows or hides the players' win chances, ``l`` changes the language, ``q`` quits (the
+game is saved). The mouse works too.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.events import Key, Resize
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
-from yatzy.app.hints import Advice, hint_text
+from yatzy.app.hints import Advice, hint_text, win_chances_text
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
@@ -55,6 +56,14 @@ class GameScreen(TranslatedScreen):
             self.game = game
             self.action = action
 
+    class Chances(TextualMessage):
+        """Each player's chance of winning ``game`` (posted from its thread)."""
+
+        def __init__(self, game: Game, chances: dict[str, float]) -> None:
+            super().__init__()
+            self.game = game
+            self.chances = chances
+
     class Advised(TextualMessage):
         """The strategy's options for ``game``, best first (posted from its thread)."""
 
@@ -70,6 +79,7 @@ class GameScreen(TranslatedScreen):
         *(Binding(str(i + 1), f"hold({i})", show=False) for i in range(6)),
         Binding("r,space", "roll", show=False),
         Binding("h", "hint", show=False),
+        Binding("w", "win_chances", show=False),
         Binding("u,ctrl+z", "undo", show=False),
         Binding("q", "app.save_and_quit", show=False),
     ]
@@ -90,6 +100,10 @@ class GameScreen(TranslatedScreen):
         self.hint_depth = 0
         self.hint_for: Game | None = None
         self.keys = box_keys(table.game.ruleset)
+        #: Whether the players' win chances are shown (``w``; off, not to spoil a game),
+        #: and the last ones worked out, with their game.
+        self.show_chances = False
+        self.chances: tuple[Game, dict[str, float]] | None = None
 
     # --- Layout ----------------------------------------------------------------------
 
@@ -149,7 +163,7 @@ class GameScreen(TranslatedScreen):
         roll = self.query_one("#roll", Button)
         roll.label = t._("Roll (r)") if game.dice is None else t._("Reroll (r)")
         roll.disabled = game.is_over or bot is not None or game.rolls_left == 0
-        notes = [self.last_score(t), self.message(t)]
+        notes = [self._chances_line(t), self.last_score(t), self.message(t)]
         if game.joker:
             notes.append(joker_explanation(t, game))
         if game.bonus_pending:
@@ -158,6 +172,16 @@ class GameScreen(TranslatedScreen):
         self.query_one("#keys", Static).update(t._(
             "1-5 hold · r roll · {first}-{last} box · h hint · u undo · l language · q quit",
             first=next(iter(self.keys)), last=list(self.keys)[-1]))
+
+    def _chances_line(self, t: Translator) -> str:
+        """The win chances, when shown: of the game as it stands, or that they are being
+        worked out."""
+        game = self.table.game
+        if not self.show_chances or len(game.players) < 2:
+            return ""
+        if self.chances is None or self.chances[0] is not game:
+            return t._("Win chances: working them out…")
+        return win_chances_text(t, self.chances[1])
 
     def say(self, message: Message) -> None:
         """Show ``message`` (a function of the language, so it follows a switch)."""
@@ -304,6 +328,32 @@ class GameScreen(TranslatedScreen):
         self.say(lambda t: t._("Thinking…"))
         self.advise(game, self.hint_depth)
 
+    def action_win_chances(self) -> None:
+        """Show or hide every player's chance of winning (two players or more)."""
+        game = self.table.game
+        if len(game.players) < 2:
+            self.say(lambda t: t._("Win chances are for games of two players or more"))
+            return
+        self.show_chances = not self.show_chances
+        self.refresh_view()
+        if self.show_chances:
+            self.estimate(game)
+
+    @work(thread=True, exclusive=True, group="chances")
+    def estimate(self, game: Game) -> None:
+        """Work out the players' win chances in ``game``, off the screen's thread (seconds
+        in the first rounds, milliseconds later)."""
+        import yatzy
+
+        self.post_message(self.Chances(game, yatzy.strategy(game.ruleset).win_chances(game)))
+
+    @on(Chances)
+    def estimated(self, event: Chances) -> None:
+        """Show the chances, unless they are hidden or the game has moved on."""
+        self.chances = (event.game, event.chances)
+        if self.show_chances and event.game is self.table.game:
+            self.refresh_view()
+
     @work(thread=True, exclusive=True, group="hint")
     def advise(self, game: Game, depth: int) -> None:
         """Ask the optimal strategy about ``game``, off the screen's thread (the first
@@ -381,6 +431,9 @@ class GameScreen(TranslatedScreen):
     def after_action(self) -> None:
         """Go on after a move: the end of the game, or a computer's next step."""
         game = self.table.game
+        if self.show_chances and not game.is_over and (
+                self.chances is None or self.chances[0] is not game):
+            self.estimate(game)
         if game.is_over:
             self.app.call_later(self.app.show_end, self.table)
             return
