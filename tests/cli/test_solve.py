@@ -353,3 +353,43 @@ def test_distribution_options_need_the_distribution(args: list[str],
     assert main(["solve", "--order", "in_order", *args]) == 2
     assert capsys.readouterr().err.strip() == (
         "yatzy: --plot and --at-least go with --distribution")
+
+
+def test_analyse_draws_the_win_chances_of_a_game(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    rules = yatzy.ruleset("yatzy", order="in_order")
+    game = yatzy.new_game(rules, ["Ann", "Bo"], seed=5)
+    bot = make_bot("optimal")
+    while not game.is_over:
+        game = play_turn(game, bot)
+    record = tmp_path / "g.json"
+    record.write_text(game.to_json())
+    assert main(["analyse", str(record), "--win-chances", "--plot", str(tmp_path / "w")]) == 0
+    out = capsys.readouterr().out
+    assert (tmp_path / "w.png").stat().st_size > 1000
+    lines = out.splitlines()
+    start = lines.index("Win chances at the start of every turn (everyone playing for the "
+                        "highest expected score from there):")
+    assert lines[start + 2].split() == ["1", "Ann", "50.0%", "50.0%"]
+    winner = "Ann" if game.cards[0].total > game.cards[1].total else "Bo"
+    assert lines[start + 2 + 30].split() == (
+        ["end", "100.0%", "0.0%"] if winner == "Ann" else ["end", "0.0%", "100.0%"])
+    assert main(["analyse", str(record), "--win-chances", "--json"]) == 0
+    chances = json.loads(capsys.readouterr().out)["win_chances"]
+    assert len(chances) == 31 and chances[0]["player"] == "Ann"
+    s = yatzy.strategy(rules)
+    assert chances[0]["chances"] == pytest.approx(s.win_chances(game.at_start()))
+    assert all(sum(c["chances"].values()) == pytest.approx(1.0) for c in chances)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--plot", "x.png"], "--plot goes with --win-chances"),
+    (["--win-chances"], "Win chances are for games of two players or more"),
+])
+def test_analyse_win_chances_refusals(args: list[str], message: str, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    game = yatzy.new_game(yatzy.ruleset("yatzy", order="in_order"), ["Ann"], seed=1)
+    record = tmp_path / "g.json"
+    record.write_text(game.roll().score("ones").to_json())
+    assert main(["analyse", str(record), *args]) == 2
+    assert capsys.readouterr().err.strip() == f"yatzy: {message}"

@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from yatzy.app.hints import describe_action
 from yatzy.cli.errors import CommandError
-from yatzy.cli.numbers import decimal
+from yatzy.cli.numbers import decimal, percent
 from yatzy.cli.options import add_language_argument, command_translator
+from yatzy.cli.plots import new_figure, plot_file, save_figure
 from yatzy.cli.solve import load_strategy
 from yatzy.core import rules
 from yatzy.core.actions import Action, Score
@@ -22,7 +24,7 @@ from yatzy.i18n.words import box_label, ruleset_title
 if TYPE_CHECKING:
     from yatzy.app import SavedGame
     from yatzy.core.game import Game
-    from yatzy.solver.analysis import Decision
+    from yatzy.solver.analysis import Decision, WinChances
 
 #: The most bytes of a game record read: a finished game of six players is about 30 kB.
 MOST_RECORD_BYTES = 4_000_000
@@ -45,6 +47,12 @@ def register(subparsers: Any, t: Translator) -> None:
     analyse.add_argument("--db", help="with --game: the game database (default: in your "
                          "data folder)")
     analyse.add_argument("--player", help="only this player's decisions")
+    analyse.add_argument("--win-chances", action="store_true",
+                         help="also every player's chance of winning at the start of every "
+                         "turn (two players or more)")
+    analyse.add_argument("--plot", metavar="FILE",
+                         help="with --win-chances: save their graph (FILE.png, .svg, .pdf, "
+                         "...; no extension: .png)")
     analyse.add_argument("--json", action="store_true", help="print JSON for programs")
     add_language_argument(analyse)
     analyse.set_defaults(handler=run_analyse)
@@ -108,15 +116,23 @@ def _saved_game(game_id: str, db: str | None) -> SavedGame:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
-    from yatzy.solver.analysis import analyse
+    from yatzy.solver.analysis import analyse, win_chance_history
 
     t = command_translator(args)
     game = _game_to_analyse(args)
     if args.player is not None and args.player not in game.players:
         raise CommandError(N_("No player called {player}; the players are {players}"),
                            player=args.player, players=", ".join(game.players))
+    if args.plot and not args.win_chances:
+        raise CommandError(N_("--plot goes with --win-chances"))
+    if args.win_chances and len(game.players) < 2:
+        raise CommandError(N_("Win chances are for games of two players or more"))
+    plot = plot_file(args.plot) if args.plot else None
     load_strategy(t, game.ruleset)
     result = analyse(game)
+    history = win_chance_history(game) if args.win_chances else ()
+    if plot is not None:
+        _plot_chances(t, game, history, plot)
     decisions = [d for d in result.decisions if args.player in (None, d.player)]
     players = [p for p in result.players if args.player in (None, p.player)]
     r = game.ruleset
@@ -136,6 +152,9 @@ def run_analyse(args: argparse.Namespace) -> int:
                  "score": game.scorecard(p.player).total}
                 for p in players
             ],
+            **({"win_chances": [
+                {"turn": h.turn, "round": h.round, "player": h.player, "chances": h.chances}
+                for h in history]} if args.win_chances else {}),
         }))
         return 0
     print(t._("{rules} — {players} — optimal play expects {score}; values are expected "
@@ -164,4 +183,33 @@ def run_analyse(args: argparse.Namespace) -> int:
             p.decisions, player=p.player, score=game.scorecard(p.player).total, n=p.decisions,
             mistakes=p.mistakes, lost=decimal(t, p.total_loss, 3),
             mean=decimal(t, p.mean_loss, 4)))
+    if history:
+        print(t._("Win chances at the start of every turn (everyone playing for the highest "
+                  "expected score from there):"))
+        width = max(len(name) for name in game.players)
+        print(f"{t._('turn'):>5}  {'':<{width}}  " + "  ".join(
+            f"{name:>{max(7, len(name))}}" for name in game.players))
+        for point in history:
+            who = point.player if point.player is not None else t._("end")
+            number = str(point.turn + 1) if point.player is not None else ""
+            print(f"{number:>5}  {who:<{width}}  "
+                  + "  ".join(f"{percent(t, point.chances[name]):>{max(7, len(name))}}"
+                              for name in game.players))
+    if plot is not None:
+        print(t._("chart saved to {file}", file=plot))
     return 0
+
+
+def _plot_chances(t: Translator, game: Game, history: Sequence[WinChances], path: str
+                  ) -> None:
+    """Each player's chance of winning over the game's turns, as a line."""
+    fig, ax = new_figure()
+    turns = [h.turn for h in history]
+    for name in game.players:
+        ax.plot(turns, [h.chances[name] for h in history], marker=".", label=name)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(t._("turns played"))
+    ax.set_ylabel(t._("chance of winning"))
+    ax.set_title(ruleset_title(t, game.ruleset))
+    ax.legend()
+    save_figure(fig, path)

@@ -124,3 +124,34 @@ def analyse(game: Game, solver: Strategy | None = None) -> Analysis:
             mistakes=sum(d.loss > 1e-3 for d in mine),
         ))
     return Analysis(tuple(decisions), tuple(summaries), solver.expected_score)
+
+
+@dataclass(frozen=True)
+class WinChances:
+    """Every player's chance of winning at one moment of a game."""
+
+    #: How many turns had been played (0: the start; the number of turns: the end).
+    turn: int
+    #: The round of the turn about to start (the last round at the end).
+    round: int
+    #: Whose turn starts (``None`` at the end).
+    player: str | None
+    chances: dict[str, float]
+
+
+def win_chance_history(game: Game, solver: Strategy | None = None) -> tuple[WinChances, ...]:
+    """Every player's chance of winning at the start of every turn of ``game`` and at its
+    end (or where it stands, when it is not over), as :meth:`Strategy.win_chances` gives
+    them: the graph of a game, as a chess engine draws its evaluation."""
+    solver = solver or strategy(game.ruleset)
+    replay = game.at_start()
+    points = []
+    for step in game.history:
+        if isinstance(step.action, Roll) and replay.rolls_used == 0:
+            points.append(WinChances(replay.turns_played, replay.round,
+                                     replay.current_player, solver.win_chances(replay)))
+        replay = replay.apply(step.action, player=step.player)
+    points.append(WinChances(replay.turns_played, replay.round,
+                             None if replay.is_over else replay.current_player,
+                             solver.win_chances(replay)))
+    return tuple(points)

@@ -246,7 +246,7 @@ class Strategy:
         game, the winners share 1."""
         dists = []
         for seat, card in enumerate(game.cards):
-            if seat == game.current_seat and not game.is_over:
+            if seat == game.current_seat and game.dice is not None:
                 dists.append(self.distribution(game))
             else:
                 dists.append(self._next_turn(card))
