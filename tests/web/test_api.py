@@ -249,3 +249,22 @@ def test_rate_limit(db: object) -> None:
     with TestClient(app) as limited:
         codes = [limited.get("/api/games/x").status_code for _ in range(6)]
     assert codes[:3] == [404, 404, 404] and 429 in codes[3:]
+
+
+def test_win_chances_for_anyone_watching_a_game_of_two(client: TestClient) -> None:
+    created = new_game(client, options={"order": "in_order"})
+    game_id = created["id"]
+    ann = created["seats"][0]["token"]
+    start = client.get(f"/api/games/{game_id}/chances").json()
+    assert start["chances"] == {"Ann": 0.5, "Bo": 0.5}
+    assert start["text"] == "Win chances: Ann 50.0% · Bo 50.0%"
+    act(client, game_id, ann, type="roll")
+    response = client.get(f"/api/games/{game_id}/chances?lang=sv").json()
+    assert response["version"] == start["version"] + 1
+    assert sum(response["chances"].values()) == pytest.approx(1.0, abs=1e-5)
+    assert response["text"].startswith("Vinstchanser: Ann ")
+    assert client.get(f"/api/games/{game_id}/chances").json()["chances"] == response["chances"]
+    solo = new_game(client, options={"order": "in_order"}, seats=[{"name": "A"}])
+    refused = client.get(f"/api/games/{solo['id']}/chances")
+    assert refused.status_code == 422
+    assert refused.json()["error"]["code"] == "no_opponents"

@@ -90,6 +90,7 @@ class ErrorCode(StrEnum):
     BAD_ROLLS_LEFT = "bad_rolls_left"
     BAD_PERCENTILE = "bad_percentile"
     BAD_SCORE = "bad_score"
+    NO_OPPONENTS = "no_opponents"
     # The game service and its store (yatzy.app, yatzy.storage).
     APP = "app"
     GAME_NOT_FOUND = "game_not_found"

@@ -219,6 +219,7 @@ ERROR_TEXTS: dict[ErrorCode, str] = {
     ErrorCode.BAD_ROLLS_LEFT: N_("Rolls left after a roll must be 0 to {most}"),
     ErrorCode.BAD_PERCENTILE: N_("A percentile is a number from 0 to 100, not {value}"),
     ErrorCode.BAD_SCORE: N_("A score is a whole number, not {value}"),
+    ErrorCode.NO_OPPONENTS: N_("Win chances are for games of two players or more"),
     ErrorCode.APP: N_("The game service refused: {detail}"),
     ErrorCode.GAME_NOT_FOUND: N_("That game is no longer saved"),
     ErrorCode.AMBIGUOUS_GAME_ID: N_(

@@ -12,7 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from yatzy.app.access import new_token, token_hash
-from yatzy.app.hints import describe_action, format_points
+from yatzy.app.hints import describe_action, format_points, win_chances_text
 from yatzy.app.review import NOISE, WORST_SHOWN
 from yatzy.app.saved import Seat
 from yatzy.app.table import Table
@@ -163,6 +163,31 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
         {"action": o.action.to_dict(), "value": round(o.value, 4),
          "text": describe_action(t, game.dice, o.action),
          "points": format_points(t, o.value)} for o in options[:5]]}
+
+
+@router.get("/api/games/{game_id}/chances", responses=ERRORS, tags=["games"])
+async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
+    """Every player's chance of winning from now on, when everyone plays for the highest
+    expected score (two players or more; anyone who can see the game may ask). Worked
+    out once per version of the game: seconds in its first rounds, milliseconds later."""
+    check_rate(request)
+    room = await room_of(request, game_id)
+    game = room.table.game
+    if len(game.players) < 2:
+        raise IllegalMove("Win chances are for games of two players or more",
+                          code=ErrorCode.NO_OPPONENTS)
+    version = room.saved.version
+    if room.chances is None or room.chances[0] != version:
+        import yatzy
+
+        found = await run_in_threadpool(lambda: yatzy.strategy(game.ruleset).win_chances(game))
+        if room.saved.version == version:
+            room.chances = (version, found)
+    else:
+        found = room.chances[1]
+    t = translator(request_lang(request))
+    return {"version": version, "chances": {name: round(p, 6) for name, p in found.items()},
+            "text": win_chances_text(t, found)}
 
 
 @router.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])

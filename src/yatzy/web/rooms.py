@@ -62,6 +62,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
+    #: The players' win chances, worked out for the game's version (see the API).
+    chances: tuple[int, dict[str, float]] | None = None
 
     @property
     def saved(self) -> SavedGame:

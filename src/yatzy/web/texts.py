@@ -40,6 +40,8 @@ TEXTS: dict[str, str] = {
     "starts": N_("{player} starts."),
     # The web app's own.
     "hint": N_("Hint (h)"),
+    "win_chances": N_("Win chances (w)"),
+    "working_chances": N_("Win chances: working them out…"),
     "invite": N_("Invite the players"),
     "invite_help": N_("Send each player their own link: it lets them play their seat."),
     "watch_link": N_("Watch (read only)"),

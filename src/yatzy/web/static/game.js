@@ -163,8 +163,34 @@ async function hint() {
   renderDice();
 }
 
+// Win chances: off at first (not to spoil a game); when on, asked again for every
+// version of the game.
+let showChances = false;
+let chancesFor = null;
+
+function toggleChances() {
+  if (state.players.length < 2) return;
+  showChances = !showChances;
+  $("chances").setAttribute("aria-pressed", String(showChances));
+  $("chances-box").hidden = !showChances;
+  chancesFor = null;
+  refreshChances();
+}
+
+async function refreshChances() {
+  if (!showChances || chancesFor === state.version) return;
+  const version = state.version;
+  chancesFor = version;
+  const box = $("chances-box");
+  box.textContent = T.working_chances;
+  const { ok, data } = await api("/chances");
+  if (!showChances || state.version !== version) return;
+  box.textContent = ok ? data.text : data.error?.message || "?";
+}
+
 $("roll").addEventListener("click", roll);
 $("hint").addEventListener("click", hint);
+$("chances").addEventListener("click", toggleChances);
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key.toLowerCase();
@@ -176,6 +202,7 @@ document.addEventListener("keydown", (event) => {
   if (/^[1-9]$/.test(key)) { toggle(Number(key) - 1); event.preventDefault(); }
   else if (key === " " || key === "r") { roll(); event.preventDefault(); }
   else if (key === "h") { hint(); }
+  else if (key === "w") { toggleChances(); }
 });
 
 // --- Drawing --------------------------------------------------------------------------
@@ -226,6 +253,8 @@ function render() {
   roll.hidden = s.dice_mode === "manual";
   $("hint").hidden = !(s.hints && me);
   $("hint").disabled = !mine;
+  $("chances").hidden = s.players.length < 2;
+  refreshChances();
   const entry = $("dice-entry");
   const computerDice = s.waiting_for_dice && me;
   entry.hidden = !(s.dice_mode === "manual" && ((mine && s.rolls_left > 0) || computerDice));
