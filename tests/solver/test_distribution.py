@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from itertools import pairwise
 
 import numpy as np
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import yatzy
+from tests.solver.games import random_moves
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver import DistributionError, ScoreDistribution, Strategy, UnreachableCard, artifacts
 from yatzy.solver.distribution import win_shares
@@ -89,12 +89,7 @@ def test_mid_game_and_mid_turn_means_are_the_values_advice_gives(
     there, and its chances sum to 1; the scores below the points already on the card
     cannot happen."""
     game = yatzy.new_game(in_order.ruleset, ["Ann", "Bo"], seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        actions = game.legal_actions()
-        if not actions:
-            break
-        game = game.apply(rng.choice(actions))
+    game = random_moves(game, seed, steps)
     d = in_order.distribution(game)
     if game.is_over:
         assert d == ScoreDistribution.certain(game.card.total)
@@ -185,12 +180,7 @@ def test_win_chances_sum_to_one_and_end_with_the_winners(
         in_order: Strategy, seed: int, steps: int, players: int) -> None:
     names = ["Ann", "Bo", "Cy", "Di"][:players]
     game = yatzy.new_game(in_order.ruleset, names, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        actions = game.legal_actions()
-        if not actions:
-            break
-        game = game.apply(rng.choice(actions))
+    game = random_moves(game, seed, steps)
     chances = in_order.win_chances(game)
     assert list(chances) == names
     assert sum(chances.values()) == pytest.approx(1.0, abs=1e-9)

@@ -11,6 +11,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import yatzy
+from tests.solver.games import random_moves
 from yatzy.core import rules
 from yatzy.core.actions import Reroll, Roll, Score
 from yatzy.core.scorecard import Scorecard
@@ -103,12 +104,7 @@ def test_advice_on_a_game_is_advice_on_its_current_card(
         scandinavian: Strategy, players: list[str], seed: int, steps: int) -> None:
     """At a turn's start, mid-turn, between players' turns and after the game."""
     game = yatzy.new_game(scandinavian.ruleset, players, seed=seed, first_player="roll")
-    rng = random.Random(seed)
-    for _ in range(steps):
-        actions = game.legal_actions()
-        if not actions:
-            break
-        game = game.apply(rng.choice(actions))
+    game = random_moves(game, seed, steps)
     options = scandinavian.advise(game)
     if game.is_over:
         assert options == []
