@@ -54,7 +54,6 @@ class RemainingTable:
         self._row = np.full((1 << model.boxes) * model.y_count * self._stride, -1,
                             dtype=np.int32)
         self._row[self._keys] = np.arange(len(self._keys), dtype=np.int32)
-        self._upper = model.upper
 
     @property
     def rows(self) -> int:
@@ -69,8 +68,9 @@ class RemainingTable:
     def row(self, mask: int, y: int, u: int) -> int:
         """The row of state ``(mask, y, u)`` (upper sums that share a value share a row);
         ``KeyError`` for a state no game reaches."""
-        t = self.strategy.model.tables
-        um = sum(1 << i for i, b in enumerate(self._upper) if mask >> b & 1)
+        model = self.strategy.model
+        t = model.tables
+        um = model.upper_mask(mask)
         lane = int(t.lane_of[um, u])
         rep = int(t.lanes[um, lane]) if lane >= 0 else u
         r = int(self._row[(mask * self._y_count + y) * self._stride + rep])

@@ -42,6 +42,7 @@ from yatzy.solver.distribution import win_curve
 from yatzy.solver.keeps import FACES, FloatArray
 from yatzy.solver.kernels import NEG
 from yatzy.solver.remaining import RemainingTable
+from yatzy.solver.turn import box_matrix
 
 if TYPE_CHECKING:
     from yatzy.solver.policy import Option, Strategy
@@ -76,12 +77,8 @@ class WinPlanner:
         sizes = kt.counts.sum(axis=1)
         #: Keeps with fewer dice than a roll, by number of dice, most first.
         self._by_size = [np.flatnonzero(sizes == n) for n in range(t.dice - 1, -1, -1)]
-        self._roll_prob = kt.roll_prob
         self._sub = [kt.sub_keeps[r, : kt.sub_count[r]] for r in range(kt.roll_count)]
         self._counts = kt.counts
-        # The box values of a turn by entry, as turn.box_matrix reads them.
-        self._entry_index = t.entry_of  # (boxes, rolls); -1 for five of a kind
-        self._five_of = t.five_of
         self._ne = t.entry_box.shape[0]
         self._memo: tuple[object, tuple[FloatArray, list[FloatArray], list[int]]] | None = None
 
@@ -182,23 +179,21 @@ class WinPlanner:
                 by_entry[e] = share(int(entry_roll[e]), b)
             for f in range(FACES):
                 by_entry[self._ne + f * nb + b] = share(int(t.five_rolls[f]), b)
-        ab = np.array(abox, dtype=np.int64)
-        five = self._five_of >= 0
-        index = np.where(five[None, :], self._ne + self._five_of[None, :] * nb + ab[:, None],
-                         self._entry_index[ab])
-        box_values = by_entry[index]  # (allowed boxes, rolls)
+        box_values = box_matrix(t, np.array(abox, dtype=np.int64), by_entry)
         best = box_values.max(axis=0) if len(abox) else np.full(nr, NEG)
         keeps: list[FloatArray] = []
         rolls_value = best
-        for _ in range(t.rolls - 1):
+        for s_left in range(t.rolls - 1):
+            if s_left:
+                # A roll with a reroll left: the best of its boxes and its proper keeps.
+                A = keeps[-1]
+                rolls_value = np.array([max(best[r], float(A[self._sub[r]].max()))
+                                        if len(self._sub[r]) else best[r] for r in range(nr)])
             A = np.empty(len(self._child))
             A[self._fr:] = rolls_value
             for group in self._by_size:
                 A[group] = A[self._child[group]].mean(axis=1)
-            keeps.append(A.copy())
-            # A roll with this many rerolls: the best of its boxes and its proper keeps.
-            rolls_value = np.array([max(best[r], float(A[self._sub[r]].max()))
-                                    if len(self._sub[r]) else best[r] for r in range(nr)])
+            keeps.append(A)
         result = (box_values, keeps, abox)
         self._memo = (key, result)
         return result
