@@ -23,22 +23,21 @@ import time
 import numpy as np
 
 import yatzy
+from yatzy.solver.distribution import ScoreDistribution, win_shares
 from yatzy.solver.remaining import RemainingTable
 from yatzy.solver.simulate import states
 
 
 def first_wins(a: tuple[int, np.ndarray], b: tuple[int, np.ndarray], lead: int) -> float:
-    """P(A > B) + P(A = B) / 2 for A = lead + X and B = Y, X and Y independent with the
-    chances ``(lowest, chances)`` of ``a`` and ``b``."""
+    """The first player's share of the win (``Strategy.win_chances``'s rule, from
+    ``distribution.win_shares``) when A = ``lead`` + X and B = Y, X and Y independent with
+    the chances ``(lowest, chances)`` of the rows ``a`` and ``b``."""
     (la, pa), (lb, pb) = a, b
-    pa = pa.astype(np.float64) / pa.sum()
-    pb = pb.astype(np.float64) / pb.sum()
-    below = np.concatenate([[0.0], np.cumsum(pb)])  # below[j] = P(Y < lb + j)
-    # For X = la + i: A = lead + la + i; Y < A when Y - lb < lead + la - lb + i.
-    j = lead + la - lb + np.arange(len(pa))
-    less = below[np.clip(j, 0, len(pb))]
-    equal = np.where((j >= 0) & (j < len(pb)), pb[np.clip(j, 0, len(pb) - 1)], 0.0)
-    return float(pa @ (less + 0.5 * equal))
+    # Shifted so that both are at least 0, as final scores are.
+    base = max(0, -(lead + la))
+    mine = ScoreDistribution(base + lead + la, pa.astype(np.float64))
+    theirs = ScoreDistribution(base + lb, pb.astype(np.float64))
+    return win_shares([mine, theirs])[0]
 
 
 def main() -> int:
