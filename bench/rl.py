@@ -9,8 +9,9 @@ with nothing else in the loop; by the process's CPU time, which other programs o
 shared machine disturb less, and by wall time): ``YatzyEnv``
 itself, what ``gymnasium.make`` gives (Gymnasium's checking wrappers around it), with
 ``regret=True``, the vector environment
-``YatzyVectorEnv`` with 16 and 256 games, and Gymnasium's ``SyncVectorEnv`` over 16
-single environments for comparison. Then the mean final score over ``--games`` games of
+``YatzyVectorEnv`` with 16, 256 and 1024 games (the last over four times the steps) and
+with 256 games and ``regret=True``, and Gymnasium's ``SyncVectorEnv`` over 16 single
+environments for comparison. Then the mean final score over ``--games`` games of
 three agents: uniform random legal actions (mostly rerolls while any are left), a random
 allowed box at once (no rerolls), and the optimal agent (``yatzy.rl.optimal_action``),
 next to the solver's expected score. Not part of ``make test``.
@@ -129,6 +130,10 @@ def measure(rules: str, runs: int, steps: int, games: int) -> dict[str, Any]:
             lambda: YatzyVectorEnv(16, rules), steps, s),
         "YatzyVectorEnv, 256 games": lambda s: vector_rate(
             lambda: YatzyVectorEnv(256, rules), steps, s),
+        "YatzyVectorEnv, 1024 games": lambda s: vector_rate(
+            lambda: YatzyVectorEnv(1024, rules), steps * 4, s),
+        "YatzyVectorEnv, 256 games, regret=True": lambda s: vector_rate(
+            lambda: YatzyVectorEnv(256, rules, regret=True), steps, s),
         "SyncVectorEnv of 16 YatzyEnv": lambda s: vector_rate(
             lambda: SyncVectorEnv([lambda: YatzyEnv(rules) for _ in range(16)]), steps, s),
     }

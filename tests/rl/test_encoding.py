@@ -150,9 +150,9 @@ def test_the_value_of_an_action_the_solver_does_not_list_is_refused() -> None:
     strategy = yatzy.strategy(yatzy.ruleset("yatzy"))
     g = yatzy.new_game(strategy.ruleset, ["Ann"], seed=1).roll([1, 2, 3, 4, 5])
     options = strategy.advise(g)
-    assert regret(options, g, Score("small_straight")) == 0.0
+    assert regret(options, g.dice, Score("small_straight")) == 0.0
     with pytest.raises(IllegalMove, match="not a legal action"):
-        chosen_value(options, g, Score("yahtzee"))
+        chosen_value(options, g.dice, Score("yahtzee"))
     last = g.reroll([0]).reroll([0])
     with pytest.raises(IllegalMove, match="not a legal action"):
-        chosen_value(strategy.advise(last), last, Reroll((0,)))
+        chosen_value(strategy.advise(last), last.dice, Reroll((0,)))

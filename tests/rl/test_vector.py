@@ -1,4 +1,5 @@
-"""The vector environment gives what Gymnasium's SyncVectorEnv over single envs gives."""
+"""The vector environment steps its games in compiled code: every step of random games,
+under every ruleset option, is checked against the core playing the same dice."""
 
 from __future__ import annotations
 
@@ -7,89 +8,167 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.vector import SyncVectorEnv
 
+import yatzy
+from yatzy.core.actions import Reroll, Score
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError
-from yatzy.rl import YatzyEnv, YatzyVectorEnv
+from yatzy.core.game import Game
+from yatzy.rl import YatzyVectorEnv
+from yatzy.rl.encoding import regret
+from yatzy.rl.solitaire import PLAYER
 
 
-def assert_same(a: Any, b: Any, where: str) -> None:
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and set(a) == set(b), (where, set(a) ^ set(b))
-        for key in a:
-            assert_same(a[key], b[key], f"{where}.{key}")
-    elif isinstance(a, tuple):
-        assert isinstance(b, tuple) and len(a) == len(b), where
-        for k, (x, y) in enumerate(zip(a, b, strict=True)):
-            assert_same(x, y, f"{where}[{k}]")
-    else:
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and a.shape == b.shape, (where, a.dtype, b.dtype)
-        assert np.array_equal(a, b), (where, a, b)
+def choose(obs: dict[str, Any], layout: Any, rng: np.random.Generator) -> np.ndarray:
+    """A legal action per game: often keeping the most common face (so that five of a
+    kind, and with it the Joker rules and the extra bonus, comes up), else at random."""
+    actions = []
+    for dice, mask in zip(obs["dice"], obs["action_mask"], strict=True):
+        legal = np.flatnonzero(mask)
+        if not len(legal):
+            actions.append(int(rng.integers(layout.action_count)))  # ignored: a restart
+            continue
+        if mask[0] and rng.random() < 0.6:
+            face = np.bincount(dice).argmax()
+            keep = sum(1 << i for i, d in enumerate(dice) if d == face)
+            if keep < layout.keep_count:
+                actions.append(keep)
+                continue
+        actions.append(int(rng.choice(legal)))
+    return np.array(actions)
+
+
+def assert_observed(obs: dict[str, Any], i: int, game: Game, layout: Any) -> None:
+    expected = layout.observe(game, game.cards[0], layout.mask(game))
+    for key, value in expected.items():
+        assert np.array_equal(obs[key][i], value), (key, i, obs[key][i], value, game.card)
+
+
+def core_step(game: Game, layout: Any, action: int, dice: np.ndarray) -> Game:
+    """``game`` after ``action`` with the dice the environment rolled."""
+    move = layout.to_action(action)
+    if isinstance(move, Reroll):
+        return game.reroll(move.hold, [int(dice[p]) for p in range(len(dice))
+                                       if p not in move.hold])
+    after = game.apply(move)
+    return after if after.is_over else after.roll(dice.tolist())
 
 
 @pytest.mark.parametrize(("rules", "options"), [
     ("yatzy", {}),
-    ("yahtzee", {"joker": "gated"}),
+    ("yatzy", {"order": "in_order"}),
+    ("yatzy", {"order": "upper_first", "rolls": 2}),
+    ("yahtzee", {}),
+    ("yahtzee", {"joker": "gated", "upper_first": True}),
+    ("yahtzee", {"joker": "free"}),
+    ("yahtzee", {"joker": "none", "yahtzee_bonus": False, "rolls": 4}),
     ("yatzy", {"regret": True}),
 ])
-def test_it_equals_single_envs_across_autoresets(rules: str, options: dict[str, Any]) -> None:
-    n = 3
-    ours = YatzyVectorEnv(n, rules, **options)
-    theirs = SyncVectorEnv([lambda: YatzyEnv(rules, **options) for _ in range(n)])
-    assert ours.single_observation_space == theirs.single_observation_space
-    assert ours.observation_space == theirs.observation_space
-    assert ours.action_space == theirs.action_space
-    assert_same(ours.reset(seed=10), theirs.reset(seed=10), "reset")
-    rng = np.random.default_rng(2)
-    games_ended = 0
-    obs, _ = ours.reset(seed=10)
-    theirs.reset(seed=10)
-    for step in range(150):
-        # Random legal actions, rerolls rarer, so that games end (and restart) often.
-        actions = []
-        for mask in obs["action_mask"]:
-            legal = np.flatnonzero(mask)
-            scores = legal[legal >= ours.layout.keep_count]
-            pick = scores if len(scores) and rng.random() < 0.7 else legal
-            actions.append(int(rng.choice(pick)) if len(pick) else 0)
-        result = ours.step(np.array(actions))
-        assert_same(result, theirs.step(np.array(actions)), f"step {step}")
-        obs = result[0]
-        games_ended += int(result[2].sum())
-    assert games_ended >= 6  # every slot ended and restarted more than once
+def test_every_step_agrees_with_the_core(rules: str, options: dict[str, Any]) -> None:
+    n, steps = 6, 900
+    envs = YatzyVectorEnv(n, rules, **options)
+    layout, strategy = envs.layout, envs.strategy
+    rng = np.random.default_rng(len(str(options)))
+    obs, info = envs.reset(seed=3)
+    games = [Game.start(envs.ruleset, [PLAYER]).roll(obs["dice"][i].tolist()) for i in range(n)]
+    ended = fives = 0
+    for step in range(steps):
+        for i, game in enumerate(games):
+            if not game.is_over:
+                assert_observed(obs, i, game, layout)
+        actions = choose(obs, layout, rng)
+        before = [g.cards[0].total for g in games]
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert not truncated.any() and np.array_equal(info["action_mask"], obs["action_mask"])
+        for i in range(n):
+            if games[i].is_over:  # the slot restarted: a new game, its action ignored
+                games[i] = Game.start(envs.ruleset, [PLAYER]).roll(obs["dice"][i].tolist())
+                assert rewards[i] == 0 and not terminated[i]
+                continue
+            if strategy is not None:
+                move = layout.to_action(int(actions[i]))
+                lost = regret(strategy.advise(games[i]), games[i].dice, move)
+                assert info["_regret"][i] and info["regret"][i] == pytest.approx(lost, abs=1e-9)
+            dice = games[i].dice
+            if isinstance(layout.to_action(int(actions[i])), Score) and dice.is_n_of_a_kind:
+                fives += 1
+            games[i] = core_step(games[i], layout, int(actions[i]), obs["dice"][i])
+            card = games[i].cards[0]
+            assert rewards[i] == card.total - before[i], (step, i)
+            assert info["total"][i] == card.total
+            assert terminated[i] == games[i].is_over
+            ended += int(terminated[i])
+            assert_observed(obs, i, games[i], layout)
+    assert ended >= n  # every slot finished a game (and started another)
+    assert fives > 0  # five of a kind was scored
+    for i in range(n):  # the core's replay of each slot is the game played
+        replayed = envs.game(i)
+        assert replayed.cards == games[i].cards and replayed.dice == games[i].dice
+
+
+def test_the_same_seed_gives_the_same_games() -> None:
+    def play(seed: Any, n: int = 3) -> list[np.ndarray]:
+        envs = YatzyVectorEnv(n, "yahtzee")
+        obs, _ = envs.reset(seed=seed)
+        seen = [obs["dice"].copy()]
+        for _ in range(60):  # past the end of a game: a restart goes on with the stream
+            # Reroll everything while rolls are left, then the first open box.
+            obs, *_ = envs.step(np.array([0 if m[0] else int(np.argmax(m)) for m in
+                                          obs["action_mask"]]))
+            seen.append(obs["dice"].copy())
+        return seen
+
+    first, again = play(7), play(7)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[0][0], first[0][1])  # slots have their own dice
+    other = play(8)
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+    # One seed per slot: slot 0 seeded 7 plays what a one-game vector seeded 7 plays.
+    mixed = play([7, None, None])
+    single = play(7, n=1)
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(mixed, single, strict=True))
 
 
 def test_make_vec_makes_it() -> None:
     envs = gymnasium.make_vec("yatzy/Yahtzee-v0", num_envs=2, joker="free")
     assert isinstance(envs, YatzyVectorEnv)
     assert envs.ruleset.options["joker"] == "free"
+    assert envs.single_observation_space == gymnasium.make("yatzy/Yahtzee-v0").observation_space
     obs, info = envs.reset(seed=[5, None])
-    assert info["seed"][0] == 5 and obs["dice"].shape == (2, 5)
+    assert obs["dice"].shape == (2, 5) and obs in envs.observation_space
+    assert info["total"].tolist() == [0, 0]
 
 
 def test_bad_calls_raise_typed_errors_and_change_nothing() -> None:
     envs = YatzyVectorEnv(2, "yatzy")
     with pytest.raises(IllegalMove, match="reset"):
         envs.step([0, 0])
+    with pytest.raises(IllegalMove, match="reset"):
+        envs.game(0)
     envs.reset(seed=1)
     with pytest.raises(RulesError, match="Give 2 actions"):
         envs.step([0])
     ones = envs.layout.keep_count
     envs.step([0, ones])
-    games = list(envs.games)
+    games = [envs.game(0), envs.game(1)]
     with pytest.raises(IllegalMove) as filled:  # the first game's action is legal
         envs.step([0, ones])
     assert filled.value.code is ErrorCode.BOX_FILLED
-    assert envs.games == games  # the second game did not move either
+    for bad in ([0, 46], [0, -1], [0.5, 0], ["a", 0], np.array([True, False])):
+        with pytest.raises(IllegalMove) as unknown:
+            envs.step(np.array(bad, dtype=object) if isinstance(bad[0], str) else bad)
+        assert unknown.value.code is ErrorCode.UNKNOWN_ACTION
+    assert [envs.game(0), envs.game(1)] == games  # neither game moved
+    again, *_ = envs.step([ones + 1, ones + 1])  # and they go on from where they were
+    assert np.array_equal(again["filled"][1][:2], [1, 1])
     with pytest.raises(RulesError, match="num_envs"):
         YatzyVectorEnv(0)
     with pytest.raises(RulesError, match="seed must be"):
         envs.reset(seed=[1, 2, 3])
     with pytest.raises(IllegalMove) as bad_seed:
-        envs.reset(seed=2**53 - 1)  # the second game's seed would be too big
+        envs.reset(seed=2**53)
     assert bad_seed.value.code is ErrorCode.BAD_SEED
-    assert envs.games == games
+    with pytest.raises(RulesError, match="Slots are numbered"):
+        envs.game(2)
 
 
 def test_render_gives_every_game() -> None:
@@ -98,3 +177,4 @@ def test_render_gives_every_game() -> None:
     texts = envs.render()
     assert texts is not None and len(texts) == 2
     assert all(t.startswith("Round 1 of 15") for t in texts)
+    assert YatzyVectorEnv(1, yatzy.ruleset("yatzy")).render() is None

@@ -253,15 +253,15 @@ FIELDS = ("dice", "rolls_left", "filled", "scores", "upper_sum", "upper_bonus",
           "extra_yahtzees", "action_mask")
 
 
-def chosen_value(options: Sequence[Any], game: Game, action: Action) -> float:
-    """The value of ``action`` among the solver's ``options`` for ``game`` (from
-    :meth:`Strategy.advise <yatzy.solver.policy.Strategy.advise>`).
+def chosen_value(options: Sequence[Any], dice: Sequence[int] | None, action: Action) -> float:
+    """The value of ``action`` among the solver's ``options`` for a position with
+    ``dice`` on the table (from :meth:`Strategy.advise
+    <yatzy.solver.policy.Strategy.advise>`).
 
     The solver lists one reroll per set of kept faces; a reroll keeping other positions
     with the same faces is worth the same, so rerolls are matched by their kept faces.
     """
-    if isinstance(action, Reroll) and game.dice is not None:
-        dice = game.dice
+    if isinstance(action, Reroll) and dice is not None:
         kept = sorted(dice[i] for i in action.hold)
         for option in options:
             other = option.action
@@ -277,10 +277,11 @@ def chosen_value(options: Sequence[Any], game: Game, action: Action) -> float:
     )
 
 
-def regret(options: Sequence[Any], game: Game, action: Action) -> float:
-    """The expected points ``action`` gives up against the best option: the value of the
-    solver's best option minus the value of ``action`` (0 for an optimal action)."""
-    return float(options[0].value) - chosen_value(options, game, action)
+def regret(options: Sequence[Any], dice: Sequence[int] | None, action: Action) -> float:
+    """The expected points ``action`` gives up against the best option, with ``dice`` on
+    the table: the value of the solver's best option minus the value of ``action`` (0
+    for an optimal action)."""
+    return float(options[0].value) - chosen_value(options, dice, action)
 
 
 __all__ = ["FIELDS", "Layout", "Observation", "chosen_value", "layout_of", "regret"]

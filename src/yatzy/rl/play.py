@@ -98,7 +98,7 @@ def advance(layout: Layout, game: Game, index: object, strategy: Strategy | None
     before = game.cards[seat].total
     after = game.apply(action)
     reward = after.cards[seat].total - before
-    lost = None if strategy is None else regret(strategy.advise(game), game, action)
+    lost = None if strategy is None else regret(strategy.advise(game), game.dice, action)
     if isinstance(action, Score) and not after.is_over:
         after = after.roll()
     return Played(after, reward, lost)

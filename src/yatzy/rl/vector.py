@@ -1,27 +1,31 @@
-"""A Gymnasium vector environment of solitaire games, with batched numpy arrays.
+"""A Gymnasium vector environment of solitaire games, stepped together in compiled code.
 
-``YatzyVectorEnv(num_envs, rules, ...)`` plays ``num_envs`` independent games of
-:class:`~yatzy.rl.solitaire.YatzyEnv` and returns their observations, rewards,
-terminations and infos as batched arrays. It is what ``gymnasium.make_vec(
-"yatzy/Yatzy-v0", num_envs=N)`` makes.
+``YatzyVectorEnv(num_envs, rules, ...)`` plays ``num_envs`` independent solitaire games
+and returns their observations, rewards, terminations and infos as batched arrays, with
+the action and observation encoding of :class:`~yatzy.rl.solitaire.YatzyEnv`. It is what
+``gymnasium.make_vec("yatzy/Yatzy-v0", num_envs=N)`` makes.
 
-What it is: a :class:`gymnasium.vector.VectorEnv` over ``num_envs`` core games, stepped
-in a Python loop through the same :func:`yatzy.rl.play.advance` as the single
-environment, writing into preallocated arrays. It saves the per-environment wrappers,
-the dictionaries and the stacking of :class:`gymnasium.vector.SyncVectorEnv`; the
-rules are not reimplemented in numpy, so each game still costs one core transition per
-step (``bench/rl.py`` measures both).
+What it is: the games live in a few numpy arrays (one row each), and one compiled call
+(``Kernels.step_games`` of :mod:`yatzy.solver.kernels`) steps them all: it checks every
+action, rolls the dice and fills boxes by the solver's transition (``fill_box`` and
+``add_upper``, which read the rules off :mod:`yatzy.core` through the solver's tables:
+no rule is written again here), and writes the next legal actions. There is no
+:class:`~yatzy.core.game.Game` per step; :meth:`YatzyVectorEnv.game` rebuilds one
+(the core replaying the slot's game, its dice given), and the tests check every step of
+random games against the core that way.
 
-Given the same seed it returns exactly what ``SyncVectorEnv`` over ``num_envs``
-:class:`YatzyEnv` gives (``reset(seed=s)`` seeds game ``i`` with ``s + i``), with
-next-step autoreset: the step after a game ends starts a new game in that slot (its
-action is ignored, reward 0, ``info["seed"]`` set).
+Dice come from each slot's own stream, drawn in the compiled code from the reset's
+seed and the slot's number (the simulation's generator, not the core's seeded dice: a
+slot's games are not those of :func:`yatzy.new_game` with a seed, and the single
+environment's games differ). The same seed gives the same games. Autoreset is
+next-step: the step after a game ends starts a new game in that slot (its action is
+ignored, reward 0); the slot's stream goes on.
 
 >>> import gymnasium, yatzy.rl
 >>> envs = gymnasium.make_vec("yatzy/Yatzy-v0", num_envs=4)
 >>> obs, info = envs.reset(seed=1)
->>> obs["dice"].shape, obs["action_mask"].shape, info["seed"].tolist()
-((4, 5), (4, 46), [1, 2, 3, 4])
+>>> obs["dice"].shape, obs["action_mask"].shape, info["total"].tolist()
+((4, 5), (4, 46), [0, 0, 0, 0])
 >>> obs, rewards, terminated, truncated, info = envs.step([31, 32, 33, 44])
 >>> rewards.shape, terminated.tolist()
 ((4,), [False, False, False, False])
@@ -30,22 +34,29 @@ action is ignored, reward 0, ``info["seed"]`` set).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gymnasium.utils import seeding
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from yatzy.core.errors import ErrorCode, RulesError, shown
+from yatzy.core.actions import Reroll
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
-from yatzy.rl.encoding import FIELDS, Layout, Observation
-from yatzy.rl.play import advance, check_flag, check_game_seed, draw_seed, make_ruleset, start
+from yatzy.core.scorecard import Scorecard
+from yatzy.rl.encoding import Layout, Observation, regret
+from yatzy.rl.play import advance, check_flag, check_game_seed, make_ruleset
 from yatzy.rl.solitaire import PLAYER, check_render_mode, text_of
+from yatzy.solver import kernels
+from yatzy.solver.model import build_model
 
 if TYPE_CHECKING:
     from yatzy.solver import Strategy
+
+# Columns of a game's row in the compiled code's state (see kernels.COLUMNS).
+_MASK, _Y, _U, _TOTAL, _FIVE_BOX, _EXTRAS = range(6)
 
 
 class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
@@ -55,8 +66,13 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
     Observations are the single environment's ``Dict`` batched (``obs["dice"]`` has
     shape ``(num_envs, 5)``, ``obs["rolls_left"]`` ``(num_envs,)``…), actions a sequence
     of ``num_envs`` action numbers. ``info`` holds ``action_mask`` ``(num_envs,
-    actions)``, ``total``, and, for the games that have them this step, ``seed`` and
-    ``regret``, each with its ``_key`` boolean mask, as Gymnasium's vector environments do.
+    actions)``, ``total`` and, with ``regret=True``, ``regret`` for the games that took
+    an action this step, each with its ``_key`` boolean mask, as Gymnasium's vector
+    environments do.
+
+    ``reset(seed=s)`` seeds slot ``i``'s dice from ``(s, i)``; ``seed`` may also be one
+    seed per slot (``None`` for one drawn at random), or ``None``. Seeds are whole
+    numbers from 0 to 2**53 - 1.
     """
 
     # Gymnasium and PettingZoo read it from the class (an instance attribute to mypy).
@@ -79,8 +95,6 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         self.layout = Layout(self.ruleset)
         self.regret = check_flag("regret", regret)
         self.render_mode = check_render_mode(render_mode)
-        from gymnasium import spaces
-
         self.single_action_space = spaces.Discrete(self.layout.action_count)
         self.single_observation_space = self.layout.observation_space()
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -92,34 +106,50 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
             from yatzy.solver import strategy
 
             self.strategy = strategy(self.ruleset)
-        self.games: list[Game | None] = [None] * num_envs
-        self._rngs: list[np.random.Generator | None] = [None] * num_envs
-        self._autoreset = np.zeros(num_envs, dtype=np.bool_)
-        self._buffers = {key: np.zeros(cast(tuple[int, ...], space.shape), dtype=space.dtype)
-                         for key, space in self.observation_space.items()}
+            model = self.strategy.model
+            self._kernels = self.strategy.kernels
+        else:
+            model = build_model(self.ruleset)
+            self._kernels = kernels.transition_kernels(model.tables)
+        n, dice, boxes = num_envs, self.ruleset.dice_count, len(self.ruleset.boxes)
+        self._full = (1 << boxes) - 1
+        self._upper = np.array(model.upper, dtype=np.int64)
+        self._threshold = model.threshold
+        self._has_bonus = self.ruleset.upper_bonus_points > 0
+        self._state = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
+        self._dice = np.zeros((n, dice), dtype=np.int8)
+        self._left = np.zeros(n, dtype=np.int8)
+        self._scores = np.zeros((n, boxes), dtype=np.int16)
+        self._history = np.zeros((n, boxes * self.ruleset.rolls + 1, 1 + dice), dtype=np.int16)
+        self._count = np.zeros(n, dtype=np.int64)
+        self._reward = np.zeros(n, dtype=np.int64)
+        self._legal = np.zeros((n, self.layout.action_count), dtype=np.int8)
+        self._bits = 1 << np.arange(boxes, dtype=np.int64)
+        self._started = False
+        self._autoreset = np.zeros(n, dtype=np.bool_)
 
     # --- Gymnasium's API --------------------------------------------------------------
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
-        """Start a game in every slot. ``seed``: one number (game ``i`` gets ``seed +
-        i``), one per game (``None`` for a seed drawn from that slot's generator), or
-        ``None``."""
+        """Start a game in every slot. ``seed``: one number (slot ``i``'s dice come from
+        it and ``i``), one per slot (``None`` for one drawn at random), or ``None``."""
         seeds = self._seeds(seed)
-        n = self.num_envs
-        info_seed = np.zeros(n, dtype=np.int64)
-        for i, s in enumerate(seeds):
-            info_seed[i] = self._restart(i, s)
+        if isinstance(seeds, int):
+            self._kernels.seed_games(self._state, seeds, 0)  # row i: from (seed, i)
+        else:
+            for i, s in enumerate(seeds):
+                self._kernels.seed_games(self._state[i:i + 1], s, 0)
+        everyone = np.ones(self.num_envs, dtype=np.uint8)
+        self._step_all(np.zeros(self.num_envs, dtype=np.int64), everyone)
+        self._started = True
         self._autoreset[:] = False
-        self._write()
-        info = self._info()
-        info["seed"], info["_seed"] = info_seed, np.ones(n, dtype=np.bool_)
-        return self._observation(), info
+        return self._observation(), self._info()
 
     def step(self, actions: Any) -> tuple[Observation, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """One action per game (ignored in a slot whose game ended last step: a new
-        game starts there). An illegal action raises
+        game starts there). An illegal action raises the core's
         :class:`~yatzy.core.errors.IllegalMove` and no game changes."""
         n = self.num_envs
         chosen = np.asarray(actions)
@@ -129,96 +159,137 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
                 code=ErrorCode.BAD_OPTION, option="actions", value=shown(actions),
                 valid=f"{n} action numbers",
             )
-        rewards = np.zeros(n, dtype=np.float64)
-        terminated = np.zeros(n, dtype=np.bool_)
-        regrets = np.zeros(n, dtype=np.float64)
-        seeds = np.zeros(n, dtype=np.int64)
+        if not self._started:
+            raise IllegalMove("Call reset() before playing", code=ErrorCode.ILLEGAL_MOVE,
+                              detail="call reset() before playing")
         restarted = self._autoreset.copy()
-        # Every game's action is applied (to immutable games) before any slot changes:
-        # an illegal action raises with every game as it was.
-        played = [None if restarted[i] else
-                  advance(self.layout, self._game(i), chosen[i], self.strategy)
-                  for i in range(n)]
-        for i, result in enumerate(played):
-            if result is None:
-                seeds[i] = self._restart(i, None)
-            else:
-                self.games[i] = result.game
-                rewards[i] = result.reward
-                terminated[i] = result.game.is_over
-                if result.regret is not None:
-                    regrets[i] = result.regret
-        self._write()
-        info = self._info()
-        if restarted.any():
-            info["seed"], info["_seed"] = seeds, restarted
         stepped = ~restarted
-        if self.strategy is not None and stepped.any():
+        picked = self._numbers(chosen, stepped)
+        regrets = self._regrets(picked, stepped) if self.strategy is not None else None
+        bad = self._step_all(picked, restarted.astype(np.uint8))
+        if bad >= 0:
+            # The core refuses the action, with its own error and message.
+            advance(self.layout, self.game(bad), int(picked[bad]), None)
+            raise IllegalMove(f"Action {int(picked[bad])} is not legal now",
+                              code=ErrorCode.UNKNOWN_ACTION, action=str(int(picked[bad])))
+        terminated = (self._state[:, _MASK] == self._full) & stepped
+        info = self._info()
+        if regrets is not None and stepped.any():
             info["regret"], info["_regret"] = regrets, stepped
         self._autoreset = terminated.copy()
-        truncated = np.zeros(n, dtype=np.bool_)
-        return self._observation(), rewards, terminated, truncated, info
+        rewards = self._reward.astype(np.float64)
+        return (self._observation(), rewards, terminated, np.zeros(n, dtype=np.bool_), info)
 
     def render(self) -> tuple[str, ...] | None:
         """Each game as text with ``render_mode="ansi"``; ``None`` without a render mode."""
         if self.render_mode is None:
             return None
-        return tuple(text_of(self._game(i)) for i in range(self.num_envs))
+        return tuple(text_of(self.game(i)) for i in range(self.num_envs))
+
+    # --- The core's view ----------------------------------------------------------------
+
+    def game(self, i: int) -> Game:
+        """Slot ``i``'s game as a core :class:`~yatzy.core.game.Game`: the core replays
+        its actions with the dice the slot rolled (physical dice in the record, so it
+        replays exactly). The core checks every move again as it replays them."""
+        if not self._started:
+            raise IllegalMove("Call reset() before playing", code=ErrorCode.ILLEGAL_MOVE,
+                              detail="call reset() before playing")
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not (
+                0 <= i < self.num_envs):
+            raise RulesError(
+                f"Slots are numbered 0 to {self.num_envs - 1}, not {shown(i)}",
+                code=ErrorCode.BAD_OPTION, option="slot", value=shown(i),
+                valid=f"0 to {self.num_envs - 1}",
+            )
+        rows = self._history[i, : self._count[i]].tolist()
+        game = Game.start(self.ruleset, [PLAYER]).roll(rows[0][1:])
+        for action, *faces in rows[1:]:
+            move = self.layout.to_action(action)
+            if isinstance(move, Reroll):
+                rerolled = [faces[p] for p in range(len(faces)) if p not in move.hold]
+                game = game.reroll(move.hold, rerolled)
+            else:
+                game = game.apply(move)
+                if not game.is_over:
+                    game = game.roll(faces)
+        return game
 
     # --- Inside -----------------------------------------------------------------------
 
-    def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
+    def _step_all(self, actions: np.ndarray, restart: np.ndarray) -> int:
+        bad: int = self._kernels.step_games(
+            self._state, self._dice, self._left, self._scores, self._history, self._count,
+            actions, restart, self._reward, self._legal)
+        return bad
+
+    def _numbers(self, chosen: np.ndarray, stepped: np.ndarray) -> np.ndarray:
+        """The actions as int64, each checked by the layout where it is no action number
+        (the slots restarting ignore theirs)."""
+        count = self.layout.action_count
+        if chosen.dtype.kind in "iu":
+            live = chosen[stepped]
+            if live.size == 0 or (live.min() >= 0 and live.max() < count):
+                return np.where(stepped, chosen, 0).astype(np.int64)
+        for i in np.flatnonzero(stepped).tolist():
+            self.layout.to_action(chosen[i])  # raises for the first that is no action
+        return np.where(stepped, chosen, 0).astype(np.int64)
+
+    def _regrets(self, picked: np.ndarray, stepped: np.ndarray) -> np.ndarray:
+        """Each stepping game's regret of its action (see ``YatzyEnv``), from the
+        solver's advice on its position before the step."""
+        assert self.strategy is not None
+        regrets = np.zeros(self.num_envs, dtype=np.float64)
+        filled = (self._state[:, _MASK, None] & self._bits) != 0
+        for i in np.flatnonzero(stepped).tolist():
+            action = self.layout.to_action(int(picked[i]))
+            entries = tuple(int(p) if f else None
+                            for p, f in zip(self._scores[i].tolist(), filled[i], strict=True))
+            card = Scorecard(self.ruleset, entries, int(self._state[i, _EXTRAS]))
+            dice = tuple(self._dice[i].tolist())
+            try:
+                options = self.strategy.advise_card(card, dice, int(self._left[i]))
+                regrets[i] = regret(options, dice, action)
+            except IllegalMove:
+                continue  # an illegal action: the step refuses it
+        return regrets
+
+    def _seeds(self, seed: int | Sequence[int | None] | None) -> int | list[int]:
+        """One seed for every slot (each slot's dice from it and the slot's number), or
+        a seed per slot; ``None`` ones drawn at random."""
         n = self.num_envs
         if seed is None:
-            return [None] * n
+            drawn = np.random.SeedSequence().generate_state(n, np.uint64)
+            return [int(s) for s in drawn]
         if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-            return [check_game_seed(int(seed) + i) for i in range(n)]
+            checked = check_game_seed(int(seed))
+            assert checked is not None
+            return checked
         if isinstance(seed, Sequence) and not isinstance(seed, str) and len(seed) == n:
-            return [check_game_seed(s) for s in seed]
+            checked_each = [check_game_seed(s) for s in seed]
+            drawn = np.random.SeedSequence().generate_state(n, np.uint64)
+            return [int(d) if s is None else s for s, d in zip(checked_each, drawn,
+                                                                strict=True)]
         raise RulesError(
             f"seed must be a number, {n} seeds or None, not {shown(seed)}",
             code=ErrorCode.BAD_SEED, most=n, seed=shown(seed),
         )
 
-    def _restart(self, i: int, seed: int | None) -> int:
-        """A new game in slot ``i``, as ``YatzyEnv.reset(seed=seed)`` would start it."""
-        if seed is not None:
-            self._rngs[i] = seeding.np_random(seed)[0]
-            game_seed = seed
-        else:
-            rng = self._rngs[i]
-            if rng is None:
-                rng = self._rngs[i] = seeding.np_random()[0]
-            game_seed = draw_seed(rng)
-        self.games[i] = start(self.ruleset, [PLAYER], game_seed)
-        return game_seed
-
-    def _game(self, i: int) -> Game:
-        game = self.games[i]
-        if game is None:
-            from yatzy.core.errors import IllegalMove
-
-            raise IllegalMove("Call reset() before playing", code=ErrorCode.ILLEGAL_MOVE,
-                              detail="call reset() before playing")
-        return game
-
-    def _write(self) -> None:
-        """Every game's observation into the arrays, one numpy conversion per field."""
-        layout = self.layout
-        rows = []
-        for i in range(self.num_envs):
-            game = self._game(i)
-            rows.append(layout.features(game, game.cards[0], layout.mask(game)))
-        for key, column in zip(FIELDS, zip(*rows, strict=True), strict=True):
-            buf = self._buffers[key]
-            buf[...] = np.array(column, dtype=buf.dtype)
-
     def _observation(self) -> Observation:
-        return {key: buf.copy() for key, buf in self._buffers.items()}
+        state = self._state
+        return {
+            "dice": self._dice.copy(),
+            "rolls_left": self._left.astype(np.int64),
+            "filled": ((state[:, _MASK, None] & self._bits) != 0).astype(np.int8),
+            "scores": self._scores.copy(),
+            "upper_sum": self._scores[:, self._upper].sum(axis=1, dtype=np.int64),
+            "upper_bonus": ((state[:, _U] >= self._threshold) & self._has_bonus).astype(
+                np.int64),
+            "extra_yahtzees": state[:, _EXTRAS].copy(),
+            "action_mask": self._legal.copy(),
+        }
 
     def _info(self) -> dict[str, Any]:
-        n = self.num_envs
-        totals = np.array([self._game(i).cards[0].total for i in range(n)], dtype=np.int64)
-        every = np.ones(n, dtype=np.bool_)
-        return {"action_mask": self._buffers["action_mask"].copy(), "_action_mask": every,
-                "total": totals, "_total": every.copy()}
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        return {"action_mask": self._legal.copy(), "_action_mask": every,
+                "total": self._state[:, _TOTAL].copy(), "_total": every.copy()}

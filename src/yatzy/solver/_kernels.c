@@ -2161,6 +2161,169 @@ static PyObject *Kernels_seed_games(Kernels *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* --- Environments: solitaire games stepped together -------------------------------- */
+
+/* The games of a vector environment (yatzy.rl.vector), one row each in arrays the caller
+ * keeps: state [n][G_COLS] (the simulation's rows; the dice drawn from G_RNG), dice
+ * [n][dice] (by position), left [n] (rerolls left), scores [n][nb] (each box's points, 0
+ * while open), history [n][nb * rolls + 1][1 + dice] and count [n] (what each game did:
+ * row 0 its first roll, then per action the action and the dice after it). Actions
+ * number as the environment's: keep mask a (bit i = hold the die at position i) for
+ * a < 2^dice - 1, else box a - (2^dice - 1). */
+typedef struct {
+    int64_t *state;
+    int8_t *dice, *left, *legal;
+    int16_t *scores, *history;
+    int64_t *count, *reward;
+    const int64_t *actions;
+    const uint8_t *restart;
+    int keeps, nactions, hrows;
+} EnvGames;
+
+static int dice_roll(const Kernels *t, const int8_t *d) {
+    int c[FACES] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < t->dice; i++) c[d[i] - 1]++;
+    return roll_of_counts(t, c);
+}
+
+/* 1 when action a is legal in game g (whose card is not full), else 0. */
+static int env_legal(const Kernels *t, const EnvGames *e, Py_ssize_t g, int64_t a) {
+    const int64_t *row = e->state + g * G_COLS;
+    if (a < 0 || a >= e->nactions) return 0;
+    if (a < e->keeps) return e->left[g] > 0;
+    int extra, m2, y2, up;
+    return fill_box(t, (int)row[G_MASK], (int)row[G_Y],
+                    dice_roll(t, e->dice + g * t->dice), (int)(a - e->keeps), &extra, &m2,
+                    &y2, &up) >= 0;
+}
+
+static void env_record(const Kernels *t, EnvGames *e, Py_ssize_t g, int64_t a) {
+    if (e->count[g] >= e->hrows) return;
+    int16_t *h = e->history + (g * e->hrows + e->count[g]) * (1 + t->dice);
+    h[0] = (int16_t)a;
+    for (int i = 0; i < t->dice; i++) h[1 + i] = e->dice[g * t->dice + i];
+    e->count[g]++;
+}
+
+/* Game g after its action (or restarted), and its next legal actions. */
+static void env_apply(const Kernels *t, EnvGames *e, Py_ssize_t g) {
+    int64_t *row = e->state + g * G_COLS;
+    int8_t *d = e->dice + g * t->dice;
+    uint64_t rng = (uint64_t)row[G_RNG];
+    const int64_t full = ((int64_t)1 << t->nb) - 1;
+    int64_t a = e->actions[g];
+    e->reward[g] = 0;
+    if (e->restart[g]) {
+        row[G_MASK] = row[G_Y] = row[G_U] = row[G_TOTAL] = row[G_FIVE_BOX] = row[G_EXTRAS] = 0;
+        memset(e->scores + g * t->nb, 0, sizeof(int16_t) * t->nb);
+        e->count[g] = 0;
+        for (int i = 0; i < t->dice; i++) d[i] = (int8_t)die(&rng);
+        e->left[g] = (int8_t)(t->rolls - 1);
+        a = -1;
+    } else if (a < e->keeps) {
+        for (int i = 0; i < t->dice; i++)
+            if (!((a >> i) & 1)) d[i] = (int8_t)die(&rng);
+        e->left[g]--;
+    } else {
+        const int box = (int)(a - e->keeps), u = (int)row[G_U];
+        int extra, m2, y2, up, u2;
+        int points = fill_box(t, (int)row[G_MASK], (int)row[G_Y], dice_roll(t, d), box,
+                              &extra, &m2, &y2, &up);
+        int bonus = add_upper(t, u, up, &u2);
+        e->reward[g] = points + extra + bonus;
+        row[G_TOTAL] += points + extra + bonus;
+        if (extra > 0) row[G_EXTRAS] += 1;
+        if (box == t->yahtzee_box) row[G_FIVE_BOX] = points;
+        row[G_MASK] = m2;
+        row[G_Y] = y2;
+        row[G_U] = u2;
+        e->scores[g * t->nb + box] = (int16_t)points;
+        if (m2 == full) {
+            memset(d, 0, (size_t)t->dice);
+            e->left[g] = 0;
+        } else {
+            for (int i = 0; i < t->dice; i++) d[i] = (int8_t)die(&rng);
+            e->left[g] = (int8_t)(t->rolls - 1);
+        }
+    }
+    row[G_RNG] = (int64_t)rng;
+    env_record(t, e, g, a);
+    int8_t *legal = e->legal + g * e->nactions;
+    if (row[G_MASK] == full) {
+        memset(legal, 0, (size_t)e->nactions);
+        return;
+    }
+    memset(legal, e->left[g] > 0, (size_t)e->keeps);
+    const int r = dice_roll(t, d);
+    for (int box = 0; box < t->nb; box++) {
+        int extra, m2, y2, up;
+        legal[e->keeps + box] = fill_box(t, (int)row[G_MASK], (int)row[G_Y], r, box, &extra,
+                                         &m2, &y2, &up) >= 0;
+    }
+}
+
+/* step_games(state, dice, left, scores, history, count, actions, restart, reward, legal)
+ * -> -1, or the first game whose action is illegal (then no game changed). */
+static PyObject *Kernels_step_games(Kernels *self, PyObject *args) {
+    PyObject *o[10];
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9]))
+        return NULL;
+    Py_buffer b[10];
+    static const char *const names[10] = {"state", "dice", "left", "scores", "history",
+                                          "count", "actions", "restart", "reward", "legal"};
+    static const Py_ssize_t sizes[10] = {8, 1, 1, 2, 2, 8, 8, 1, 8, 1};
+    static const int writable[10] = {1, 1, 1, 1, 1, 1, 0, 0, 1, 1};
+    int got = 0;
+    for (; got < 10; got++)
+        if (parse_buffer(o[got], &b[got], -1, sizes[got], writable[got], names[got]) < 0) break;
+    Py_ssize_t n = got == 10 ? b[0].len / (8 * G_COLS) : 0;
+    EnvGames e = {0};
+    e.keeps = (1 << self->dice) - 1;
+    e.nactions = e.keeps + self->nb;
+    e.hrows = self->nb * self->rolls + 1;
+    int ok = got == 10 && b[0].len == n * 8 * G_COLS && b[1].len == n * self->dice
+             && b[2].len == n && b[3].len == n * self->nb * 2
+             && b[4].len == n * e.hrows * (1 + self->dice) * 2 && b[5].len == n * 8
+             && b[6].len == n * 8 && b[7].len == n && b[8].len == n * 8
+             && b[9].len == n * e.nactions;
+    if (got == 10 && !ok) PyErr_SetString(PyExc_ValueError, "step_games: arrays of the wrong size");
+    Py_ssize_t bad = -1;
+    if (ok) {
+        e.state = b[0].buf;
+        e.dice = b[1].buf;
+        e.left = b[2].buf;
+        e.scores = b[3].buf;
+        e.history = b[4].buf;
+        e.count = b[5].buf;
+        e.actions = b[6].buf;
+        e.restart = b[7].buf;
+        e.reward = b[8].buf;
+        e.legal = b[9].buf;
+        const int64_t full = ((int64_t)1 << self->nb) - 1;
+        for (Py_ssize_t g = 0; g < n; g++) {
+            if (e.restart[g]) continue;
+            const int64_t *row = e.state + g * G_COLS;
+            if (check_state(self, (int)row[G_MASK], (int)row[G_Y], (int)row[G_U]) < 0) {
+                ok = 0;
+                break;
+            }
+            int faces_ok = 1;
+            for (int i = 0; i < self->dice; i++)
+                faces_ok &= e.dice[g * self->dice + i] >= 1 && e.dice[g * self->dice + i] <= FACES;
+            if (row[G_MASK] == full || !faces_ok || !env_legal(self, &e, g, e.actions[g])) {
+                bad = g;
+                break;
+            }
+        }
+        if (ok && bad < 0)
+            for (Py_ssize_t g = 0; g < n; g++) env_apply(self, &e, g);
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&b[i]);
+    if (!ok) return NULL;
+    return PyLong_FromSsize_t(bad);
+}
+
 static PyMethodDef Kernels_methods[] = {
     {"fill", (PyCFunction)Kernels_fill, METH_VARARGS,
      "fill(mask, y, u, roll, box) -> (points, extra, bonus, mask2, y2, u2)"},
@@ -2179,6 +2342,9 @@ static PyMethodDef Kernels_methods[] = {
      "play(state, lo, hi, faces, uniforms, temperature, choices, threads, history=None)"},
     {"seed_games", (PyCFunction)Kernels_seed_games, METH_VARARGS,
      "seed_games(state, seed, first)"},
+    {"step_games", (PyCFunction)Kernels_step_games, METH_VARARGS,
+     "step_games(state, dice, left, scores, history, count, actions, restart, reward, legal)"
+     " -> -1 or the first game whose action is illegal"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject KernelsType = {

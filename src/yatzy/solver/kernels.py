@@ -62,6 +62,15 @@ def compile_tables(tables: Tables, values: FloatArray) -> Kernels:
     return Kernels(sizes, arrays)
 
 
+def transition_kernels(tables: Tables) -> Kernels:
+    """The compiled view of ``tables`` alone, for stepping games by the transition
+    (``Kernels.step_games``, the vector environment's): its value table is zeros (never
+    read by that call; the pages are not touched, so they take no memory)."""
+    masks = tables.allowed.shape[0]
+    values = np.zeros(masks * tables.extra.shape[0] * (tables.threshold + 1), dtype=np.float64)
+    return compile_tables(tables, values)
+
+
 def fill(k: Kernels, mask: int, y: int, u: int, roll: int, box: int
          ) -> tuple[int, int, int, int, int, int]:
     """Fill ``box`` with roll number ``roll`` in turn-start state ``(mask, y, u)``: the
