@@ -24,7 +24,7 @@ SIZE = (80, 24)
 
 
 async def play_to_the_end(pilot, app: YatzyApp) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(40):
+    for _ in range(100):
         if isinstance(app.screen, EndScreen):
             return
         await play_best_box(pilot, app)
@@ -312,3 +312,31 @@ async def test_resume_does_not_offer_a_game_nobody_moved_in(service: GameService
         options = app.screen.query_one("#saved-games", OptionList)
         assert options.option_count == 1
         assert "Bo" in str(options.get_option_at_index(0).prompt)
+
+
+#: Names a player may type that look like the terminal's markup (a closing tag alone
+#: used to stop the game with an error), and a trailing backslash.
+MARKUP_NAMES = ("[/b]", "[red]Bo\\")
+
+
+async def test_names_that_look_like_markup_are_shown_as_typed(db: Path) -> None:
+    seats = tuple(Seat(name) for name in MARKUP_NAMES)
+    setup = GameSetup(yatzy.ruleset("yatzy", rolls=1), seats, seed=3, first_player="seat")
+    with open_service(db) as service:
+        app = YatzyApp(service, setup=setup, fast=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = game_screen(app)
+            for name in MARKUP_NAMES:
+                assert shown(screen.query_one("#turn")).startswith(f"{name}'s turn")
+                await play_best_box(pilot, app)
+                assert name in shown(screen.query_one("#message"))  # what they scored
+            await pilot.press("q")
+        app = YatzyApp(service, resume=True, fast=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            listed = app.screen.query_one("#saved-games", OptionList).get_option_at_index(0)
+            assert ", ".join(MARKUP_NAMES) in str(listed.prompt)
+            await pilot.press("enter")
+            await play_to_the_end(pilot, app)
+            results = shown(app.screen.query_one("#results"))
+            for name in MARKUP_NAMES:
+                assert f"{name} " in results, (name, results)

@@ -64,7 +64,7 @@ class _Backdrop(Screen[None]):
     """An empty screen behind a dialog shown before any other screen."""
 
     def compose(self) -> ComposeResult:
-        yield Static("")
+        yield Static("", markup=False)
 
 
 class YatzyApp(App[None]):

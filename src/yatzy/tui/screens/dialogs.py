@@ -33,7 +33,7 @@ class ConfirmScreen(TranslatedModal[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("", id="question", classes="dialog-text")
+            yield Static("", markup=False, id="question", classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("", id="yes", variant="warning")
                 yield Button("", id="no")
@@ -74,7 +74,7 @@ class NoticeScreen(TranslatedModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.text, classes="dialog-text")
+            yield Static(self.text, markup=False, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.t._("OK"), id="ok", variant="primary")
 
@@ -98,10 +98,11 @@ class DiceEntryScreen(TranslatedModal["Dice | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.prompt, classes="dialog-text")
+            yield Static(self.prompt, markup=False, classes="dialog-text")
             yield Input(placeholder="3 3 5 6 6"[: 2 * self.count - 1], id="dice-input")
-            yield Static("", id="dice-error", classes="error")
-            yield Static(self.t._("Enter to accept, Escape to cancel"), classes="hint")
+            yield Static("", markup=False, id="dice-error", classes="error")
+            yield Static(self.t._("Enter to accept, Escape to cancel"), markup=False,
+                         classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -132,7 +133,7 @@ class LanguageScreen(TranslatedModal["str | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.t._("Language"), classes="dialog-title")
+            yield Static(self.t._("Language"), markup=False, classes="dialog-title")
             options = [Option(f"{name} ({code})", id=code) for code, name in LANGUAGES.items()]
             yield OptionList(*options, id="languages")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -61,15 +62,15 @@ class EndScreen(TranslatedScreen):
 
     def compose(self) -> ComposeResult:
         game = self.table.game
-        yield Static("", id="title")
+        yield Static("", markup=False, id="title")
         with Horizontal(id="body"):
             yield ScorecardView(game.ruleset, game.players, id="scorecard")
             with Vertical(id="side"):
-                yield Static("", id="results")
+                yield Static("", markup=False, id="results")
                 yield Button("", id="new", variant="primary")
                 yield Button("", id="review")
                 yield Button("", id="quit")
-        yield Static("", id="keys")
+        yield Static("", markup=False, id="keys")
 
     def on_mount(self) -> None:
         self.fit_side(self.app.size.width)
@@ -87,10 +88,10 @@ class EndScreen(TranslatedScreen):
         self.query_one("#title", Static).update(
             f"{ruleset_title(t, game.ruleset)}  ·  {t._('The game is over')}")
         self.query_one(ScorecardView).show(game, t)
-        lines = [f"[b]{verdict(t, game, self.table.best_before)}[/b]", ""]
+        lines = [Text(verdict(t, game, self.table.best_before), style="bold"), Text()]
         for place, player, total in ranking(game):
-            lines.append(f"{place}. {player:<12} {total:>4}")
-        self.query_one("#results", Static).update("\n".join(lines))
+            lines.append(Text(f"{place}. {player:<12} {total:>4}"))
+        self.query_one("#results", Static).update(Text("\n").join(lines))
         self.query_one("#new", Button).label = t._("New game (n)")
         self.query_one("#review", Button).label = t._("Analysis (a)")
         self.query_one("#quit", Button).label = t._("Quit (q)")

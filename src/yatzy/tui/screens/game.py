@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -109,15 +110,15 @@ class GameScreen(TranslatedScreen):
 
     def compose(self) -> ComposeResult:
         game = self.table.game
-        yield Static("", id="title")
+        yield Static("", markup=False, id="title")
         with Horizontal(id="body"):
             yield ScorecardView(game.ruleset, game.players, id="scorecard")
             with Vertical(id="side"):
-                yield Static("", id="turn")
+                yield Static("", markup=False, id="turn")
                 yield DiceTray(game.ruleset.dice_count, id="dice")
                 yield Button("", id="roll", variant="primary")
-                yield Static("", id="message")
-        yield Static("", id="keys")
+                yield Static("", markup=False, id="message")
+        yield Static("", markup=False, id="keys")
 
     def on_mount(self) -> None:
         self.fit_side(self.app.size.width)
@@ -158,7 +159,7 @@ class GameScreen(TranslatedScreen):
             left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left,
                               n=game.rolls_left)
             par = upper_bonus_progress(t, game.card)
-            turn.update(f"[b]{who}[/b]\n{left}\n[dim]{par}[/dim]")
+            turn.update(Text.assemble((who, "bold"), "\n", left, "\n", (par, "dim")))
         self.query_one(DiceTray).show(game.dice, self.holds, t._("held"))
         roll = self.query_one("#roll", Button)
         roll.label = t._("Roll (r)") if game.dice is None else t._("Reroll (r)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -48,11 +49,11 @@ class ResumeScreen(TranslatedScreen):
         self.games = games
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="title")
+        yield Static("", markup=False, id="title")
         with Vertical(id="form"):
             yield OptionList(id="saved-games")
-            yield Static("", id="resume-empty", classes="hint")
-        yield Static("", id="keys")
+            yield Static("", markup=False, id="resume-empty", classes="hint")
+        yield Static("", markup=False, id="keys")
 
     def on_mount(self) -> None:
         self.retranslate()
@@ -64,7 +65,7 @@ class ResumeScreen(TranslatedScreen):
         options = self.query_one(OptionList)
         highlighted = options.highlighted
         options.clear_options()
-        options.add_options([Option(describe(t, g), id=g.id) for g in self.games])
+        options.add_options([Option(Text(describe(t, g)), id=g.id) for g in self.games])
         if self.games:
             options.highlighted = min(highlighted or 0, len(self.games) - 1)
         self.query_one("#resume-empty", Static).update(

@@ -42,10 +42,10 @@ class ReviewScreen(TranslatedScreen):
         self.error: YatzyError | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="title")
+        yield Static("", markup=False, id="title")
         with VerticalScroll(id="body"):
-            yield Static("", id="review-text")
-        yield Static("", id="keys")
+            yield Static("", markup=False, id="review-text")
+        yield Static("", markup=False, id="keys")
 
     def on_mount(self) -> None:
         self.retranslate()

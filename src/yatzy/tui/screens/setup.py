@@ -91,21 +91,21 @@ class SetupScreen(TranslatedScreen):
             "first": previous.first_player or "rules" if previous else "rules",
             "dice": previous.dice_mode if previous else "auto",
         }
-        yield Static("", id="title")
+        yield Static("", markup=False, id="title")
         with Vertical(id="form"):
             for key, options in self._options(rules.name).items():
                 with Horizontal(classes="field", id=f"{key}-field"):
-                    yield Label("", id=f"{key}-label", classes="field-label")
+                    yield Label("", markup=False, id=f"{key}-label", classes="field-label")
                     yield Select(options, id=key, allow_blank=False, value=values[key],
                                  compact=True)
             with Horizontal(classes="field"):
-                yield Label("", id="players-label", classes="field-label")
+                yield Label("", markup=False, id="players-label", classes="field-label")
                 yield Input(self.players_text, id="players", compact=True)
-            yield Static("", id="players-hint", classes="hint")
-            yield Static("", id="setup-error", classes="error")
+            yield Static("", markup=False, id="players-hint", classes="hint")
+            yield Static("", markup=False, id="setup-error", classes="error")
             yield Button("", id="start", variant="primary", compact=True)
-            yield Static("", id="resume-hint", classes="hint")
-        yield Static("", id="keys")
+            yield Static("", markup=False, id="resume-hint", classes="hint")
+        yield Static("", markup=False, id="keys")
 
     def on_mount(self) -> None:
         self.unfinished = len(self.app.service.unfinished())

@@ -76,7 +76,7 @@ class DieSlot(Vertical):
         super().__init__(classes="die-slot")
         self.index = index
         self.face = DieFace(index)
-        self.caption = Static("", classes="die-caption")
+        self.caption = Static("", markup=False, classes="die-caption")
 
     def compose(self) -> ComposeResult:
         yield self.face
