@@ -50,6 +50,9 @@ function receive(message) {
     // This browser sits in that seat: the game goes into its history.
     if (me) api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${token}` } });
   } else if (message.type === "state") {
+    // An action's HTTP answer can come after the websocket's newer states (a computer
+    // moving at once): an older state must not undo them.
+    if (state && message.state.version < state.version) return;
     const before = state;
     state = message.state;
     if (!before || before.steps !== state.steps || before.current_player !== state.current_player) {
@@ -169,7 +172,7 @@ let showChances = false;
 let chancesFor = null;
 
 function toggleChances() {
-  if (state.players.length < 2) return;
+  if (replayMode || !state || state.players.length < 2) return;
   showChances = !showChances;
   $("chances").setAttribute("aria-pressed", String(showChances));
   $("chances-box").hidden = !showChances;
@@ -253,7 +256,7 @@ function render() {
   roll.hidden = s.dice_mode === "manual";
   $("hint").hidden = !(s.hints && me);
   $("hint").disabled = !mine;
-  $("chances").hidden = s.players.length < 2;
+  $("chances").hidden = replayMode || s.players.length < 2;  // the live game's, not a step's
   refreshChances();
   const entry = $("dice-entry");
   const computerDice = s.waiting_for_dice && me;
