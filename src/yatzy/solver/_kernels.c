@@ -459,6 +459,24 @@ static int choose(const double *vals, int n, double temperature, double draw) {
 /* Columns of a game's row in `state`. */
 enum { G_MASK, G_Y, G_U, G_TOTAL, G_FIVE_BOX, G_EXTRAS, G_RNG, G_COLS };
 
+/* Fill `box` of the game in `row` (in state mask, y, u) with `roll`, a box the rules
+ * allow: the row's state, total and counts move on. Returns the points gained (the
+ * box's, in *points when asked, and the bonuses). */
+INLINE int fill_row(const Kernels *t, int64_t *row, int m, int y, int u, int roll, int box,
+                    int *points) {
+    int extra, m2, y2, up, u2;
+    int p = fill_box(t, m, y, roll, box, &extra, &m2, &y2, &up);
+    int bonus = add_upper(t, u, up, &u2);
+    row[G_TOTAL] += p + extra + bonus;
+    if (extra > 0) row[G_EXTRAS] += 1;
+    if (box == t->yahtzee_box) row[G_FIVE_BOX] = p;
+    row[G_MASK] = m2;
+    row[G_Y] = y2;
+    row[G_U] = u2;
+    if (points) *points = p;
+    return p + extra + bonus;
+}
+
 typedef struct {
     const int8_t *faces;    /* [games][nb][rolls][dice] or NULL: draw from the game's stream */
     const double *uniforms; /* [games][nb][rolls] or NULL */
@@ -601,15 +619,7 @@ INLINE int play_turn(const Kernels *t, const Scratch *sc, int64_t *row, Py_ssize
     }
     row[G_RNG] = (int64_t)rng;
     if (pick < 0 || pick >= nb) return -1;
-    int extra, m2, y2, up, u2;
-    int points = fill_box(t, m, y, r, pick, &extra, &m2, &y2, &up);
-    int bonus = add_upper(t, u, up, &u2);
-    row[G_TOTAL] += points + extra + bonus;
-    if (extra > 0) row[G_EXTRAS] += 1;
-    if (pick == t->yahtzee_box) row[G_FIVE_BOX] = points;
-    row[G_MASK] = m2;
-    row[G_Y] = y2;
-    row[G_U] = u2;
+    fill_row(t, row, m, y, u, r, pick, NULL);
     return 0;
 }
 
@@ -2225,20 +2235,12 @@ static void env_apply(const Kernels *t, EnvGames *e, Py_ssize_t g) {
             if (!((a >> i) & 1)) d[i] = (int8_t)die(&rng);
         e->left[g]--;
     } else {
-        const int box = (int)(a - e->keeps), u = (int)row[G_U];
-        int extra, m2, y2, up, u2;
-        int points = fill_box(t, (int)row[G_MASK], (int)row[G_Y], dice_roll(t, d), box,
-                              &extra, &m2, &y2, &up);
-        int bonus = add_upper(t, u, up, &u2);
-        e->reward[g] = points + extra + bonus;
-        row[G_TOTAL] += points + extra + bonus;
-        if (extra > 0) row[G_EXTRAS] += 1;
-        if (box == t->yahtzee_box) row[G_FIVE_BOX] = points;
-        row[G_MASK] = m2;
-        row[G_Y] = y2;
-        row[G_U] = u2;
+        const int box = (int)(a - e->keeps);
+        int points;
+        e->reward[g] = fill_row(t, row, (int)row[G_MASK], (int)row[G_Y], (int)row[G_U],
+                                dice_roll(t, d), box, &points);
         e->scores[g * t->nb + box] = (int16_t)points;
-        if (m2 == full) {
+        if (row[G_MASK] == full) {
             memset(d, 0, (size_t)t->dice);
             e->left[g] = 0;
         } else {
