@@ -34,6 +34,21 @@ def test_round_trip(tmp_path: Path) -> None:
     assert artifacts.load(yatzy.ruleset("yahtzee"), tmp_path) is None
 
 
+def test_saving_a_table_deletes_that_rulesets_older_versions(tmp_path: Path) -> None:
+    r = yatzy.ruleset("yatzy")
+    stem = artifacts.table_path(r, tmp_path).name.removesuffix(
+        f"-v{artifacts.SOLVER_VERSION}.npz")
+    old = [f"{stem}-v{v}{suffix}" for v in range(1, artifacts.SOLVER_VERSION)
+           for suffix in (".npz", ".distribution.npz")]
+    others = [artifacts.table_path(yatzy.ruleset("yahtzee"), tmp_path).name,  # another ruleset's
+              "yatzy-order=in_order-rolls=3-v2.npz",  # another set of options'
+              "notes.txt"]
+    for name in old + others:
+        (tmp_path / name).write_bytes(b"old")
+    path = artifacts.save(r, *_arrays(), {}, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, *others])
+
+
 def test_damaged_or_foreign_files_are_ignored(tmp_path: Path) -> None:
     r = yatzy.ruleset("yatzy")
     values, allowed, five = _arrays()

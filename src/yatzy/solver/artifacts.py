@@ -5,10 +5,12 @@ directory) in one ``.npz`` file per ruleset and solver version. Its header holds
 ruleset, the solver version and a SHA-256 of the arrays, checked on every load; a file
 that does not match, or cannot be read at all, is ignored (and rebuilt by the caller).
 Files are written to a temporary name and renamed, so a reader never sees half a file.
+Saving a table deletes the same ruleset's files of earlier solver versions.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -80,7 +82,19 @@ def save(
         "sha256": _digest(values, allowed, small),
     }
     _write(path, header, values=values, allowed=allowed, five_points=small)
+    _remove_older(path)
     return path
+
+
+def _remove_older(path: Path) -> None:
+    """Delete this ruleset's files of earlier solver versions beside ``path`` (its table
+    and start distribution): they are never read again. One that cannot be deleted is
+    left."""
+    stem = path.name.removesuffix(f"-v{SOLVER_VERSION}.npz")
+    for version in range(1, SOLVER_VERSION):
+        for suffix in (".npz", ".distribution.npz"):
+            with contextlib.suppress(OSError):
+                path.with_name(f"{stem}-v{version}{suffix}").unlink(missing_ok=True)
 
 
 def _write(path: Path, header: dict[str, Any], **arrays: npt.NDArray[Any]) -> None:
