@@ -384,7 +384,7 @@ class LoadGenerator:
                 sum(1 for g in self.games if all(s.open for s in g.seats)))
 
     async def run(self) -> dict[str, Any]:
-        import httpx
+        import httpx2 as httpx
 
         cfg = self.cfg
         pid = cfg["server_pid"]
@@ -504,7 +504,7 @@ def server_command(port: int, db: Path) -> list[str]:
 
 
 def wait_healthy(url: str, server: subprocess.Popen[bytes], timeout: float) -> None:
-    import httpx
+    import httpx2 as httpx
 
     deadline = time.monotonic() + timeout
     with httpx.Client(trust_env=False, timeout=2) as client:
