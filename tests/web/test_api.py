@@ -268,3 +268,31 @@ def test_win_chances_for_anyone_watching_a_game_of_two(client: TestClient) -> No
     refused = client.get(f"/api/games/{solo['id']}/chances")
     assert refused.status_code == 422
     assert refused.json()["error"]["code"] == "no_opponents"
+
+
+def test_win_chances_asked_at_once_are_worked_out_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from yatzy.solver.policy import Strategy
+
+    calls = []
+    real = Strategy.win_chances
+
+    def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
+        calls.append(game)
+        time.sleep(0.5)  # the others ask while the first is at work
+        if len(calls) == 1:
+            raise RuntimeError("the solver failed")
+        return real(self, game)
+
+    monkeypatch.setattr(Strategy, "win_chances", slow)
+    created = new_game(client, options={"order": "in_order"})
+    url = f"/api/games/{created['id']}/chances"
+    with pytest.raises(RuntimeError, match="solver failed"):
+        client.get(url)
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: client.get(url).json(), range(4)))
+    assert len(calls) == 2  # the failure was not kept; then once for all four
+    assert all(a == answers[0] for a in answers) and answers[0]["chances"]["Ann"] == 0.5

@@ -3,6 +3,7 @@ the analysis after the game. The contract is in ``docs/web.md`` and at ``/docs``
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -180,11 +181,17 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
     if room.chances is None or room.chances[0] != version:
         import yatzy
 
-        found = await run_in_threadpool(lambda: yatzy.strategy(game.ruleset).win_chances(game))
-        if room.saved.version == version:
-            room.chances = (version, found)
-    else:
-        found = room.chances[1]
+        # One computation per version, whoever asks while it runs (it can take seconds).
+        room.chances = (version, asyncio.ensure_future(run_in_threadpool(
+            lambda: yatzy.strategy(game.ruleset).win_chances(game))))
+    work = room.chances[1]
+    try:
+        # A request that goes away does not stop the work the others wait for.
+        found = await asyncio.shield(work)
+    except Exception:
+        if room.chances is not None and room.chances[1] is work:
+            room.chances = None  # the next request tries again
+        raise
     t = translator(request_lang(request))
     return {"version": version, "chances": {name: round(p, 6) for name, p in found.items()},
             "text": win_chances_text(t, found)}

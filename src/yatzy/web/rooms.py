@@ -62,8 +62,9 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
-    #: The players' win chances, worked out for the game's version (see the API).
-    chances: tuple[int, dict[str, float]] | None = None
+    #: The players' win chances for a version of the game (see the API): the work that
+    #: finds them, which every request for that version awaits.
+    chances: tuple[int, asyncio.Future[dict[str, float]]] | None = None
 
     @property
     def saved(self) -> SavedGame:
