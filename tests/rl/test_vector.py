@@ -8,6 +8,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import yatzy
 from yatzy.core.actions import Reroll, Score
@@ -178,3 +180,51 @@ def test_render_gives_every_game() -> None:
     assert texts is not None and len(texts) == 2
     assert all(t.startswith("Round 1 of 15") for t in texts)
     assert YatzyVectorEnv(1, yatzy.ruleset("yatzy")).render() is None
+
+
+#: One vector environment per ruleset for the examples below (each resets it).
+ENVS: dict[str, YatzyVectorEnv] = {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=st.sampled_from([("yatzy", {"order": "in_order"}), ("yahtzee", {})]),
+       seed=st.integers(0, 2**53 - 1), data=st.data())
+def test_any_action_is_taken_as_the_core_takes_it_or_refused_with_nothing_changed(
+    rules: tuple[str, dict[str, Any]], seed: int, data: st.DataObject
+) -> None:
+    """Any action numbers, legal or not, in any slot: the step either agrees with the
+    core in every slot, or raises the core's error and leaves every slot as it was."""
+    n = 3
+    envs = ENVS.get(rules[0]) or ENVS.setdefault(rules[0], YatzyVectorEnv(n, rules[0], **rules[1]))
+    layout = envs.layout
+    obs, _ = envs.reset(seed=seed)
+    games = [envs.game(i) for i in range(n)]
+    for _ in range(data.draw(st.integers(1, 40))):
+        actions = data.draw(st.lists(st.integers(-2, layout.action_count + 1), min_size=n,
+                                     max_size=n))
+        live = [i for i in range(n) if not games[i].is_over]
+        legal = all(0 <= actions[i] < layout.action_count
+                    and obs["action_mask"][i][actions[i]] for i in live)
+        before = {k: v.copy() for k, v in obs.items()}
+        try:
+            obs, rewards, terminated, _, _ = envs.step(actions)
+        except IllegalMove as refused:
+            assert not legal
+            first = next(i for i in live if not (0 <= actions[i] < layout.action_count
+                                                 and before["action_mask"][i][actions[i]]))
+            with pytest.raises(IllegalMove) as core:  # the core's own refusal
+                core_step(games[first], layout, actions[first], before["dice"][first])
+            assert refused.code is core.value.code
+            assert [envs.game(i) for i in range(n)] == games  # nothing moved
+            obs = before
+            continue
+        assert legal
+        for i in range(n):
+            if games[i].is_over:
+                games[i] = envs.game(i)  # a new game in the slot
+                continue
+            after = core_step(games[i], layout, actions[i], obs["dice"][i])
+            assert rewards[i] == after.cards[0].total - games[i].cards[0].total
+            assert terminated[i] == after.is_over
+            games[i] = after
+            assert_observed(obs, i, after, layout)

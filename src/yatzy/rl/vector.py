@@ -33,6 +33,7 @@ ignored, reward 0); the slot's stream goes on.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -168,7 +169,8 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         regrets = self._regrets(picked, stepped) if self.strategy is not None else None
         bad = self._step_all(picked, restarted.astype(np.uint8))
         if bad >= 0:
-            # The core refuses the action, with its own error and message.
+            # The first refused action, with the layout's or the core's own error.
+            self.layout.to_action(chosen[bad])
             advance(self.layout, self.game(bad), int(picked[bad]), None)
             raise IllegalMove(f"Action {int(picked[bad])} is not legal now",
                               code=ErrorCode.UNKNOWN_ACTION, action=str(int(picked[bad])))
@@ -224,16 +226,18 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         return bad
 
     def _numbers(self, chosen: np.ndarray, stepped: np.ndarray) -> np.ndarray:
-        """The actions as int64, each checked by the layout where it is no action number
-        (the slots restarting ignore theirs)."""
-        count = self.layout.action_count
-        if chosen.dtype.kind in "iu":
-            live = chosen[stepped]
-            if live.size == 0 or (live.min() >= 0 and live.max() < count):
-                return np.where(stepped, chosen, 0).astype(np.int64)
-        for i in np.flatnonzero(stepped).tolist():
-            self.layout.to_action(chosen[i])  # raises for the first that is no action
-        return np.where(stepped, chosen, 0).astype(np.int64)
+        """The actions as int64: -1 where one is no action number (the compiled code
+        refuses it with the others, in the order of the slots), 0 in the slots that
+        restart (they ignore theirs)."""
+        if chosen.dtype.kind in "iu":  # a uint64 too big for int64 turns negative: refused
+            numbers = chosen.astype(np.int64)
+        else:
+            numbers = np.full(self.num_envs, -1, dtype=np.int64)
+            for i in np.flatnonzero(stepped).tolist():
+                with contextlib.suppress(IllegalMove):
+                    self.layout.to_action(chosen[i])
+                    numbers[i] = int(chosen[i])
+        return np.where(stepped, numbers, 0)
 
     def _regrets(self, picked: np.ndarray, stepped: np.ndarray) -> np.ndarray:
         """Each stepping game's regret of its action (see ``YatzyEnv``), from the
@@ -241,13 +245,13 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         assert self.strategy is not None
         regrets = np.zeros(self.num_envs, dtype=np.float64)
         filled = (self._state[:, _MASK, None] & self._bits) != 0
-        for i in np.flatnonzero(stepped).tolist():
-            action = self.layout.to_action(int(picked[i]))
+        for i in np.flatnonzero(stepped & (picked >= 0)).tolist():
             entries = tuple(int(p) if f else None
                             for p, f in zip(self._scores[i].tolist(), filled[i], strict=True))
             card = Scorecard(self.ruleset, entries, int(self._state[i, _EXTRAS]))
             dice = tuple(self._dice[i].tolist())
             try:
+                action = self.layout.to_action(int(picked[i]))
                 options = self.strategy.advise_card(card, dice, int(self._left[i]))
                 regrets[i] = regret(options, dice, action)
             except IllegalMove:
