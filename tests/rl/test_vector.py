@@ -162,8 +162,9 @@ def test_bad_calls_raise_typed_errors_and_change_nothing() -> None:
     assert [envs.game(0), envs.game(1)] == games  # neither game moved
     again, *_ = envs.step([ones + 1, ones + 1])  # and they go on from where they were
     assert np.array_equal(again["filled"][1][:2], [1, 1])
-    with pytest.raises(RulesError, match="num_envs"):
-        YatzyVectorEnv(0)
+    for bad_count in (0, 10**10, 2.0, True):
+        with pytest.raises(RulesError, match="num_envs"):
+            YatzyVectorEnv(bad_count)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="seed must be"):
         envs.reset(seed=[1, 2, 3])
     with pytest.raises(IllegalMove) as bad_seed:

@@ -56,6 +56,9 @@ from yatzy.solver.model import build_model
 if TYPE_CHECKING:
     from yatzy.solver import Strategy
 
+#: The most games one vector environment plays (about 700 bytes each).
+MAX_ENVS = 1_000_000
+
 # Columns of a game's row in the compiled code's state (see kernels.COLUMNS).
 _MASK, _Y, _U, _TOTAL, _FIVE_BOX, _EXTRAS = range(6)
 
@@ -85,11 +88,13 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
     def __init__(self, num_envs: int = 1, rules: str | Ruleset = "yatzy", *,
                  regret: bool = False, render_mode: str | None = None,
                  **options: Any) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or not (
+                1 <= num_envs <= MAX_ENVS):
             raise RulesError(
-                f"num_envs must be a whole number of at least 1, not {shown(num_envs)}",
+                f"num_envs must be a whole number from 1 to {MAX_ENVS:,}, not "
+                f"{shown(num_envs)}",
                 code=ErrorCode.BAD_OPTION, option="num_envs", value=shown(num_envs),
-                valid="1, 2, 3, ...",
+                valid=f"1 to {MAX_ENVS}",
             )
         self.num_envs = num_envs
         self.ruleset = make_ruleset(rules, options)
