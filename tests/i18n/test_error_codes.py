@@ -73,6 +73,7 @@ ERRORS = [
     lambda: yatzy.Game.from_record({"format": "chess"}),
     lambda: play_match(["optimal"], 2, YATZY),
     lambda: play_match(["optimal", "random"], 3, YATZY),
+    lambda: yatzy.strategy(yatzy.ruleset("yatzy", rolls=1)).win_chances(None),  # type: ignore[arg-type]
 ]
 
 

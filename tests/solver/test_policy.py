@@ -145,6 +145,26 @@ def test_bad_situations_are_refused(scandinavian: Strategy) -> None:
         scandinavian.advise_card(card.fill("threes", 4), (1, 2, 3, 4, 5))
 
 
+@pytest.mark.parametrize("wrong", [None, "ones=3", 5, Scorecard, ["Ann"]])
+def test_arguments_of_the_wrong_kind_are_told_with_our_errors(
+    scandinavian: Strategy, wrong: object
+) -> None:
+    from yatzy.solver.winning import WinPlanner
+
+    game_calls = [scandinavian.advise, scandinavian.win_chances, scandinavian.distribution,
+                  WinPlanner(scandinavian).advise]
+    for call in game_calls:
+        with pytest.raises(yatzy.RulesError) as refused:
+            call(wrong)
+        assert refused.value.code == "not_a_game"
+    card_calls = [scandinavian.advise_card, scandinavian.distribution_card,
+                  scandinavian.value]
+    for call in card_calls:
+        with pytest.raises(yatzy.RulesError) as refused:
+            call(wrong)
+        assert refused.value.code == "not_a_scorecard"
+
+
 def test_best_plays_a_sensible_move(scandinavian: Strategy) -> None:
     game = yatzy.new_game(scandinavian.ruleset, ["Ann"], seed=2).roll(dice=[6, 6, 6, 6, 6])
     assert scandinavian.best(game).action == Score("yatzy")

@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     # Arguments of the wrong kind.
     NOT_A_RULESET = "not_a_ruleset"
     NOT_A_SCORECARD = "not_a_scorecard"
+    NOT_A_GAME = "not_a_game"
     # Rulesets and boxes.
     UNKNOWN_RULESET = "unknown_ruleset"
     UNKNOWN_OPTION = "unknown_option"

@@ -30,7 +30,7 @@ from typing import Any
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice, DiceLike, check_dice
-from yatzy.core.errors import ErrorCode, IllegalMove, shown
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.names import MAX_PLAYERS, check_players
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
@@ -38,8 +38,8 @@ from yatzy.core.seeded import Seed, check_seed, seeded_dice
 
 FIRST_PLAYER_MODES = ("seat", "roll")
 
-__all__ = ["FIRST_PLAYER_MODES", "MAX_PLAYERS", "Game", "RollOff", "Step", "roll_off",
-           "roll_off_next"]
+__all__ = ["FIRST_PLAYER_MODES", "MAX_PLAYERS", "Game", "RollOff", "Step", "check_game",
+           "roll_off", "roll_off_next"]
 
 
 @dataclass(frozen=True)
@@ -519,3 +519,13 @@ class Game:
             f"<Game {self.ruleset!r} players={list(self.players)!r} seed={self.seed!r} "
             f"{state}>"
         )
+
+
+def check_game(game: object) -> Game:
+    """Return ``game`` if it is a :class:`Game`, else raise :class:`RulesError`
+    (``code`` ``not_a_game``): for functions that take a game, so that a wrong argument
+    is told, not met as an ``AttributeError`` deep inside."""
+    if not isinstance(game, Game):
+        raise RulesError(f"Expected a Game, not {shown(game)}", code=ErrorCode.NOT_A_GAME,
+                         value=shown(game))
+    return game

@@ -170,6 +170,7 @@ ERROR_TEXTS: dict[ErrorCode, str] = {
     ErrorCode.RECORD: N_("The game record does not replay: {detail}"),
     ErrorCode.NOT_A_RULESET: N_("A ruleset is needed here, not {value}"),
     ErrorCode.NOT_A_SCORECARD: N_("A scorecard of these rules is needed here, not {value}"),
+    ErrorCode.NOT_A_GAME: N_("A game of these rules is needed here, not {value}"),
     ErrorCode.UNKNOWN_RULESET: N_("Unknown rules {name}; choose from {valid}"),
     ErrorCode.UNKNOWN_OPTION: N_("Unknown option {option}; the options are {valid}"),
     ErrorCode.BAD_OPTION: N_("The option {option} cannot be {value}; choose from {valid}"),

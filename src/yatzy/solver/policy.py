@@ -22,8 +22,8 @@ import numpy as np
 
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
-from yatzy.core.errors import ErrorCode, IllegalMove, shown
-from yatzy.core.game import Game
+from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
+from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
 from yatzy.solver import artifacts, dp, kernels, turn
@@ -117,6 +117,8 @@ class Strategy:
 
     def _lookup(self, card: Scorecard) -> tuple[tuple[int, int, int], int]:
         """``card``'s state and total, remembered for the last few thousand cards."""
+        if not isinstance(card, Scorecard):
+            check_card(self.ruleset, card)
         key = (card.entries, card.yahtzee_bonus_count)
         found = self._states.get(key)
         if found is None or (card.ruleset is not self.ruleset and card.ruleset != self.ruleset):
@@ -154,6 +156,8 @@ class Strategy:
         per distinct set of kept faces (holding the first dice of each face) while
         rolls are left, and a ``Score`` per allowed box. Empty when the game is over.
         """
+        if not isinstance(game, Game):
+            check_game(game)
         card, dice = game.card, game.dice
         r = self.ruleset
         if dice is not None and (card.ruleset is r or card.ruleset == r):
@@ -172,6 +176,8 @@ class Strategy:
     ) -> list[Option]:
         """Like :meth:`advise` for a scorecard, the dice on the table (``None`` before the
         turn's first roll) and the rolls left this turn (default: all but the first)."""
+        if not isinstance(card, Scorecard):
+            check_card(self.ruleset, card)
         if card.is_complete:
             return []
         state, total = self._lookup(card)
@@ -216,12 +222,17 @@ class Strategy:
         if isinstance(position, Game):
             return self.distribution_card(position.card, position.dice, position.rolls_left
                                           if position.dice is not None else None)
+        if not isinstance(position, Scorecard):
+            raise RulesError(f"Expected a Game or a Scorecard, not {shown(position)}",
+                             code=ErrorCode.NOT_A_GAME, value=shown(position))
         return self.distribution_card(position)
 
     def distribution_card(self, card: Scorecard, dice: Sequence[int] | None = None,
                           rolls_left: int | None = None) -> ScoreDistribution:
         """Like :meth:`distribution` for a scorecard, the dice on the table (``None``
         before the turn's first roll) and the rolls left (as :meth:`advise_card`)."""
+        if not isinstance(card, Scorecard):
+            check_card(self.ruleset, card)
         if card.is_complete:
             check_card(self.ruleset, card)
             return ScoreDistribution.certain(card.total)
@@ -244,6 +255,7 @@ class Strategy:
         chances exact from their score distributions (:meth:`distribution`; the current
         player's mid-turn, the others' from the start of their next turn). After the
         game, the winners share 1."""
+        check_game(game)
         dists = []
         for seat, card in enumerate(game.cards):
             if seat == game.current_seat and game.dice is not None:

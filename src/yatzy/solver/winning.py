@@ -37,7 +37,7 @@ import numpy as np
 
 from yatzy.core.actions import Action, Reroll, Score
 from yatzy.core.errors import ErrorCode, IllegalMove
-from yatzy.core.game import Game
+from yatzy.core.game import Game, check_game
 from yatzy.solver.distribution import win_curve
 from yatzy.solver.keeps import FACES, FloatArray
 from yatzy.solver.kernels import NEG
@@ -94,6 +94,7 @@ class WinPlanner:
         (from 0 to 1). Solitaire, or before the turn's first roll, the options of
         :meth:`Strategy.advise <yatzy.solver.policy.Strategy.advise>`."""
         s = self.strategy
+        check_game(game)
         if game.is_over:
             return []
         if len(game.players) == 1 or game.dice is None:
