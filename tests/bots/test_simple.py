@@ -48,3 +48,27 @@ def test_greedy_keeps_a_yatzy_and_rerolls_junk() -> None:
     g = yatzy.new_game(yatzy.ruleset("yatzy"), ["cpu"], seed=1).roll([6, 6, 6, 1, 2])
     action = bot.choose(g)
     assert isinstance(action, yatzy.Reroll) and set(action.hold) == {0, 1, 2}
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "easy", "optimal", "winner"])
+def test_a_bot_refuses_what_is_no_game_with_our_error(level: str) -> None:
+    from yatzy.core.errors import ErrorCode, RulesError
+
+    bot = make_bot(level, random.Random(1))
+    for wrong in (None, "game", 5):
+        with pytest.raises(RulesError) as refused:
+            bot.choose(wrong)  # type: ignore[arg-type]
+        assert refused.value.code is ErrorCode.NOT_A_GAME
+
+
+@pytest.mark.parametrize("name", ["genius", None, 5, ["optimal"]])
+def test_an_unknown_level_is_our_error(name: object) -> None:
+    from yatzy.bots import UnknownBot, check_level
+    from yatzy.core.errors import ErrorCode, YatzyError
+
+    for call in (make_bot, check_level):
+        with pytest.raises(UnknownBot) as refused:
+            call(name)  # type: ignore[operator]
+        assert isinstance(refused.value, YatzyError)
+        assert refused.value.code is ErrorCode.UNKNOWN_BOT
+        assert "optimal" in refused.value.params["known"]

@@ -9,6 +9,7 @@ these too.
 
 from __future__ import annotations
 
+from yatzy.bots import UnknownBot as UnknownBot  # re-exported: a seat's level
 from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError, shown
 
 
@@ -64,18 +65,6 @@ class GameChanged(AppError):
             game_id=game_id, expected=expected, actual=actual, what=what,
         )
         self.game_id = game_id
-
-
-class UnknownBot(AppError):
-    """A seat names a computer player level that does not exist."""
-
-    code = ErrorCode.UNKNOWN_BOT
-
-    def __init__(self, bot: str, known: tuple[str, ...]) -> None:
-        super().__init__(
-            f"Unknown computer player {shown(bot)}; choose from {', '.join(known)}",
-            bot=bot, known=", ".join(known),
-        )
 
 
 class BadSeats(AppError):

@@ -53,8 +53,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from yatzy.app.errors import BadMatch, UnknownBot
-from yatzy.bots import bot_names, make_bot
+from yatzy.app.errors import BadMatch
+from yatzy.bots import check_level, make_bot
 from yatzy.core.actions import Reroll, Roll
 from yatzy.core.dice import Dice
 from yatzy.core.errors import ErrorCode, IllegalMove, shown
@@ -363,10 +363,8 @@ def check_levels(levels: object) -> tuple[str, ...]:
     if isinstance(levels, str | bytes) or not isinstance(levels, Sequence):
         raise BadMatch(f"A match needs a list of computer players, not {shown(levels)}",
                        code=ErrorCode.MATCH_LEVELS, count=shown(levels))
-    known = bot_names()
     for level in levels:
-        if not isinstance(level, str) or level not in known:
-            raise UnknownBot(shown(level) if not isinstance(level, str) else level, known)
+        check_level(level)
     if len(levels) < 2:
         raise BadMatch(f"A match needs two or more computer players, not {len(levels)}",
                        code=ErrorCode.MATCH_LEVELS, count=len(levels))

@@ -39,7 +39,6 @@ from yatzy.app.errors import (
     BadSeats,
     GameChanged,
     GameNotFound,
-    UnknownBot,
 )
 from yatzy.app.events import (
     ActionApplied,
@@ -59,7 +58,7 @@ from yatzy.app.saved import (
     SeatedGame,
     StatsRow,
 )
-from yatzy.bots import bot_names
+from yatzy.bots import check_level
 from yatzy.core.actions import Action, Score
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game
@@ -104,9 +103,8 @@ def _seats(seats: Iterable[Seat | str]) -> tuple[Seat, ...]:
         if not isinstance(seat, Seat):
             raise BadSeats(f"A seat must be a Seat or a name, not {shown(seat)}",
                            seats=shown(seat))
-        if seat.bot is not None and (not isinstance(seat.bot, str)
-                                     or seat.bot not in bot_names()):
-            raise UnknownBot(shown(seat.bot), bot_names())
+        if seat.bot is not None:
+            check_level(seat.bot)
     try:
         check_players([seat.name for seat in result])
     except IllegalMove as exc:

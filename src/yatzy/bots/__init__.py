@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from yatzy.core.actions import Action
+from yatzy.core.errors import ErrorCode, YatzyError, shown
 from yatzy.core.game import Game
 
 
@@ -36,6 +37,19 @@ class Bot(Protocol):
 
 BotFactory = Callable[[random.Random], Bot]
 
+
+class UnknownBot(YatzyError):
+    """A computer player level that does not exist (``params``: ``bot``, the name
+    asked for, and ``known``, the levels there are)."""
+
+    code = ErrorCode.UNKNOWN_BOT
+
+    def __init__(self, bot: object, known: tuple[str, ...]) -> None:
+        super().__init__(
+            f"Unknown computer player {shown(bot)}; choose from {', '.join(known)}",
+            bot=bot if isinstance(bot, str) else shown(bot), known=", ".join(known),
+        )
+
 _REGISTRY: dict[str, BotFactory] = {}
 
 
@@ -50,12 +64,18 @@ def bot_names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
 
 
-def make_bot(name: str, rng: random.Random | None = None) -> Bot:
-    """A bot by level name (``random``, ``greedy``, and the solver's levels)."""
+def check_level(name: object) -> str:
+    """``name`` if :func:`make_bot` knows the level, else :class:`UnknownBot`."""
     _load_plugins()
-    if name not in _REGISTRY:
-        raise ValueError(f"Unknown computer player {name!r}; choose from {', '.join(_REGISTRY)}")
-    return _REGISTRY[name](rng or random.Random())
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise UnknownBot(name, tuple(_REGISTRY))
+    return name
+
+
+def make_bot(name: str, rng: random.Random | None = None) -> Bot:
+    """A bot by level name (``random``, ``greedy``, and the solver's levels);
+    :class:`UnknownBot` for another name."""
+    return _REGISTRY[check_level(name)](rng or random.Random())
 
 
 def play_turn(game: Game, bot: Bot) -> Game:
@@ -86,4 +106,5 @@ def _load_plugins() -> None:
         importlib.import_module(module).register_all()
 
 
-__all__ = ["Bot", "BotFactory", "bot_names", "make_bot", "play_turn", "register"]
+__all__ = ["Bot", "BotFactory", "UnknownBot", "bot_names", "check_level", "make_bot", "play_turn",
+           "register"]

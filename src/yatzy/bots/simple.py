@@ -11,7 +11,7 @@ from math import factorial
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
-from yatzy.core.game import Game
+from yatzy.core.game import Game, check_game
 from yatzy.core.scorecard import Scorecard
 
 #: Rough mean points of each box under good play, used to decide where a poor roll hurts
@@ -34,6 +34,7 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, game: Game) -> Action:
+        check_game(game)
         if game.dice is None:
             return Roll()
         n = game.ruleset.dice_count
@@ -85,6 +86,7 @@ class GreedyBot:
         return max(points - TYPICAL[box] / 2 for box, points in options.items()) + bonus
 
     def choose(self, game: Game) -> Action:
+        check_game(game)
         if game.dice is None:
             return Roll()
         card = game.card

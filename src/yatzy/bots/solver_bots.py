@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from yatzy.core.actions import Action
 from yatzy.core.errors import ErrorCode, IllegalMove
-from yatzy.core.game import Game
+from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class SolverBot:
     def choose(self, game: Game) -> Action:
         from yatzy.solver import strategy
 
-        options = strategy(game.ruleset).advise(game)
+        options = strategy(check_game(game).ruleset).advise(game)
         if not options:
             raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
         if self.temperature <= 0 or len(options) == 1:
@@ -84,7 +84,7 @@ class WinnerBot:
         return "<WinnerBot>"
 
     def choose(self, game: Game) -> Action:
-        return _planner(game.ruleset).best(game).action
+        return _planner(check_game(game).ruleset).best(game).action
 
 
 def _planner(ruleset: Ruleset) -> WinPlanner:

@@ -8,7 +8,6 @@ import argparse
 import json
 from typing import Any
 
-from yatzy.app.errors import UnknownBot
 from yatzy.cli.numbers import decimal, percent, whole
 from yatzy.cli.options import (
     add_language_argument,
@@ -50,13 +49,12 @@ def register(subparsers: Any, t: Translator) -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from yatzy.bots import bot_names
+    from yatzy.bots import check_level
     from yatzy.bots.solver_bots import LEVELS, simulate_level
 
     t = command_translator(args)
     ruleset = ruleset_from_args(args)
-    if args.bot not in bot_names():
-        raise UnknownBot(args.bot, bot_names())
+    check_level(args.bot)
     # A bad file name is refused before the games are played, not after.
     plot = plot_file(args.plot) if args.plot else None
     # Only the solver's levels need its table (built with a progress bar if need be).
