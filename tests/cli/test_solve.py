@@ -382,6 +382,19 @@ def test_analyse_draws_the_win_chances_of_a_game(tmp_path: Path,
     assert all(sum(c["chances"].values()) == pytest.approx(1.0) for c in chances)
 
 
+def test_names_that_look_like_mathematics_are_drawn_as_they_are(tmp_path: Path) -> None:
+    """Matplotlib reads $...$ as mathematics: a name like this stopped the drawing."""
+    rules = yatzy.ruleset("yatzy", order="in_order", rolls=1)
+    game = yatzy.new_game(rules, ["$\\frac{$", "$x^2$"], seed=5)
+    bot = make_bot("greedy")
+    while not game.is_over:
+        game = play_turn(game, bot)
+    record = tmp_path / "g.json"
+    record.write_text(game.to_json())
+    assert main(["analyse", str(record), "--win-chances", "--plot", str(tmp_path / "w")]) == 0
+    assert (tmp_path / "w.png").stat().st_size > 1000
+
+
 @pytest.mark.parametrize("args, message", [
     (["--plot", "x.png"], "--plot goes with --win-chances"),
     (["--win-chances"], "Win chances are for games of two players or more"),

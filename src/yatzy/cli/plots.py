@@ -40,10 +40,13 @@ def plot_file(name: str) -> str:
 
 
 def new_figure() -> tuple[Any, Any]:
-    """A figure and its axes, drawn off screen."""
+    """A figure and its axes, drawn off screen. Its texts are shown as they are: no
+    ``$...$`` mathematics, so that a player's name like ``$x^2$`` is not formatted (and
+    one like ``$\\frac{$`` does not stop the drawing)."""
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     return plt.subplots(figsize=(8, 4.5))
