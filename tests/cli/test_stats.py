@@ -212,3 +212,27 @@ def test_every_language_shows_the_table(db: Path, lang: str,
     assert main(["stats", "--db", str(db), "--lang", lang, "--histogram"]) == 0
     out = capsys.readouterr().out
     assert len(rows(out)) == 3 and "{" not in out
+
+
+def test_names_are_printed_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rich reads [...] as markup and a backslash before it as an escape: names that
+    look like either are printed as they are, in the tables and the messages."""
+    names = ["[/b]", "Bo\\", "[red]x"]
+    db = tmp_path / "g.sqlite3"
+    with open_service(db) as service:
+        saved = service.create(yatzy.ruleset("yatzy", rolls=1), [Seat(n) for n in names],
+                               seed=1)
+        while not saved.finished:
+            saved = service.apply(saved.id, yatzy.Roll())
+            saved = service.apply(saved.id, yatzy.Score(next(iter(saved.game.choices()))))
+    assert main(["stats", "--db", str(db), "--histogram", "--player", "Bo\\"]) == 0
+    out = capsys.readouterr().out
+    assert [row[1] for row in rows(out)[:1]] == ["Bo\\"]
+    assert "Scores of Bo\\ in Yatzy · 1 roll:" in out
+    assert main(["stats", "--db", str(db)]) == 0
+    assert sorted(row[1] for row in rows(capsys.readouterr().out)) == sorted(names)
+    assert main(["games", "--db", str(db)]) == 0
+    players = " ".join(row[3] for row in rows(capsys.readouterr().out))
+    assert all(f"{name} " in players for name in names), players
+    assert main(["stats", "--db", str(db), "--player", "[/i]\\"]) == 0
+    assert capsys.readouterr().out.startswith("No finished games for [/i]\\ yet.")

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from yatzy.app import (
     DamagedGame,
@@ -139,9 +139,9 @@ def _export(console: Console, t: Translator, service: GameService,
         # A game that no longer reads: its row as stored (a database that fails raises
         # again here).
         text = json.dumps(service.stored(game_id), indent=2, ensure_ascii=False) + "\n"
-        Console(stderr=True).print(t._(
+        Console(stderr=True).print(Text(t._(
             "Game {id} cannot be read ({reason}): this is its row as stored.",
-            id=game_id[:SHORT_ID], reason=escape(exc.message)), highlight=False)
+            id=game_id[:SHORT_ID], reason=exc.message)), highlight=False)
     if args.output is None:
         sys.stdout.write(text)
         return 0
@@ -150,8 +150,8 @@ def _export(console: Console, t: Translator, service: GameService,
     except OSError as exc:
         raise CommandError(N_("Cannot write {file}: {reason}"), file=args.output,
                            reason=exc.strerror or exc) from None
-    console.print(t._("Wrote the record of game {id} to {file}.", id=game_id[:SHORT_ID],
-                      file=escape(args.output)), highlight=False)
+    console.print(Text(t._("Wrote the record of game {id} to {file}.",
+                           id=game_id[:SHORT_ID], file=args.output)), highlight=False)
     return 0
 
 
@@ -220,12 +220,12 @@ def game_json(saved: ListedGame) -> dict[str, Any]:
     }
 
 
-def _players(saved: SavedGame) -> str:
+def _players(saved: SavedGame) -> Text:
     parts = []
     for seat, card, place in zip(saved.seats, saved.game.cards, _places(saved), strict=True):
         mark = f" {WINNER}" if place == 1 else ""
-        parts.append(f"{escape(seat.name)} {card.total}{mark}")
-    return ", ".join(parts)
+        parts.append(f"{seat.name} {card.total}{mark}")
+    return Text(", ".join(parts))  # names as they are: not rich markup
 
 
 def games_table(games: list[ListedGame], t: Translator | None = None) -> Table:
@@ -247,7 +247,7 @@ def games_table(games: list[ListedGame], t: Translator | None = None) -> Table:
                 saved.id[:SHORT_ID],
                 "?" if when is None else when.astimezone().strftime("%Y-%m-%d %H:%M"),
                 "?", "?",
-                t._("Damaged: {reason}", reason=escape(saved.reason)),
+                Text(t._("Damaged: {reason}", reason=saved.reason)),
             )
             continue
         game = saved.game
@@ -259,7 +259,7 @@ def games_table(games: list[ListedGame], t: Translator | None = None) -> Table:
         table.add_row(
             saved.id[:SHORT_ID],
             saved.updated_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-            escape(ruleset_title(t, game.ruleset)),
+            Text(ruleset_title(t, game.ruleset)),
             _players(saved),
             status,
         )

@@ -14,8 +14,8 @@ from typing import Any
 from babel.numbers import format_decimal, format_percent
 from rich.bar import Bar
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from yatzy.app import GameService, StatsRow
 from yatzy.cli.options import add_language_argument, command_translator
@@ -97,19 +97,20 @@ def _json(service: GameService, rows: list[StatsRow], args: argparse.Namespace) 
     }
 
 
-def _no_games_message(t: Translator, args: argparse.Namespace) -> str:
+def _no_games_message(t: Translator, args: argparse.Namespace) -> Text:
+    """What ``yatzy stats`` says when no game matches (plain text: a name as it is)."""
     rules = t._(RULESET_WORDS[args.rules]) if args.rules else None
-    player = escape(args.player) if args.player else None
+    player = args.player or None
     if rules and player:
-        return t._("No finished games of {rules} for {player} yet. "
-                   "Play one with `yatzy play`.", rules=rules, player=player)
+        return Text(t._("No finished games of {rules} for {player} yet. "
+                        "Play one with `yatzy play`.", rules=rules, player=player))
     if rules:
-        return t._("No finished games of {rules} yet. Play one with `yatzy play`.",
-                   rules=rules)
+        return Text(t._("No finished games of {rules} yet. Play one with `yatzy play`.",
+                        rules=rules))
     if player:
-        return t._("No finished games for {player} yet. Play one with `yatzy play`.",
-                   player=player)
-    return t._("No finished games yet. Play one with `yatzy play`.")
+        return Text(t._("No finished games for {player} yet. Play one with `yatzy play`.",
+                        player=player))
+    return Text(t._("No finished games yet. Play one with `yatzy play`."))
 
 
 def _percent(t: Translator, rate: float) -> str:
@@ -141,8 +142,8 @@ def stats_table(rows: list[StatsRow], t: Translator | None = None,
     previous = None
     for row in rows:
         table.add_row(
-            escape(titles.get(row.ruleset, row.ruleset)) if row.ruleset != previous else "",
-            escape(row.player),
+            Text(titles.get(row.ruleset, row.ruleset) if row.ruleset != previous else ""),
+            Text(row.player),
             str(row.games),
             str(row.wins),
             str(row.best),
@@ -199,14 +200,14 @@ def _print_histogram(
         return
     mean = sum(scores) / len(scores)
     spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / len(scores))
-    name = escape(ruleset_title(t, rules))
+    name = ruleset_title(t, rules)
     if player:
-        title = t._("Scores of {player} in {rules}", player=escape(player), rules=name)
+        title = t._("Scores of {player} in {rules}", player=player, rules=name)
     else:
         title = t._("Scores in {rules}", rules=name)
     summary = t.ngettext("{n} score, mean {mean}, sd {sd}", "{n} scores, mean {mean}, sd {sd}",
                          len(scores), n=len(scores), mean=_decimal(t, mean),
                          sd=_decimal(t, spread))
     console.print()
-    console.print(f"[bold]{title}[/bold]: {summary}", highlight=False)
+    console.print(Text.assemble((title, "bold"), ": ", summary), highlight=False)
     console.print(histogram_table(scores, t))
