@@ -355,15 +355,22 @@ def test_distribution_options_need_the_distribution(args: list[str],
         "yatzy: --plot and --at-least go with --distribution")
 
 
+def played_record(path: Path, rules: yatzy.Ruleset, players: list[str], level: str
+                  ) -> tuple[yatzy.Game, Path]:
+    """A game of ``players`` played to its end by the computer ``level``, and its record
+    written to ``path``."""
+    game = yatzy.new_game(rules, players, seed=5)
+    bot = make_bot(level)
+    while not game.is_over:
+        game = play_turn(game, bot)
+    path.write_text(game.to_json())
+    return game, path
+
+
 def test_analyse_draws_the_win_chances_of_a_game(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     rules = yatzy.ruleset("yatzy", order="in_order")
-    game = yatzy.new_game(rules, ["Ann", "Bo"], seed=5)
-    bot = make_bot("optimal")
-    while not game.is_over:
-        game = play_turn(game, bot)
-    record = tmp_path / "g.json"
-    record.write_text(game.to_json())
+    game, record = played_record(tmp_path / "g.json", rules, ["Ann", "Bo"], "optimal")
     assert main(["analyse", str(record), "--win-chances", "--plot", str(tmp_path / "w")]) == 0
     out = capsys.readouterr().out
     assert (tmp_path / "w.png").stat().st_size > 1000
@@ -384,13 +391,8 @@ def test_analyse_draws_the_win_chances_of_a_game(tmp_path: Path,
 
 def test_names_that_look_like_mathematics_are_drawn_as_they_are(tmp_path: Path) -> None:
     """Matplotlib reads $...$ as mathematics: a name like this stopped the drawing."""
-    rules = yatzy.ruleset("yatzy", order="in_order", rolls=1)
-    game = yatzy.new_game(rules, ["$\\frac{$", "$x^2$"], seed=5)
-    bot = make_bot("greedy")
-    while not game.is_over:
-        game = play_turn(game, bot)
-    record = tmp_path / "g.json"
-    record.write_text(game.to_json())
+    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", rolls=1),
+                              ["$\\frac{$", "$x^2$"], "greedy")
     assert main(["analyse", str(record), "--win-chances", "--plot", str(tmp_path / "w")]) == 0
     assert (tmp_path / "w.png").stat().st_size > 1000
 
