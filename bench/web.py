@@ -4,7 +4,7 @@
 
 Starts a real server (``yatzy serve`` on 127.0.0.1, a free port, a fresh SQLite file
 in a temporary folder, ``--pace 0 --rate 0``), then a load generator in a separate
-process (asyncio, ``httpx`` and ``websockets``) that creates ``--games`` two-seat games
+process (asyncio, ``httpx2`` and ``websockets``) that creates ``--games`` two-seat games
 over HTTP, opens one websocket per seat and has every seat play like a person: when it
 is its turn it thinks a random ``--think-min``..``--think-max`` seconds, then sends its
 next action over its websocket (roll; sometimes reroll holding the most common value;
