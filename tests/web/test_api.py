@@ -296,3 +296,36 @@ def test_win_chances_asked_at_once_are_worked_out_once(
         answers = list(pool.map(lambda _: client.get(url).json(), range(4)))
     assert len(calls) == 2  # the failure was not kept; then once for all four
     assert all(a == answers[0] for a in answers) and answers[0]["chances"]["Ann"] == 0.5
+
+
+def test_win_chances_asked_while_others_are_worked_out_get_the_latest_version(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from yatzy.solver.policy import Strategy
+
+    versions = []
+    real = Strategy.win_chances
+
+    def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
+        versions.append(len(game.history))
+        time.sleep(1.0)  # moves are made while this one is worked out
+        return real(self, game)
+
+    monkeypatch.setattr(Strategy, "win_chances", slow)
+    created = new_game(client, options={"order": "in_order"})
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    url = f"/api/games/{game_id}/chances"
+    start = client.get(f"/api/games/{game_id}").json()["version"]
+    with ThreadPoolExecutor(4) as pool:
+        first = pool.submit(client.get, url)
+        time.sleep(0.3)
+        later = []
+        for move in ({"type": "roll"}, {"type": "reroll", "hold": [0]},
+                     {"type": "reroll", "hold": [0]}):
+            act(client, game_id, ann, **move)
+            later.append(pool.submit(client.get, url))
+        answers = [first.result().json()] + [f.result().json() for f in later]
+    assert [a["version"] for a in answers] == [start, start + 3, start + 3, start + 3]
+    assert len(versions) == 2  # the first and the latest, not the two in between

@@ -169,29 +169,31 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
 @router.get("/api/games/{game_id}/chances", responses=ERRORS, tags=["games"])
 async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
     """Every player's chance of winning from now on, when everyone plays for the highest
-    expected score (two players or more; anyone who can see the game may ask). Worked
-    out once per version of the game: seconds in its first rounds, milliseconds later."""
+    expected score (two players or more; anyone who can see the game may ask), for the
+    game as it stands when the answer is worked out. Worked out once per version of the
+    game and one version at a time (seconds in its first rounds, milliseconds later): a
+    request that waited for another gets the game's latest version."""
     check_rate(request)
     room = await room_of(request, game_id)
-    game = room.table.game
-    if len(game.players) < 2:
+    if len(room.table.game.players) < 2:
         raise IllegalMove("Win chances are for games of two players or more",
                           code=ErrorCode.NO_OPPONENTS)
-    version = room.saved.version
-    if room.chances is None or room.chances[0] != version:
-        import yatzy
+    async with room.chances_lock:
+        # Read after the wait: moves made meanwhile are worked out, not the ones before.
+        version, game = room.saved.version, room.table.game
+        if room.chances is None or room.chances[0] != version:
+            import yatzy
 
-        # One computation per version, whoever asks while it runs (it can take seconds).
-        room.chances = (version, asyncio.ensure_future(run_in_threadpool(
-            lambda: yatzy.strategy(game.ruleset).win_chances(game))))
-    work = room.chances[1]
-    try:
-        # A request that goes away does not stop the work the others wait for.
-        found = await asyncio.shield(work)
-    except Exception:
-        if room.chances is not None and room.chances[1] is work:
-            room.chances = None  # the next request tries again
-        raise
+            room.chances = (version, asyncio.ensure_future(run_in_threadpool(
+                lambda: yatzy.strategy(game.ruleset).win_chances(game))))
+        work = room.chances[1]
+        try:
+            # A request that goes away does not stop the work the others wait for.
+            found = await asyncio.shield(work)
+        except Exception:
+            if room.chances is not None and room.chances[1] is work:
+                room.chances = None  # the next request tries again
+            raise
     t = translator(request_lang(request))
     return {"version": version, "chances": {name: round(p, 6) for name, p in found.items()},
             "text": win_chances_text(t, found)}

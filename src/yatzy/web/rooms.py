@@ -65,6 +65,8 @@ class Room:
     #: The players' win chances for a version of the game (see the API): the work that
     #: finds them, which every request for that version awaits.
     chances: tuple[int, asyncio.Future[dict[str, float]]] | None = None
+    #: Held while the win chances are worked out: one version at a time.
+    chances_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def saved(self) -> SavedGame:
