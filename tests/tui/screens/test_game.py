@@ -432,6 +432,44 @@ async def test_w_shows_and_hides_the_win_chances(
         assert "Win chances" not in shown(screen.query_one("#message"))
 
 
+async def test_win_chances_are_worked_out_for_the_latest_move_only(
+    service: GameService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves made while the chances are worked out do not each start a computation (a
+    thread cannot be stopped): the one for the latest game follows the running one."""
+    import time
+
+    from yatzy.solver.policy import Strategy
+
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    asked: list[int] = []
+    real = Strategy.win_chances
+
+    def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
+        asked.append(len(game.history))
+        time.sleep(0.5)
+        return real(self, game)
+
+    monkeypatch.setattr(Strategy, "win_chances", slow)
+    rules = yatzy.ruleset("yatzy", order="in_order")
+    setup = GameSetup(rules, (Seat("Ann"), Seat("Bo")), seed=7)
+    app = YatzyApp(service, setup=setup, fast=True)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("w")  # the start of the game: at work for half a second
+        await pilot.press("r", "1", "r", "1", "r")  # three moves meanwhile
+        for _ in range(50):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if not shown(screen.query_one("#message")).startswith("Win chances: working"):
+                break
+        game = screen.table.game
+        assert asked == [0, len(game.history)]  # the first, then the latest only
+        expected = real(yatzy.strategy(rules), game)
+        assert shown(screen.query_one("#message")).splitlines()[0] == "Win chances: " + (
+            " · ".join(f"{name} {100 * p:.1f}%" for name, p in expected.items()))
+
+
 async def test_win_chances_need_two_players(service: GameService) -> None:
     app = solo(service, yatzy.ruleset("yatzy", order="in_order"))
     async with app.run_test(size=SIZE) as pilot:

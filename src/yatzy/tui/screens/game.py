@@ -7,6 +7,7 @@ game is saved). The mouse works too.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -105,6 +106,8 @@ class GameScreen(TranslatedScreen):
         #: and the last ones worked out, with their game.
         self.show_chances = False
         self.chances: tuple[Game, dict[str, float]] | None = None
+        #: Held while the win chances are worked out (see :meth:`estimate`).
+        self.chances_lock = threading.Lock()
 
     # --- Layout ----------------------------------------------------------------------
 
@@ -343,10 +346,17 @@ class GameScreen(TranslatedScreen):
     @work(thread=True, exclusive=True, group="chances")
     def estimate(self, game: Game) -> None:
         """Work out the players' win chances in ``game``, off the screen's thread (seconds
-        in the first rounds, milliseconds later)."""
+        in the first rounds, milliseconds later), one game at a time: a thread cannot be
+        stopped, so one asked for while another works waits for it, and is dropped when
+        the game has moved on meanwhile (the move asked for the newer one) or the chances
+        are hidden."""
         import yatzy
 
-        self.post_message(self.Chances(game, yatzy.strategy(game.ruleset).win_chances(game)))
+        with self.chances_lock:
+            if game is not self.table.game or not self.show_chances:
+                return
+            chances = yatzy.strategy(game.ruleset).win_chances(game)
+        self.post_message(self.Chances(game, chances))
 
     @on(Chances)
     def estimated(self, event: Chances) -> None:
