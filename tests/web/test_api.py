@@ -270,24 +270,33 @@ def test_win_chances_for_anyone_watching_a_game_of_two(client: TestClient) -> No
     assert refused.json()["error"]["code"] == "no_opponents"
 
 
+def slow_win_chances(monkeypatch: pytest.MonkeyPatch, seconds: float,
+                     fail_first: bool = False) -> list[int]:
+    """Make the solver's win chances take ``seconds`` (and the first call fail, with
+    ``fail_first``); returns the list that receives the number of steps of every game
+    they are worked out for."""
+    from yatzy.solver.policy import Strategy
+
+    asked: list[int] = []
+    real = Strategy.win_chances
+
+    def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
+        asked.append(len(game.history))
+        time.sleep(seconds)  # the others ask while this one is at work
+        if fail_first and len(asked) == 1:
+            raise RuntimeError("the solver failed")
+        return real(self, game)
+
+    monkeypatch.setattr(Strategy, "win_chances", slow)
+    return asked
+
+
 def test_win_chances_asked_at_once_are_worked_out_once(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from yatzy.solver.policy import Strategy
-
-    calls = []
-    real = Strategy.win_chances
-
-    def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
-        calls.append(game)
-        time.sleep(0.5)  # the others ask while the first is at work
-        if len(calls) == 1:
-            raise RuntimeError("the solver failed")
-        return real(self, game)
-
-    monkeypatch.setattr(Strategy, "win_chances", slow)
+    calls = slow_win_chances(monkeypatch, 0.5, fail_first=True)
     created = new_game(client, options={"order": "in_order"})
     url = f"/api/games/{created['id']}/chances"
     with pytest.raises(RuntimeError, match="solver failed"):
@@ -303,17 +312,7 @@ def test_win_chances_asked_while_others_are_worked_out_get_the_latest_version(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from yatzy.solver.policy import Strategy
-
-    versions = []
-    real = Strategy.win_chances
-
-    def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
-        versions.append(len(game.history))
-        time.sleep(1.0)  # moves are made while this one is worked out
-        return real(self, game)
-
-    monkeypatch.setattr(Strategy, "win_chances", slow)
+    versions = slow_win_chances(monkeypatch, 1.0)  # moves are made meanwhile
     created = new_game(client, options={"order": "in_order"})
     game_id, ann = created["id"], created["seats"][0]["token"]
     url = f"/api/games/{game_id}/chances"
