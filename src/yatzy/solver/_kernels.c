@@ -1007,7 +1007,7 @@ typedef struct {
     int status;
 } Share;
 
-static void *share_run(void *arg) {
+HOT static void *share_run(void *arg) {
     Share *s = arg;
     const Kernels *t = s->t;
     const int slots = t->ne + FACES * t->nb;
@@ -1221,7 +1221,7 @@ typedef struct {
     int status;
 } TableShare;
 
-static void *table_run(void *arg) {
+HOT static void *table_run(void *arg) {
     TableShare *s = arg;
     const Kernels *t = s->t;
     const int full = (1 << t->nb) - 1;
