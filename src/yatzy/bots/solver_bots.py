@@ -73,7 +73,7 @@ class WinnerBot:
     (a shared first place counting 1/k), exact within the turn, assuming the others play
     for expected score (:class:`yatzy.solver.winning.WinPlanner`); solitaire it plays
     like ``optimal``. Its first decision in a process builds the table of the points
-    still to come (10 to 20 s, about 740 MB)."""
+    still to come (7 to 14 s, about 740 MB)."""
 
     name = "winner"
 

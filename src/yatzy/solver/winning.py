@@ -52,7 +52,7 @@ _TABLES_LOCK = threading.Lock()
 
 
 def remaining_table(strategy: Strategy) -> RemainingTable:
-    """The :class:`RemainingTable` of ``strategy``, built once per process (10 to 20 s,
+    """The :class:`RemainingTable` of ``strategy``, built once per process (7 to 14 s,
     about 740 MB)."""
     with _TABLES_LOCK:
         table = _TABLES.get(strategy.ruleset)
