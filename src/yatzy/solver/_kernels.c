@@ -923,7 +923,7 @@ typedef struct {
 } Dist;
 
 /* Add chance `prob` times d, shifted by `gain` points, to *to (which grows to fit). */
-static int dist_add(Dist *to, const Dist *d, int gain, double prob) {
+HOT static int dist_add(Dist *to, const Dist *d, int gain, double prob) {
     int lo = d->lo + gain, hi = d->hi + gain;
     if (!to->p || lo < to->lo || hi > to->hi) {
         const int pad = 16;
