@@ -447,7 +447,7 @@ async def test_win_chances_are_worked_out_for_the_latest_move_only(
 
     def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
         asked.append(len(game.history))
-        time.sleep(0.5)
+        time.sleep(2.0 if len(asked) == 1 else 0.1)  # the moves come while the first works
         return real(self, game)
 
     monkeypatch.setattr(Strategy, "win_chances", slow)
@@ -456,15 +456,18 @@ async def test_win_chances_are_worked_out_for_the_latest_move_only(
     app = YatzyApp(service, setup=setup, fast=True)  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(app)
-        await pilot.press("w")  # the start of the game: at work for half a second
+        await pilot.press("w")  # the start of the game: at work for two seconds
         await pilot.press("r", "1", "r", "1", "r")  # three moves meanwhile
-        for _ in range(50):
+        for _ in range(100):
             await app.workers.wait_for_complete()
             await pilot.pause()
             if not shown(screen.query_one("#message")).startswith("Win chances: working"):
                 break
         game = screen.table.game
-        assert asked == [0, len(game.history)]  # the first, then the latest only
+        # The first, then the latest; one in between at most, on a machine so slow that
+        # a move came after the first was done (each move's own would give [0, 1, 2, 3]).
+        assert asked[0] == 0 and asked[-1] == len(game.history) == 3
+        assert asked == sorted(set(asked)) and len(asked) <= 3
         expected = real(yatzy.strategy(rules), game)
         assert shown(screen.query_one("#message")).splitlines()[0] == "Win chances: " + (
             " · ".join(f"{name} {100 * p:.1f}%" for name, p in expected.items()))
