@@ -271,10 +271,10 @@ def test_win_chances_for_anyone_watching_a_game_of_two(client: TestClient) -> No
 
 
 def slow_win_chances(monkeypatch: pytest.MonkeyPatch, seconds: float,
-                     fail_first: bool = False) -> list[int]:
-    """Make the solver's win chances take ``seconds`` (and the first call fail, with
-    ``fail_first``); returns the list that receives the number of steps of every game
-    they are worked out for."""
+                     fail_first: bool = False, first: float | None = None) -> list[int]:
+    """Make the solver's win chances take ``seconds`` (the first call ``first`` seconds
+    when given, and fail with ``fail_first``); returns the list that receives the number
+    of steps of every game they are worked out for."""
     from yatzy.solver.policy import Strategy
 
     asked: list[int] = []
@@ -282,7 +282,7 @@ def slow_win_chances(monkeypatch: pytest.MonkeyPatch, seconds: float,
 
     def slow(self: Strategy, game: yatzy.Game) -> dict[str, float]:
         asked.append(len(game.history))
-        time.sleep(seconds)  # the others ask while this one is at work
+        time.sleep(first if first is not None and len(asked) == 1 else seconds)
         if fail_first and len(asked) == 1:
             raise RuntimeError("the solver failed")
         return real(self, game)
@@ -312,7 +312,7 @@ def test_win_chances_asked_while_others_are_worked_out_get_the_latest_version(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    versions = slow_win_chances(monkeypatch, 1.0)  # moves are made meanwhile
+    versions = slow_win_chances(monkeypatch, 0.2, first=3.0)  # moves are made meanwhile
     created = new_game(client, options={"order": "in_order"})
     game_id, ann = created["id"], created["seats"][0]["token"]
     url = f"/api/games/{game_id}/chances"
