@@ -2196,15 +2196,18 @@ static int dice_roll(const Kernels *t, const int8_t *d) {
     return roll_of_counts(t, c);
 }
 
+/* 1 when the rules let the game in `row` fill `box` with roll r, else 0. */
+INLINE int box_legal(const Kernels *t, const int64_t *row, int r, int box) {
+    int extra, m2, y2, up;
+    return fill_box(t, (int)row[G_MASK], (int)row[G_Y], r, box, &extra, &m2, &y2, &up) >= 0;
+}
+
 /* 1 when action a is legal in game g (whose card is not full), else 0. */
 static int env_legal(const Kernels *t, const EnvGames *e, Py_ssize_t g, int64_t a) {
-    const int64_t *row = e->state + g * G_COLS;
     if (a < 0 || a >= e->nactions) return 0;
     if (a < e->keeps) return e->left[g] > 0;
-    int extra, m2, y2, up;
-    return fill_box(t, (int)row[G_MASK], (int)row[G_Y],
-                    dice_roll(t, e->dice + g * t->dice), (int)(a - e->keeps), &extra, &m2,
-                    &y2, &up) >= 0;
+    return box_legal(t, e->state + g * G_COLS, dice_roll(t, e->dice + g * t->dice),
+                     (int)(a - e->keeps));
 }
 
 static void env_record(const Kernels *t, EnvGames *e, Py_ssize_t g, int64_t a) {
@@ -2257,11 +2260,7 @@ static void env_apply(const Kernels *t, EnvGames *e, Py_ssize_t g) {
     }
     memset(legal, e->left[g] > 0, (size_t)e->keeps);
     const int r = dice_roll(t, d);
-    for (int box = 0; box < t->nb; box++) {
-        int extra, m2, y2, up;
-        legal[e->keeps + box] = fill_box(t, (int)row[G_MASK], (int)row[G_Y], r, box, &extra,
-                                         &m2, &y2, &up) >= 0;
-    }
+    for (int box = 0; box < t->nb; box++) legal[e->keeps + box] = (int8_t)box_legal(t, row, r, box);
 }
 
 /* step_games(state, dice, left, scores, history, count, actions, restart, reward, legal)
