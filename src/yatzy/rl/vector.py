@@ -249,7 +249,7 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         solver's advice on its position before the step."""
         assert self.strategy is not None
         regrets = np.zeros(self.num_envs, dtype=np.float64)
-        filled = (self._state[:, _MASK, None] & self._bits) != 0
+        filled = self._filled()
         for i in np.flatnonzero(stepped & (picked >= 0)).tolist():
             entries = tuple(int(p) if f else None
                             for p, f in zip(self._scores[i].tolist(), filled[i], strict=True))
@@ -284,12 +284,16 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
             code=ErrorCode.BAD_SEED, most=n, seed=shown(seed),
         )
 
+    def _filled(self) -> np.ndarray:
+        """Which boxes each game has filled (booleans, ``(num_envs, boxes)``)."""
+        return (self._state[:, _MASK, None] & self._bits) != 0
+
     def _observation(self) -> Observation:
         state = self._state
         return {
             "dice": self._dice.copy(),
             "rolls_left": self._left.astype(np.int64),
-            "filled": ((state[:, _MASK, None] & self._bits) != 0).astype(np.int8),
+            "filled": self._filled().astype(np.int8),
             "scores": self._scores.copy(),
             "upper_sum": self._scores[:, self._upper].sum(axis=1, dtype=np.int64),
             "upper_bonus": ((state[:, _U] >= self._threshold) & self._has_bonus).astype(
