@@ -286,7 +286,8 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
 
     def _filled(self) -> np.ndarray:
         """Which boxes each game has filled (booleans, ``(num_envs, boxes)``)."""
-        return (self._state[:, _MASK, None] & self._bits) != 0
+        filled: np.ndarray = (self._state[:, _MASK, None] & self._bits) != 0
+        return filled
 
     def _observation(self) -> Observation:
         state = self._state
