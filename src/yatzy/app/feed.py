@@ -64,9 +64,11 @@ class ChangeFeed(Protocol):
         """Deliver ``event``, a change this process has just stored."""
         ...
 
-    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call ``callback(event)`` for each change; returns a function that
-        unsubscribes. A callback that raises is logged and does not stop the others."""
+    def subscribe(self, callback: Subscriber, *, others_only: bool = False
+                  ) -> Callable[[], None]:
+        """Call ``callback(event)`` for each change (``others_only``: only for those
+        other processes made); returns a function that unsubscribes. A callback that
+        raises is logged and does not stop the others."""
         ...
 
     def close(self) -> None:
@@ -108,26 +110,33 @@ class LocalFeed:
     """The changes of this process, delivered at once on the thread that stored them."""
 
     def __init__(self) -> None:
-        self._subscribers: list[Subscriber] = []
+        #: Each subscriber, and whether it hears only of other processes' changes.
+        self._subscribers: list[tuple[Subscriber, bool]] = []
         self._lock = threading.Lock()
 
     def publish(self, event: Event) -> None:
+        self._deliver(event, here=True)
+
+    def _deliver(self, event: Event, *, here: bool) -> None:
         with self._lock:
-            subscribers = list(self._subscribers)
+            subscribers = [callback for callback, others_only in self._subscribers
+                           if not (here and others_only)]
         for callback in subscribers:
             try:
                 callback(event)
             except Exception:
                 log.exception("A subscriber failed on %s", event.type)
 
-    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+    def subscribe(self, callback: Subscriber, *, others_only: bool = False
+                  ) -> Callable[[], None]:
+        entry = (callback, others_only)
         with self._lock:
-            self._subscribers.append(callback)
+            self._subscribers.append(entry)
 
         def unsubscribe() -> None:
             with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
+                if entry in self._subscribers:
+                    self._subscribers.remove(entry)
 
         return unsubscribe
 
@@ -174,7 +183,7 @@ class StoreFeed(LocalFeed):
             except ValueError:
                 log.warning("Change %d of the log is no event: %r", change.seq, change.event)
                 continue
-            self.publish(event)
+            self._deliver(event, here=False)
             delivered += 1
         return delivered
 

@@ -180,7 +180,7 @@ class GameService:
                                   else LocalFeed())
         if follow:
             # A change made elsewhere makes this process's copy stale.
-            self._feed.subscribe(self._heard)
+            self._feed.subscribe(self._heard, others_only=True)
         #: Games in play kept in memory: a server with many games at once wants them all
         #: (a game not kept is read and replayed from the store for each action).
         self._cache_size = cache_size
@@ -505,12 +505,14 @@ class GameService:
         """True when the feed carries the changes of other processes too."""
         return isinstance(self._feed, StoreFeed)
 
-    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+    def subscribe(self, callback: Subscriber, *, others_only: bool = False
+                  ) -> Callable[[], None]:
         """Call ``callback(event)`` after each stored change (this service's, and with
-        ``follow=True`` other processes' on the same database, on the feed's thread);
-        returns a function that unsubscribes. A callback that raises is logged and does
-        not undo the change or stop the other callbacks."""
-        return self._feed.subscribe(callback)
+        ``follow=True`` other processes' on the same database, on the feed's thread;
+        ``others_only``: only those); returns a function that unsubscribes. A callback
+        that raises is logged and does not undo the change or stop the other
+        callbacks."""
+        return self._feed.subscribe(callback, others_only=others_only)
 
     def _publish(self, event: Event) -> None:
         self._feed.publish(event)

@@ -16,7 +16,6 @@ from yatzy.app.access import new_token, token_hash
 from yatzy.app.hints import describe_action, format_points, win_chances_text
 from yatzy.app.review import NOISE, WORST_SHOWN
 from yatzy.app.saved import Seat
-from yatzy.app.table import Table
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
 from yatzy.core.seeded import seed_hash
@@ -90,14 +89,10 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
              for i, s in enumerate(seats)]
 
-    def create() -> Table:
-        saved = rooms.service.create(
-            rules, seats, first_player=body.first_player, hints=body.hints,
-            dice_mode="auto" if body.dice == "server" else "manual")
-        return Table.open(rooms.service, saved)
-
-    table = await rooms.run(create)
-    rooms.add(table)
+    room = await rooms.create(lambda: rooms.service.create(
+        rules, seats, first_player=body.first_player, hints=body.hints,
+        dice_mode="auto" if body.dice == "server" else "manual"))
+    table = room.table
     game = table.game
     base = str(request.base_url).rstrip("/")
     page = f"{base}/games/{table.saved.id}"
@@ -125,10 +120,10 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
     token = credentials.credentials if credentials else None
     check_rate(request, token)
-    room = await room_of(request, game_id)
-    seat = seat_of(room, token)
-    await perform(rooms_of(request), room, seat, body)
-    return room.state(request_lang(request))
+    async with rooms_of(request).using(game_id) as room:
+        seat = seat_of(room, token)
+        await perform(room, seat, body)
+        return room.state(request_lang(request))
 
 
 @router.get("/api/games/{game_id}/record", responses=ERRORS, tags=["games"])

@@ -46,6 +46,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        rooms.start()
         yield
         await rooms.close()
         service.close()

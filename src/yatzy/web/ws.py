@@ -54,7 +54,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         return
     listener = Listener(websocket.send_text, None if seat is None else seat.name, lang)
     await websocket.send_json({"type": "welcome", "seat": listener.seat})
-    await rooms.join(room, listener)
+    release = await rooms.join(room, listener)
     try:
         while True:
             text = await websocket.receive_text()
@@ -67,6 +67,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         pass
     finally:
         await rooms.leave(room, listener)
+        release()
 
 
 async def _handle(rooms: Rooms, room: Room, listener: Listener, token: str | None,
@@ -99,7 +100,7 @@ async def _handle(rooms: Rooms, room: Room, listener: Listener, token: str | Non
             problem=problem))}
     seat = next(s for s in room.saved.seats if s.name == listener.seat)
     try:
-        await perform(rooms, room, seat, body)
+        await perform(room, seat, body)
     except YatzyError as error:
         return {"type": "error", **yatzy_error_body(error, listener.lang, room.table.game)}
     except WebError as error:
