@@ -68,3 +68,19 @@ async def test_a_move_in_the_terminal_reaches_a_web_watcher_within_a_second(
                 await pilot.press("r")  # a reroll of all five: seen too
                 seen = await next_state(watcher, 1.0)
                 assert seen["version"] == 3 and seen["rolls_left"] == 1
+
+
+async def test_a_move_on_the_web_reaches_the_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with open_service(db, follow=True) as terminal, open_service(db) as web:
+        setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Bo")), seed=7)
+        app = YatzyApp(terminal, setup=setup, fast=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            web.apply(screen.table.saved.id, yatzy.Roll(), player="Ann")
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if screen.table.saved.version == 2:
+                    break
+            assert screen.table.game.dice == web.load(screen.table.saved.id).game.dice
+            assert "2 rolls left" in str(screen.query_one("#turn").render())

@@ -8,6 +8,7 @@ game is saved). The mouse works too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +23,7 @@ from textual.events import Key, Resize
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
+from yatzy.app.events import Event
 from yatzy.app.hints import Advice, hint_text, win_chances_text
 from yatzy.app.session import GameSession, Note, Phase, executor_runner
 from yatzy.app.table import Table
@@ -130,10 +132,29 @@ class GameScreen(TranslatedScreen):
         return self.session.busy
 
     def on_unmount(self) -> None:
+        self._unfollow()
         closing = asyncio.get_running_loop().create_task(self.session.close())
         closing.add_done_callback(lambda _: self._worker.shutdown(wait=False))
 
+    def _follow(self) -> None:
+        """Hear of changes other processes make to this game (a move in the web app);
+        the session reads the game again and tells :meth:`noted`."""
+        loop = asyncio.get_running_loop()
+        game_id = self.table.saved.id
+
+        def heard(event: Event) -> None:  # on the feed's thread
+            if event.game_id == game_id and not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._refresh, event.version)
+
+        self._unfollow = self.table.service.subscribe(heard, others_only=True)
+
+    def _refresh(self, version: int) -> None:
+        if version > self.table.saved.version:
+            self.run_worker(self.session.refresh(version), exit_on_error=False)
+
     def on_mount(self) -> None:
+        self._follow()
         self.fit_side(self.app.size.width)
         self.refresh_view()
         if self.notice:
