@@ -9,8 +9,8 @@ it on. Front ends (the web app's rooms, the terminal game) only render what it t
 its watchers and forward what a person does; none of them drives a computer or decides
 a rule.
 
-Blocking work (the database, a computer's choice, which may load a solver table) runs
-through ``run``, the front end's executor; the session itself lives on one asyncio loop
+Blocking work runs off the loop: the database through ``run``, a computer's choice
+(which may load a solver table) through ``think``; the session itself lives on one asyncio loop
 (uvicorn's, or the terminal game's). Time passes through ``sleep``, so a test can run a
 whole game without waiting.
 
@@ -104,11 +104,14 @@ class GameSession:
     """One game in play: its table, its phase, and the task that plays its computers."""
 
     def __init__(self, table: Table, *, pace: float = PACE, run: Runner | None = None,
-                 sleep: Sleep = asyncio.sleep) -> None:
+                 think: Runner | None = None, sleep: Sleep = asyncio.sleep) -> None:
         self.table = table
         #: Seconds a computer seems to think before each step (0: at once).
         self.pace = pace
         self._run: Runner = run or executor_runner(None)
+        #: Where a computer's choice is worked out (it may load a solver table): the
+        #: advice service's pool, never the database threads.
+        self._think: Runner = think or self._run
         self._sleep = sleep
         self._lock = asyncio.Lock()
         self._watchers: list[Watcher] = []
@@ -299,7 +302,7 @@ class GameSession:
             while self.table.bot_to_play is not None:
                 await self._sleep(self.pace)
                 async with self._lock:
-                    action = await self._run(self.table.computer_choice)
+                    action = await self._think(self.table.computer_choice)
                 if action is None or self.table.waiting_for_dice:
                     await self._tell(Note("state"))
                     return

@@ -27,11 +27,12 @@ class Sessions:
     """The sessions of this process; :meth:`start` them on the loop they live on."""
 
     def __init__(self, service: GameService, *, pace: float = PACE,
-                 run: Runner | None = None, sleep: Sleep = asyncio.sleep,
-                 max_idle: int = MAX_IDLE) -> None:
+                 run: Runner | None = None, think: Runner | None = None,
+                 sleep: Sleep = asyncio.sleep, max_idle: int = MAX_IDLE) -> None:
         self.service = service
         self.pace = pace
         self.run: Runner = run or executor_runner(None)
+        self.think = think
         self._sleep = sleep
         self._max_idle = max_idle
         self._sessions: dict[str, GameSession] = {}
@@ -115,7 +116,8 @@ class Sessions:
         return release
 
     def _session(self, table: Table) -> GameSession:
-        session = GameSession(table, pace=self.pace, run=self.run, sleep=self._sleep)
+        session = GameSession(table, pace=self.pace, run=self.run, think=self.think,
+                              sleep=self._sleep)
         session.on_settled = lambda: self._drop_if_idle(session)
         return session
 

@@ -3,7 +3,6 @@ the analysis after the game. The contract is in ``docs/web.md`` and at ``/docs``
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -13,8 +12,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from yatzy.app.access import new_token, token_hash
+from yatzy.app.advice import AdviceService
 from yatzy.app.hints import describe_action, format_points, win_chances_text
-from yatzy.app.review import NOISE, WORST_SHOWN
+from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
@@ -37,6 +37,11 @@ Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 def rooms_of(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
+
+
+def advice_of(request: Request) -> AdviceService:
+    advice: AdviceService = request.app.state.advice
+    return advice
 
 
 def check_rate(request: Request, token: str | None = None) -> None:
@@ -85,6 +90,16 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     rooms = rooms_of(request)
     rules = ruleset(body.rules, **body.options)
     seats = _seats(body)
+    advice, policy = advice_of(request), request.app.state.policy
+
+    def ready(level: str) -> bool:  # a costly level's table: prepared in the background
+        if advice.ready(rules, winner=True):
+            return True
+        advice.prepare(rules, winner=True)
+        return False
+
+    policy.check_seats(seats, ready=ready)
+    request.app.state.games_started.admit(request.client.host if request.client else "?")
     tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
              for i, s in enumerate(seats)]
@@ -151,9 +166,9 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
         raise IllegalMove("Hints are for the player whose turn it is",
                           code=ErrorCode.NOT_YOUR_TURN,
                           player=game.current_player if not game.is_over else "?")
-    import yatzy
-
-    options = await run_in_threadpool(lambda: yatzy.strategy(game.ruleset).advise(game))
+    advice = advice_of(request)
+    _, options = await advice.latest("hint", room.saved.id, advice.hint(
+        room.saved.id, room.saved.version, game))
     t = translator(request_lang(request))
     return {"version": room.saved.version, "options": [
         {"action": o.action.to_dict(), "value": round(o.value, 4),
@@ -173,22 +188,11 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
     if len(room.table.game.players) < 2:
         raise IllegalMove("Win chances are for games of two players or more",
                           code=ErrorCode.NO_OPPONENTS)
-    async with room.chances_lock:
-        # Read after the wait: moves made meanwhile are worked out, not the ones before.
-        version, game = room.saved.version, room.table.game
-        if room.chances is None or room.chances[0] != version:
-            import yatzy
-
-            room.chances = (version, asyncio.ensure_future(run_in_threadpool(
-                lambda: yatzy.strategy(game.ruleset).win_chances(game))))
-        work = room.chances[1]
-        try:
-            # A request that goes away does not stop the work the others wait for.
-            found = await asyncio.shield(work)
-        except Exception:
-            if room.chances is not None and room.chances[1] is work:
-                room.chances = None  # the next request tries again
-            raise
+    # Worked out by the advice service once per version; a request that waited while
+    # the game moved on gets the newest version's answer.
+    advice = advice_of(request)
+    version, found = await advice.latest("chances", room.saved.id, advice.chances(
+        room.saved.id, room.saved.version, room.table.game))
     t = translator(request_lang(request))
     return {"version": version, "chances": {name: round(p, 6) for name, p in found.items()},
             "text": win_chances_text(t, found)}
@@ -203,24 +207,10 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
     if not game.is_over:
         raise IllegalMove("The analysis comes when the game is over",
                           code=ErrorCode.GAME_NOT_OVER)
-    from yatzy.solver.analysis import analyse
-
-    result = await run_in_threadpool(analyse, game)
-    t = translator(request_lang(request))
-    players = []
-    for summary in result.players:
-        mine = sorted((d for d in result.decisions
-                       if d.player == summary.player and d.loss > NOISE),
-                      key=lambda d: -d.loss)
-        players.append({
-            "player": summary.player, "loss": round(summary.total_loss, 3),
-            "decisions": summary.decisions, "mistakes": summary.mistakes,
-            "worst": [{"round": d.round, "roll": d.roll, "dice": list(d.dice),
-                       "chosen": describe_action(t, d.dice, d.chosen),
-                       "best": describe_action(t, d.dice, d.best),
-                       "loss": round(d.loss, 3)} for d in mine[:WORST_SHOWN]],
-        })
-    return {"expected_score": round(result.expected_score, 4), "players": players}
+    advice = advice_of(request)
+    _, result = await advice.latest("analysis", room.saved.id, advice.analysis(
+        room.saved.id, room.saved.version, game))
+    return review_data(translator(request_lang(request)), result)
 
 
 @router.post("/api/qr", responses={**ERRORS, 200: {"content": {"image/svg+xml": {}}}},

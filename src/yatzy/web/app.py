@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from yatzy.app.advice import AdviceService
+from yatzy.app.policy import GameCounter, TablePolicy
 from yatzy.app.service import GameService
+from yatzy.core.rulesets import ruleset
 from yatzy.web import api, errors, pages, ws
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
@@ -36,19 +39,31 @@ class Settings:
     #: Requests a second a client may make on average (0: no limit), and its burst.
     rate: float = 20.0
     burst: int = 60
+    #: Which computers and how many a game may seat, and games per client.
+    policy: TablePolicy = field(default_factory=TablePolicy)
+    #: Threads that work out advice and computers' choices, and the work that may wait.
+    advice_workers: int = 2
+    advice_queue: int = 16
+    #: Rulesets whose optimal strategy is loaded (or built) at start-up, in the
+    #: background, so that no request waits for it.
+    prepare: tuple[str, ...] = ("yatzy", "yahtzee")
 
 
 def create_app(service: GameService, settings: Settings | None = None) -> FastAPI:
     """The web app over ``service`` (which it closes when it stops)."""
     settings = settings or Settings()
 
-    rooms = Rooms(service, pace=settings.pace)
+    advice = AdviceService(workers=settings.advice_workers, queue_limit=settings.advice_queue)
+    rooms = Rooms(service, pace=settings.pace, think=advice.think)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         rooms.start()
+        for name in settings.prepare:
+            advice.prepare(ruleset(name))
         yield
         await rooms.close()
+        advice.close()
         service.close()
 
     app = FastAPI(
@@ -60,6 +75,9 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
         docs_url=None, redoc_url=None,
     )
     app.state.rooms = rooms
+    app.state.advice = advice
+    app.state.policy = settings.policy
+    app.state.games_started = GameCounter(settings.policy)
     app.state.limiter = RateLimiter(settings.rate, settings.burst)
     errors.install(app)
     app.include_router(api.router)

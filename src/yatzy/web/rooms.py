@@ -10,7 +10,6 @@ and broadcast.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -21,7 +20,7 @@ from typing import Any, TypeVar
 
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
-from yatzy.app.session import GameSession, Note, executor_runner
+from yatzy.app.session import GameSession, Note, Runner, executor_runner
 from yatzy.app.sessions import Sessions
 from yatzy.app.table import Table
 from yatzy.core.game import Game
@@ -57,11 +56,6 @@ class Room:
 
     session: GameSession
     listeners: set[Listener] = field(default_factory=set)
-    #: The players' win chances for a version of the game (see the API): the work that
-    #: finds them, which every request for that version awaits.
-    chances: tuple[int, asyncio.Future[dict[str, float]]] | None = None
-    #: Held while the win chances are worked out: one version at a time.
-    chances_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Stops the session's notes reaching this room.
     unwatch: Callable[[], None] | None = None
 
@@ -108,11 +102,12 @@ def state_texts(game: Game, lang: str) -> dict[str, str]:
 class Rooms:
     """The rooms of this process, over the sessions of its games."""
 
-    def __init__(self, service: GameService, *, pace: float = 0.8) -> None:
+    def __init__(self, service: GameService, *, pace: float = 0.8,
+                 think: Runner | None = None) -> None:
         self.service = service
         self._executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="yatzy-db")
         self.run = executor_runner(self._executor)
-        self.sessions = Sessions(service, pace=pace, run=self.run)
+        self.sessions = Sessions(service, pace=pace, run=self.run, think=think)
         self._rooms: dict[str, Room] = {}
 
     @property

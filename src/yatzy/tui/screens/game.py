@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import ClassVar
@@ -109,8 +108,6 @@ class GameScreen(TranslatedScreen):
         #: and the last ones worked out, with their game.
         self.show_chances = False
         self.chances: tuple[Game, dict[str, float]] | None = None
-        #: Held while the win chances are worked out (see :meth:`estimate`).
-        self.chances_lock = threading.Lock()
 
     # --- Layout ----------------------------------------------------------------------
 
@@ -376,18 +373,22 @@ class GameScreen(TranslatedScreen):
 
     @work(thread=True, exclusive=True, group="chances")
     def estimate(self, game: Game) -> None:
-        """Work out the players' win chances in ``game``, off the screen's thread (seconds
-        in the first rounds, milliseconds later), one game at a time: a thread cannot be
-        stopped, so one asked for while another works waits for it, and is dropped when
-        the game has moved on meanwhile (the move asked for the newer one) or the chances
-        are hidden."""
-        import yatzy
-
-        with self.chances_lock:
-            if game is not self.table.game or not self.show_chances:
-                return
-            chances = yatzy.strategy(game.ruleset).win_chances(game)
-        self.post_message(self.Chances(game, chances))
+        """Have the players' win chances in ``game`` worked out by the advice service
+        (seconds in the first rounds, milliseconds later): one version at a time, and a
+        version asked for while another is worked out is passed over for the newest."""
+        if not self.show_chances:
+            return
+        advice, saved = self.app.advice, self.table.saved
+        if saved.game is not game:
+            return  # the game moved on: the move asks for its own
+        try:
+            version, chances = advice.wait("chances", saved.id,
+                                           advice.chances(saved.id, saved.version, game))
+        except YatzyError:
+            return  # busy: the next move asks again
+        shown = self.table.saved
+        if version == shown.version:
+            self.post_message(self.Chances(shown.game, chances))
 
     @on(Chances)
     def estimated(self, event: Chances) -> None:
@@ -398,12 +399,12 @@ class GameScreen(TranslatedScreen):
 
     @work(thread=True, exclusive=True, group="hint")
     def advise(self, game: Game, depth: int) -> None:
-        """Ask the optimal strategy about ``game``, off the screen's thread (the first
-        time builds or loads its table)."""
-        import yatzy
-
+        """Ask the advice service for the optimal strategy's options in ``game`` (the
+        first time loads its table)."""
+        advice, saved = self.app.advice, self.table.saved
         try:
-            options = yatzy.strategy(game.ruleset).advise(game)
+            _, options = advice.wait("hint", saved.id,
+                                     advice.hint(saved.id, saved.version, game))
         except YatzyError as error:
             self.post_message(self.Advised(game, [], depth, error))
             return
