@@ -345,7 +345,7 @@ def test_games_per_client_are_limited(db: object) -> None:
     from yatzy.bootstrap import open_service
     from yatzy.web.app import Settings, create_app
 
-    settings = Settings(pace=0, rate=0, prepare=(),
+    settings = Settings(pace=0, rate=100, burst=100, prepare=(),
                         policy=TablePolicy(games_per_window=2))
     with TestClient(create_app(open_service(db), settings)) as client:  # type: ignore[arg-type]
         body = {"rules": "yatzy", "seats": [{"name": "Ann"}]}

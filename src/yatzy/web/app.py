@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -77,7 +77,10 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     app.state.rooms = rooms
     app.state.advice = advice
     app.state.policy = settings.policy
-    app.state.games_started = GameCounter(settings.policy)
+    # Games per client are a rate limit of their own: off with the rate limit (rate 0,
+    # as when every client of a load test shares one address).
+    app.state.games_started = GameCounter(
+        settings.policy if settings.rate > 0 else replace(settings.policy, games_per_window=0))
     app.state.limiter = RateLimiter(settings.rate, settings.burst)
     errors.install(app)
     app.include_router(api.router)
