@@ -376,3 +376,28 @@ def test_busy_advice_is_a_503_with_retry_after(
         busy = next(a for a in answers if a.status_code == 503)
         assert busy.json()["error"]["code"] == "advice_busy"
         assert int(busy.headers["Retry-After"]) > 0
+
+
+def test_the_state_is_typed_and_every_websocket_message_is_in_the_schema(
+        client: TestClient) -> None:
+    from yatzy.web.schemas import GameState
+
+    created = new_game(client, first_player="roll")
+    ann = created["seats"][0]["token"]
+    state = GameState.model_validate(client.get(f"/api/games/{created['id']}").json())
+    assert state.phase == "person" and state.can_roll and state.held == []
+    assert all(r.total == sum(r.dice) for r in state.roll_off) and state.roll_off
+    player = state.current_player
+    token = next(s["token"] for s in created["seats"] if s["name"] == player)
+    act(client, created["id"], token, type="roll")
+    after = GameState.model_validate(act(client, created["id"], token, type="reroll",
+                                         hold=[0, 2]).json())
+    assert after.held == [0, 2] and after.rolls_left == 1 and after.can_roll
+    assert ann  # both seats had tokens
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for name in ("GameState", "ServerMessage", "WelcomeMessage", "StateMessage",
+                 "ComputerMessage", "PresenceMessage", "ErrorMessage", "PongMessage"):
+        assert name in schemas, name
+    paths = client.get("/openapi.json").json()["paths"]
+    answer = paths["/api/games/{game_id}"]["get"]["responses"]["200"]
+    assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/GameState")

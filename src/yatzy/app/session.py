@@ -154,6 +154,14 @@ class GameSession:
         return self.table.pending
 
     @property
+    def held(self) -> tuple[int, ...]:
+        """The dice (positions) kept: a computer's keep while it shows it, else those
+        the player to move kept at the turn's last reroll."""
+        if self._showing is not None:
+            return self._showing.hold
+        return self.table.hold
+
+    @property
     def busy(self) -> bool:
         """True while the session plays a computer's steps."""
         return self._driver is not None and not self._driver.done()

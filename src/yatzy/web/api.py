@@ -24,7 +24,17 @@ from yatzy.i18n.words import ruleset_title
 from yatzy.web.errors import WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
 from yatzy.web.rooms import Room, Rooms
-from yatzy.web.schemas import ERRORS, ActionIn, GameCreated, Health, NewGame, QrIn, SeatOut
+from yatzy.web.schemas import (
+    ERRORS,
+    ActionIn,
+    GameCreated,
+    GameState,
+    Health,
+    NewGame,
+    QrIn,
+    ReplayState,
+    SeatOut,
+)
 from yatzy.web.security import client_key
 from yatzy.web.state import game_state
 
@@ -120,7 +130,8 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/api/games/{game_id}", responses=ERRORS, tags=["games"])
+@router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS,
+            tags=["games"])
 async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     """The game's state; no secret (token, unrevealed seed) is ever in it."""
     check_rate(request)
@@ -128,7 +139,8 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     return room.state(request_lang(request))
 
 
-@router.post("/api/games/{game_id}/actions", responses=ERRORS, tags=["games"])
+@router.post("/api/games/{game_id}/actions", response_model=GameState, responses=ERRORS,
+             tags=["games"])
 async def act(game_id: GameId, body: ActionIn, request: Request,
               credentials: Bearer) -> dict[str, Any]:
     """Roll, reroll or fill a box for the seat whose token is given
@@ -294,7 +306,8 @@ async def leaderboards(request: Request) -> list[dict[str, Any]]:
     return await run_in_threadpool(read)
 
 
-@router.get("/api/games/{game_id}/replay", responses=ERRORS, tags=["history"])
+@router.get("/api/games/{game_id}/replay", response_model=ReplayState, responses=ERRORS,
+            tags=["history"])
 async def replay(game_id: GameId, request: Request,
                  step: Annotated[int, Query(ge=0, le=10_000)] = 0) -> dict[str, Any]:
     """The game as it stood after its first ``step`` actions (a step past the end is

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
@@ -88,6 +89,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _docs(app)
+    _websocket_schemas(app)
     app.add_middleware(SecureHeaders)
     redact_server_logs()
     return app
@@ -109,6 +111,30 @@ def _docs(app: FastAPI) -> None:
             '<link rel=stylesheet href="/docs/assets/swagger-ui.css"></head><body>'
             '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js">'
             '</script><script src="/static/docs.js"></script></body></html>')
+
+
+def _websocket_schemas(app: FastAPI) -> None:
+    """Put the websocket's messages (:data:`~yatzy.web.schemas.ServerMessage`) into the
+    OpenAPI document's schemas, beside the HTTP API's: one typed contract for both."""
+    from fastapi.openapi.utils import get_openapi
+    from pydantic import TypeAdapter
+
+    from yatzy.web.schemas import ServerMessage
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                                 routes=app.routes)
+            messages = TypeAdapter(ServerMessage).json_schema(
+                ref_template="#/components/schemas/{model}")
+            schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+            for name, definition in messages.pop("$defs", {}).items():
+                schemas.setdefault(name, definition)
+            schemas["ServerMessage"] = messages
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _version() -> str:

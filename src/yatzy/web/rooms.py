@@ -10,6 +10,7 @@ and broadcast.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -41,13 +42,52 @@ DATABASE_THREADS = 4
 T = TypeVar("T")
 
 
+#: Messages one connection may have waiting; a connection that falls further behind
+#: (a phone asleep with its socket open, a client that never reads) is dropped, and
+#: its client reconnects and gets the state afresh.
+QUEUE = 64
+#: Seconds one message may take to go out before the connection is dropped.
+SEND_TIMEOUT = 10.0
+
+
 @dataclass(eq=False)
 class Listener:
-    """One open websocket: the seat it speaks for (``None``: a watcher), its language."""
+    """One open websocket: the seat it speaks for (``None``: a watcher), its language,
+    and the messages waiting for it. Nothing waits for a connection: a message is put
+    in its queue, and :meth:`pump` sends them one by one."""
 
     send: Send
     seat: str | None
     lang: str
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    #: True once the connection is dropped (too far behind, or gone).
+    dropped: bool = False
+    writer: asyncio.Task[None] | None = None
+
+    def offer(self, text: str) -> bool:
+        """Queue ``text``; False (and the connection dropped) when it is too far
+        behind."""
+        if self.dropped:
+            return False
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop()
+            return False
+        return True
+
+    def drop(self) -> None:
+        """Stop sending: the websocket's handler closes the connection."""
+        self.dropped = True
+        if self.writer is not None:
+            self.writer.cancel()
+
+    async def pump(self) -> None:
+        """Send the queued messages in order; a send slower than :data:`SEND_TIMEOUT`
+        or one that fails ends it."""
+        while not self.dropped:
+            text = await self.queue.get()
+            await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
 
 
 @dataclass(eq=False)
@@ -75,9 +115,11 @@ class Room:
 
     def state(self, lang: str | None = None) -> dict[str, Any]:
         """The game's state; with ``lang``, plus texts in that language."""
-        state = game_state(self.saved, pending=self.session.pending,
+        session = self.session
+        state = game_state(self.saved, pending=session.pending,
                            waiting_for_dice=self.table.waiting_for_dice,
-                           connected=self.connected(), hints=self.saved.hints)
+                           connected=self.connected(), hints=self.saved.hints,
+                           phase=session.phase.value, held=session.held)
         if lang is not None:
             state["texts"] = state_texts(self.table.game, lang)
         return state
@@ -161,18 +203,16 @@ class Rooms:
             await self.broadcast(room)
 
     async def broadcast(self, room: Room, extra: dict[str, Any] | None = None) -> None:
-        """Send the state (and ``extra`` first, if given) to every listener; the state is
-        encoded once per language."""
+        """Queue the state (and ``extra`` first, if given) for every listener; the state
+        is encoded once per language. Never waits for a connection: one too far behind
+        is dropped."""
         states: dict[str, str] = {}
         before = None if extra is None else json.dumps(extra)
         for listener in list(room.listeners):
             if listener.lang not in states:
                 states[listener.lang] = state_message(room, listener.lang)
-            try:
-                if before is not None:
-                    await listener.send(before)
-                await listener.send(states[listener.lang])
-            except Exception:  # a connection that went away: forget it
+            if (before is not None and not listener.offer(before)) \
+                    or not listener.offer(states[listener.lang]):
                 room.listeners.discard(listener)
 
     async def join(self, room: Room, listener: Listener) -> Callable[[], None]:
@@ -180,7 +220,7 @@ class Rooms:
         what to call when it closes (after :meth:`leave`)."""
         release = self.sessions.use(room.session)
         room.listeners.add(listener)
-        await listener.send(state_message(room, listener.lang))
+        listener.offer(state_message(room, listener.lang))
         if listener.seat is not None:
             await self.broadcast(room, {"type": "presence", "seat": listener.seat,
                                         "connected": True})

@@ -258,7 +258,7 @@ class GameScreen(TranslatedScreen):
         game = self.table.game
         if isinstance(action, Reroll):
             try:  # let the core refuse an impossible reroll before asking for dice
-                game.reroll(action.hold, [1] * (game.ruleset.dice_count - len(action.hold)))
+                game.check_hold(action.hold)
             except YatzyError as refused:
                 self.say(self._error_message(refused, game))
                 return
