@@ -36,6 +36,7 @@ from yatzy.core import (
 )
 from yatzy.core.dice import DiceLike
 from yatzy.core.record import audit as audit_record
+from yatzy.core.rulesets import OptionInfo, RulesetInfo, rulesets
 from yatzy.core.seeded import MAX_SEED, Seed, seed_hash
 
 if TYPE_CHECKING:
@@ -90,11 +91,13 @@ __all__ = [
     "IllegalMove",
     "InvalidDice",
     "InvalidName",
+    "OptionInfo",
     "RecordError",
     "Reroll",
     "Roll",
     "RulesError",
     "Ruleset",
+    "RulesetInfo",
     "Score",
     "Scorecard",
     "UnknownBox",
@@ -103,6 +106,7 @@ __all__ = [
     "audit_record",
     "new_game",
     "ruleset",
+    "rulesets",
     "seed_hash",
     "strategy",
 ]

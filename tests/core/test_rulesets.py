@@ -1,7 +1,10 @@
 """Looking up rulesets by name, their options and errors."""
 
+import json
+
 import pytest
 
+import yatzy
 from yatzy import RulesError, Ruleset, ruleset
 
 
@@ -83,3 +86,46 @@ def test_dict_round_trip() -> None:
 def test_labels() -> None:
     assert ruleset("yatzy").label("full_house") == "Full house"
     assert ruleset("yahtzee").label("yahtzee") == "Yahtzee"
+
+
+def test_every_ruleset_is_described_once() -> None:
+    from yatzy import rulesets
+
+    described = {info.name: info for info in rulesets()}
+    assert tuple(described) == yatzy.RULESET_NAMES
+    for info in described.values():
+        rules = yatzy.ruleset(info.name)
+        assert info.boxes == rules.boxes == info.upper_boxes + info.lower_boxes
+        assert (info.dice_count, info.rolls, info.upper_bonus_points) == (
+            rules.dice_count, rules.rolls, rules.upper_bonus_points)
+        assert info.yahtzee_points == rules.score(info.yahtzee_box, [6] * rules.dice_count)
+        assert [o.name for o in info.options] == list(rules.options)
+        assert all(o.default == rules.options[o.name] for o in info.options)
+        for option in info.options:  # every choice a described option offers is taken
+            values = (option.choices if option.kind == "choice" else (True, False)
+                      if option.kind == "bool" else (option.minimum, option.maximum))
+            for value in values:
+                assert yatzy.ruleset(info.name, **{option.name: value}).options[
+                    option.name] == value
+    yahtzee = described["yahtzee"]
+    assert yahtzee.extra_yahtzee_points == 100 and yahtzee.upper_bonus_threshold == 63
+    assert dict(yahtzee.joker_points) == {
+        "three_of_a_kind": None, "four_of_a_kind": None, "full_house": 25,
+        "small_straight": 30, "large_straight": 40, "chance": None}
+    assert described["yatzy"].joker_points == ()
+    assert yatzy.ruleset("yahtzee", yahtzee_bonus=False).describe().extra_yahtzee_points == 0
+    assert json.loads(json.dumps(yahtzee.to_dict()))["options"][0] == {
+        "name": "joker", "kind": "choice", "default": "forced",
+        "choices": ["forced", "gated", "free", "none"]}
+
+
+@pytest.mark.parametrize("box", ["full_house", "small_straight", "large_straight",
+                                 "three_of_a_kind", "chance", "twos"])
+def test_a_joker_takes_the_full_value_or_the_sum(box: str) -> None:
+    rules = yatzy.ruleset("yahtzee")
+    for face in range(1, 7):
+        dice = [face] * 5
+        expected = {"full_house": 25, "small_straight": 30, "large_straight": 40,
+                    "three_of_a_kind": 5 * face, "chance": 5 * face,
+                    "twos": 10 if face == 2 else 0}[box]
+        assert rules.joker_score(box, dice) == expected

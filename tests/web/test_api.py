@@ -401,3 +401,16 @@ def test_the_state_is_typed_and_every_websocket_message_is_in_the_schema(
     paths = client.get("/openapi.json").json()["paths"]
     answer = paths["/api/games/{game_id}"]["get"]["responses"]["200"]
     assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/GameState")
+
+
+def test_the_rulesets_are_described_in_the_asked_language(client: TestClient) -> None:
+    described = client.get("/api/rulesets?lang=sv").json()
+    assert [r["name"] for r in described] == ["yatzy", "yahtzee"]
+    yahtzee = described[1]
+    joker = next(o for o in yahtzee["options"] if o["name"] == "joker")
+    assert joker["label"] == "Joker" and joker["default"] == "forced"
+    assert set(joker["choice_labels"]) == set(joker["choices"])
+    rolls = next(o for o in yahtzee["options"] if o["name"] == "rolls")
+    assert rolls["kind"] == "int" and rolls["label"] == "Slag per tur"
+    assert yahtzee["box_labels"]["ones"] == "Ettor" and yahtzee["title"] == "Yahtzee"
+    assert yahtzee["joker_points"]["full_house"] == 25

@@ -9,8 +9,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from yatzy.core.errors import ErrorCode, RulesError
-from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, Ruleset, ruleset
+from yatzy.core.rulesets import RULESET_NAMES, OptionInfo, Ruleset, ruleset, rulesets
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
+from yatzy.i18n.words import OPTION_LABELS
 
 #: A whole number as a player types it: ASCII digits, perhaps a sign.
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -88,30 +89,44 @@ def whole_number(t: Translator, low: int | None = None, high: int | None = None
     return convert
 
 
+def _option_flags() -> dict[str, tuple[OptionInfo, str, tuple[str, ...]]]:
+    """Each ruleset option once, from the rulesets' own descriptions: the option, its
+    flag (``--name``; ``--no-name`` for an option that is on by default) and the
+    rulesets that have it."""
+    found: dict[str, tuple[OptionInfo, str, tuple[str, ...]]] = {}
+    for info in rulesets():
+        for option in info.options:
+            dashed = option.name.replace("_", "-")
+            flag = f"--no-{dashed}" if option.kind == "bool" and option.default else f"--{dashed}"
+            owners = found[option.name][2] if option.name in found else ()
+            found[option.name] = (option, flag, (*owners, info.name))
+    return found
+
+
 def add_ruleset_arguments(parser: argparse.ArgumentParser, t: Translator) -> None:
-    """Add ``--rules`` and the options of every ruleset."""
+    """Add ``--rules`` and the options of every ruleset, as the rulesets describe them
+    (``--order``, ``--joker``, ``--no-yahtzee-bonus``, ``--upper-first``, ``--rolls``)."""
     group = parser.add_argument_group("rules")
     group.add_argument("--rules", choices=RULESET_NAMES, default="yatzy",
                        help="the ruleset (default: yatzy, Scandinavian)")
-    group.add_argument("--order", choices=ORDERS, help="yatzy: play order (default free)")
-    group.add_argument("--joker", choices=JOKERS, help="yahtzee: Joker rules (default forced)")
-    group.add_argument("--no-yahtzee-bonus", dest="yahtzee_bonus", action="store_false",
-                       default=None, help="yahtzee: no +100 for extra Yahtzees")
-    group.add_argument("--upper-first", dest="upper_first", action="store_true", default=None,
-                       help="yahtzee: fill the upper section before the lower")
-    # The ruleset checks the number of rolls; here it only has to be a number.
-    group.add_argument("--rolls", type=whole_number(t),
-                       help="rolls per turn (default 3)")
+    everyone = len(RULESET_NAMES)
+    for name, (option, flag, owners) in _option_flags().items():
+        where = "" if len(owners) == everyone else f"{', '.join(owners)}: "
+        label = OPTION_LABELS.get(name, name).lower()
+        if option.kind == "bool":
+            group.add_argument(flag, dest=name, default=None,
+                               action="store_false" if option.default else "store_true",
+                               help=f"{where}{'no ' if option.default else ''}{label}")
+        elif option.kind == "choice":
+            group.add_argument(flag, dest=name, choices=option.choices,
+                               help=f"{where}{label} (default {option.default})")
+        else:  # the ruleset checks the number; here it only has to be a number
+            group.add_argument(flag, dest=name, type=whole_number(t),
+                               help=f"{where}{label} (default {option.default})")
 
 
 #: The command-line flag of each ruleset option.
-FLAGS = {
-    "order": "--order",
-    "joker": "--joker",
-    "yahtzee_bonus": "--no-yahtzee-bonus",
-    "upper_first": "--upper-first",
-    "rolls": "--rolls",
-}
+FLAGS = {name: flag for name, (_, flag, _) in _option_flags().items()}
 
 
 def ruleset_from_args(args: argparse.Namespace) -> Ruleset:

@@ -15,7 +15,7 @@ yatzy.core.errors.RulesError: Unknown value 'wild' for option joker of yahtzee; 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -73,15 +73,10 @@ _YAHTZEE_SCORERS: dict[str, scoring.Scorer] = {
     "chance": scoring.chance,
 }
 
-#: What a lower box gives a Joker (five of a kind used as a wild card) in Yahtzee.
-JOKER_POINTS: dict[str, Callable[[Dice], int]] = {
-    "three_of_a_kind": scoring.chance,
-    "four_of_a_kind": scoring.chance,
-    "chance": scoring.chance,
-    "full_house": lambda dice: 25,
-    "small_straight": lambda dice: 30,
-    "large_straight": lambda dice: 40,
-}
+#: Lower boxes that a Joker (five of a kind used as a wild card, in Yahtzee) fills with
+#: the sum of its dice; any other lower box takes its full value, the most its table
+#: gives (full house, the straights), and an upper box its table score.
+JOKER_SUMS = frozenset({"three_of_a_kind", "four_of_a_kind", "chance"})
 
 ORDERS = ("free", "upper_first", "in_order")
 JOKERS = ("forced", "gated", "free", "none")
@@ -95,6 +90,71 @@ class _Option:
     default: Any
     choices: tuple[Any, ...] | None = None  # for enumerated options
     kind: type = str
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a ruleset, described: its kind (``"choice"``, ``"bool"`` or
+    ``"int"``), its default, its choices (a choice) or its range (a number)."""
+
+    name: str
+    kind: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The description as JSON-ready data."""
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default}
+        if self.kind == "choice":
+            data["choices"] = list(self.choices)
+        if self.kind == "int":
+            data.update(minimum=self.minimum, maximum=self.maximum)
+        return data
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """A ruleset described once, for every front end: its boxes by section, its dice,
+    rolls, bonuses, Joker values and options (the values of a :class:`Ruleset`; those
+    of the defaults in :func:`rulesets`).
+
+    ``joker_points`` gives, for each lower box, what a Joker scores there: a number, or
+    ``None`` for the sum of the dice (empty where the ruleset has no Joker)."""
+
+    name: str
+    boxes: tuple[str, ...]
+    upper_boxes: tuple[str, ...]
+    lower_boxes: tuple[str, ...]
+    dice_count: int
+    faces: int
+    rolls: int
+    upper_bonus_threshold: int
+    upper_bonus_points: int
+    yahtzee_box: str
+    yahtzee_points: int
+    extra_yahtzee_points: int
+    joker: str
+    joker_points: tuple[tuple[str, int | None], ...]
+    order: str
+    options: tuple[OptionInfo, ...]
+    values: tuple[tuple[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The description as JSON-ready data."""
+        return {
+            "name": self.name, "boxes": list(self.boxes),
+            "upper_boxes": list(self.upper_boxes), "lower_boxes": list(self.lower_boxes),
+            "dice_count": self.dice_count, "faces": self.faces, "rolls": self.rolls,
+            "upper_bonus_threshold": self.upper_bonus_threshold,
+            "upper_bonus_points": self.upper_bonus_points,
+            "yahtzee_box": self.yahtzee_box, "yahtzee_points": self.yahtzee_points,
+            "extra_yahtzee_points": self.extra_yahtzee_points, "joker": self.joker,
+            "joker_points": dict(self.joker_points), "order": self.order,
+            "options": [option.to_dict() for option in self.options],
+            "values": dict(self.values),
+        }
 
 
 _OPTIONS: dict[str, dict[str, _Option]] = {
@@ -211,10 +271,26 @@ class Ruleset:
         return _five_of_a_kind_points(self)[self.check_box(box)]
 
     def joker_score(self, box: str, dice: DiceLike) -> int:
-        """What ``box`` gives five of a kind ``dice`` used as a Joker."""
+        """What ``box`` gives five of a kind ``dice`` used as a Joker: its table score in
+        the upper section, the sum of the dice in :data:`JOKER_SUMS`, else the box's
+        full value (the most its table gives)."""
         d = self.check_dice(dice)
-        scorer = JOKER_POINTS.get(self.check_box(box))
-        return scorer(d) if scorer is not None else self._scorers[box](d)
+        if self.check_box(box) in self.upper_boxes:
+            return self._scorers[box](d)
+        if box in JOKER_SUMS:
+            return scoring.chance(d)
+        return _full_values(self)[box]
+
+    def describe(self) -> RulesetInfo:
+        """This ruleset described (see :class:`RulesetInfo`).
+
+        >>> info = ruleset("yahtzee").describe()
+        >>> dict(info.joker_points), info.extra_yahtzee_points
+        ... # doctest: +NORMALIZE_WHITESPACE
+        ({'three_of_a_kind': None, 'four_of_a_kind': None, 'full_house': 25,
+          'small_straight': 30, 'large_straight': 40, 'chance': None}, 100)
+        """
+        return _describe(self)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"name": ..., "options": {...}}``, the form kept in game records."""
@@ -255,9 +331,55 @@ def check_ruleset(value: object) -> Ruleset:
     return value
 
 
+def _all_rolls(dice_count: int) -> list[Dice]:
+    return [Dice(faces) for faces in combinations_with_replacement(FACES, dice_count)]
+
+
+@lru_cache(maxsize=32)
+def _full_values(rules: Ruleset) -> dict[str, int]:
+    """The most each box's table gives (what a Joker takes in a fixed-value box)."""
+    rolls = _all_rolls(rules.dice_count)
+    return {box: max(rules._scorers[box](dice) for dice in rolls) for box in rules.boxes}
+
+
+@lru_cache(maxsize=32)
+def _describe(rules: Ruleset) -> RulesetInfo:
+    spec = _OPTIONS[rules.name]
+    options = tuple(
+        OptionInfo(key, "bool" if opt.kind is bool else "int" if opt.kind is int
+                   else "choice", opt.default, tuple(opt.choices or ()),
+                   *((1, MAX_ROLLS) if opt.kind is int else (None, None)))
+        for key, opt in spec.items())
+    full = _full_values(rules)
+    return RulesetInfo(
+        name=rules.name, boxes=rules.boxes, upper_boxes=rules.upper_boxes,
+        lower_boxes=rules.lower_boxes, dice_count=rules.dice_count, faces=len(FACES),
+        rolls=rules.rolls, upper_bonus_threshold=rules.upper_bonus_threshold,
+        upper_bonus_points=rules.upper_bonus_points, yahtzee_box=rules.yahtzee_box,
+        yahtzee_points=full[rules.yahtzee_box],
+        extra_yahtzee_points=rules.extra_yahtzee_points, joker=rules.joker,
+        joker_points=() if rules.joker == "none" else tuple(
+            (box, None if box in JOKER_SUMS else full[box]) for box in rules.lower_boxes
+            if box != rules.yahtzee_box),
+        order=rules.order, options=options, values=rules.option_items,
+    )
+
+
+def rulesets() -> tuple[RulesetInfo, ...]:
+    """Every ruleset described, with its default options: boxes and sections, dice,
+    rolls, bonuses, Joker values and each option's kind, default and choices.
+
+    >>> [(info.name, len(info.boxes), info.upper_bonus_points) for info in rulesets()]
+    [('yatzy', 15, 50), ('yahtzee', 13, 35)]
+    >>> [option.name for option in rulesets()[1].options]
+    ['joker', 'yahtzee_bonus', 'upper_first', 'rolls']
+    """
+    return tuple(ruleset(name).describe() for name in RULESET_NAMES)
+
+
 @lru_cache(maxsize=32)
 def _possible_points(rules: Ruleset) -> dict[str, frozenset[int]]:
-    rolls = [Dice(faces) for faces in combinations_with_replacement(range(1, 7), rules.dice_count)]
+    rolls = _all_rolls(rules.dice_count)
     points: dict[str, set[int]] = {box: set() for box in rules.boxes}
     for dice in rolls:
         for box in rules.boxes:

@@ -15,10 +15,12 @@ messages of the core's typed errors (translated by their ``code``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from yatzy.core import rules
 from yatzy.core.errors import ErrorCode, YatzyError
 from yatzy.core.game import Game
-from yatzy.core.rulesets import UPPER_BOXES, Ruleset
+from yatzy.core.rulesets import UPPER_BOXES, Ruleset, RulesetInfo
 from yatzy.core.scorecard import BONUS_KEY, Scorecard
 from yatzy.i18n import N_, Translator
 
@@ -87,6 +89,36 @@ def answer_keys(t: Translator) -> tuple[str, str]:
     """
     return (t.pgettext("the key that answers yes", "y"),
             t.pgettext("the key that answers no", "n"))
+
+
+#: The name of each ruleset option, and of the choices of those that have them.
+OPTION_LABELS: dict[str, str] = {
+    "order": N_("Play order"),
+    "joker": N_("Joker"),
+    "yahtzee_bonus": N_("Yahtzee bonus"),
+    "upper_first": N_("Upper section first"),
+    "rolls": N_("Rolls per turn"),
+}
+CHOICE_LABELS: dict[str, dict[str, str]] = {"order": ORDER_NAMES, "joker": JOKER_NAMES}
+
+
+def ruleset_description(t: Translator, info: RulesetInfo) -> dict[str, Any]:
+    """``info`` (:meth:`Ruleset.describe`) as JSON-ready data with every name in
+    ``t``'s language: the ruleset's title, each box's and option's label, each choice's.
+    A name the catalogs do not have is shown as it is in the rules."""
+    data = info.to_dict()
+    data["title"] = t._(RULESET_NAMES[info.name]) if info.name in RULESET_NAMES \
+        else info.name
+    data["box_labels"] = {box: box_label(t, box) if box in BOX_LABELS else box
+                          for box in info.boxes}
+    for option in data["options"]:
+        name = option["name"]
+        option["label"] = t._(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+        if "choices" in option:
+            names = CHOICE_LABELS.get(name, {})
+            option["choice_labels"] = {c: t._(names[c]) if c in names else c
+                                       for c in option["choices"]}
+    return data
 
 
 def box_label(t: Translator, box: str) -> str:

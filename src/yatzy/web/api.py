@@ -18,9 +18,10 @@ from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
+from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.core.seeded import seed_hash
 from yatzy.i18n import N_, translator
-from yatzy.i18n.words import ruleset_title
+from yatzy.i18n.words import ruleset_description, ruleset_title
 from yatzy.web.errors import WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
 from yatzy.web.rooms import Room, Rooms
@@ -128,6 +129,15 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
         "watch_url": page,
         "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
     }
+
+
+@router.get("/api/rulesets", tags=["games"])
+async def rulesets(request: Request) -> list[dict[str, Any]]:
+    """Every ruleset described once: boxes by section with their names, dice, rolls,
+    bonuses, Joker values, and each option's kind, default, choices and label, in the
+    request's language (``?lang=``). The home page's form is made from it."""
+    t = translator(request_lang(request))
+    return [ruleset_description(t, info) for info in all_rulesets()]
 
 
 @router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS,
