@@ -10,7 +10,7 @@ from typing import Any
 import httpx2 as httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.test_browser import DESKTOP, record_errors
+from tests.web.test_browser import DESKTOP, record_errors, start_game
 
 
 def game_id(page: Page) -> str:
@@ -44,4 +44,65 @@ def test_the_api_page_draws_the_operations(browser: Browser, base: str) -> None:
     expect(create).to_have_text(re.compile(r"^\s*/api/games\s*$"))
     expect(page.get_by_text("Unable to render")).to_have_count(0)
     assert errors == []
+    page.close()
+
+
+# --- 2. Space and Enter press the focused control; Space rolls only with none. ----------
+
+def test_space_presses_the_focused_die_and_box(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    start_game(page, base, ["Ann"])
+    first_roll(page)
+    before = state(base, page)
+    die = page.locator("#dice .die").first
+    die.focus()
+    page.keyboard.press(" ")
+    expect(die).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(300)  # a roll would have come back by now
+    assert state(base, page)["version"] == before["version"]  # nothing rolled
+    box = page.locator("#cards button.box:not(.zero)").first
+    box.focus()
+    page.keyboard.press(" ")
+    expect(page.locator("#cards button.box")).to_have_count(0, timeout=15_000)
+    assert state(base, page)["last"]["type"] == "score"
+    # With no control in focus, Space rolls.
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press(" ")
+    expect(page.locator("#cards button.box").first).to_be_visible(timeout=15_000)
+    page.close()
+
+
+# --- 3. Holding a die by keyboard keeps the focus on it. --------------------------------
+
+def test_holding_a_die_with_enter_keeps_the_focus(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    start_game(page, base, ["Ann"])
+    first_roll(page)
+    page.locator("#dice .die").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#dice .die").first).to_have_attribute("aria-pressed", "true")
+    focused = "document.activeElement.getAttribute('aria-label') || document.activeElement.tagName"
+    assert re.match(r"1: \d \(held\)$", page.evaluate(focused))
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused).startswith("2: ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#dice .die").nth(1)).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(focused).startswith("2: ")
+    page.close()
+
+
+# --- 5. Only the dice on the table can be held. -----------------------------------------
+
+def test_keys_past_the_dice_hold_nothing(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    start_game(page, base, ["Ann"])
+    first_roll(page)
+    dice_count = state(base, page)["dice_count"]
+    for key in "6789":
+        page.keyboard.press(key)
+    expect(page.locator("#dice .die")).to_have_count(dice_count)
+    expect(page.locator('#dice .die[aria-pressed="true"]')).to_have_count(0)
+    page.keyboard.press("r")
+    expect(page.locator("#status")).to_contain_text("1 roll left", timeout=15_000)
+    expect(page.locator("#message")).to_have_text("")
     page.close()

@@ -108,7 +108,7 @@ function roll() {
 }
 
 function toggle(i) {
-  if (!myTurn() || !state.dice || state.rolls_left === 0) return;
+  if (!myTurn() || !state.dice || state.rolls_left === 0 || i >= state.dice_count) return;
   holds.has(i) ? holds.delete(i) : holds.add(i);
   renderDice();
 }
@@ -202,6 +202,9 @@ document.addEventListener("keydown", (event) => {
     else if (key === "arrowright") showStep(replayStep + 1);
     return;
   }
+  // Space and Enter press the control in focus (a die, a box, a button, a link); Space
+  // rolls only when no control has the focus.
+  if ((key === " " || key === "enter") && event.target.closest("button, a, [tabindex]")) return;
   if (/^[1-9]$/.test(key)) { toggle(Number(key) - 1); event.preventDefault(); }
   else if (key === " " || key === "r") { roll(); event.preventDefault(); }
   else if (key === "h") { hint(); }
@@ -218,6 +221,7 @@ function renderDice() {
   const box = $("dice");
   const dice = state.dice || Array(state.dice_count).fill(null);
   const changed = JSON.stringify(dice) !== JSON.stringify(shownDice);
+  const focused = [...box.children].indexOf(document.activeElement);  // kept on redrawing
   box.replaceChildren(...dice.map((face, i) => {
     const die = document.createElement("button");
     die.type = "button";
@@ -235,6 +239,7 @@ function renderDice() {
     die.addEventListener("click", () => toggle(i));
     return die;
   }));
+  if (focused >= 0) box.children[focused]?.focus();
   shownDice = dice;
 }
 
