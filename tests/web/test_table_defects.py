@@ -106,3 +106,20 @@ def test_keys_past_the_dice_hold_nothing(browser: Browser, base: str) -> None:
     expect(page.locator("#status")).to_contain_text("1 roll left", timeout=15_000)
     expect(page.locator("#message")).to_have_text("")
     page.close()
+
+
+# --- 4. A failed request leaves the page usable, and says so. ---------------------------
+
+def test_a_failed_request_is_said_and_the_next_one_goes(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    start_game(page, base, ["Ann"])
+    expect(page.locator("#roll")).to_be_enabled(timeout=15_000)
+    actions = re.compile(r"/actions\?")
+    page.route(actions, lambda route: route.abort())
+    page.click("#roll")
+    expect(page.locator("#message")).to_have_text("The server cannot be reached: try again")
+    page.unroute(actions)
+    page.click("#roll")
+    expect(page.locator("#cards button.box").first).to_be_visible(timeout=15_000)
+    expect(page.locator("#message")).to_have_text("")
+    page.close()

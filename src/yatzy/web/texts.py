@@ -92,6 +92,7 @@ TEXTS: dict[str, str] = {
     "best": N_("Best"),
     "games": N_("Games"),
     "rules_title": N_("Ruleset"),
+    "unreachable": N_("The server cannot be reached: try again"),
 }
 
 

@@ -72,10 +72,17 @@ function receive(message) {
   }
 }
 
+// A request that gets no answer (the server is down, the network gone) is an answer
+// too: status 0, with a message that says so.
 async function api(path, options = {}, query = "") {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`/api/games/${gameId}${path}?lang=${lang}${query}`, { headers, ...options });
+  let response;
+  try {
+    response = await fetch(`/api/games/${gameId}${path}?lang=${lang}${query}`, { headers, ...options });
+  } catch {
+    return { ok: false, status: 0, data: { error: { message: T.unreachable } } };
+  }
   const data = await response.json().catch(() => ({}));
   return { ok: response.ok, status: response.status, data };
 }
@@ -84,9 +91,14 @@ async function act(action) {
   if (busy) return;                       // a double click is sent once
   busy = true;
   say("");
-  const { ok, status, data } = await api("/actions", {
-    method: "POST", body: JSON.stringify({ ...action, expected_version: state.version }) });
-  busy = false;
+  let answer;
+  try {
+    answer = await api("/actions", {
+      method: "POST", body: JSON.stringify({ ...action, expected_version: state.version }) });
+  } finally {
+    busy = false;
+  }
+  const { ok, status, data } = answer;
   if (ok) {
     receive({ type: "state", state: data });
   } else if (status !== 409) {
@@ -368,7 +380,8 @@ function renderInvite() {
     const qr = document.createElement("img");
     qr.alt = `QR: ${name}`;
     fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: url }) })
-      .then((r) => (r.ok ? r.blob() : null)).then((b) => { if (b) qr.src = URL.createObjectURL(b); });
+      .then((r) => (r.ok ? r.blob() : null)).then((b) => { if (b) qr.src = URL.createObjectURL(b); })
+      .catch(() => {});  // no picture; the link is there
     li.append(a, " ", copy, qr);
     list.append(li);
   }

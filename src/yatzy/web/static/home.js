@@ -56,7 +56,7 @@ form.addEventListener("submit", async (event) => {
     page.searchParams.set("lang", lang);
     location.assign(page.toString());
   } catch (e) {
-    error.textContent = texts.reconnecting;
+    error.textContent = texts.unreachable;
   } finally {
     button.disabled = false;
   }
