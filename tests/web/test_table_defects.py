@@ -123,3 +123,16 @@ def test_a_failed_request_is_said_and_the_next_one_goes(browser: Browser, base: 
     expect(page.locator("#cards button.box").first).to_be_visible(timeout=15_000)
     expect(page.locator("#message")).to_have_text("")
     page.close()
+
+
+# --- 9. No invitation where there is no other person to invite. -------------------------
+
+def test_no_invitation_against_computers_only(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    start_game(page, base, ["Ann"], computers=2)
+    expect(page.locator("#notes")).to_contain_text("You play Ann.")
+    expect(page.locator("#cards thead th")).to_have_count(4)
+    expect(page.locator("#invite")).to_be_hidden()
+    start_game(page, base, ["Ann", "Bo"], computers=1)
+    expect(page.locator("#invite")).to_be_visible()
+    page.close()

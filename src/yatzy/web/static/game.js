@@ -364,7 +364,9 @@ function renderCards() {
 function renderInvite() {
   const invites = JSON.parse(localStorage.getItem(`yatzy.invites.${gameId}`) || "null");
   const panel = $("invite");
-  if (!invites || state.is_over || (invites.seats.length < 2 && state.seats.length < 2)) { panel.hidden = true; return; }
+  // Only where there is another person to invite (computers need no link).
+  const people = state.seats.filter((seat) => !seat.bot).length;
+  if (!invites || state.is_over || people < 2) { panel.hidden = true; return; }
   panel.hidden = false;
   const list = $("links");
   if (list.childElementCount) return;
