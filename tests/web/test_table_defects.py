@@ -136,3 +136,31 @@ def test_no_invitation_against_computers_only(browser: Browser, base: str) -> No
     start_game(page, base, ["Ann", "Bo"], computers=1)
     expect(page.locator("#invite")).to_be_visible()
     page.close()
+
+
+# --- 10. Real dice: the field asks for as many dice as are rerolled. --------------------
+
+def test_real_dice_field_asks_for_the_rerolled_dice(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    page.goto(f"{base}/?lang=en")
+    page.fill("#seats input[name=name]", "Ann")
+    page.check("input[name=dice][value=manual]")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/games/\w+"))
+    field, label = page.locator("#dice-input"), page.locator("#dice-label")
+    expect(field).to_be_visible()
+    expect(field).to_have_attribute("placeholder", "? ? ? ? ?")
+    expect(label).to_have_text("Ann: type the 5 dice you rolled")
+    field.fill("1 2 3 4 5")
+    field.press("Enter")
+    expect(page.locator("#dice .die").first).to_have_attribute("aria-label", "1: 1")
+    page.locator("#dice .die").nth(0).click()
+    page.locator("#dice .die").nth(1).click()
+    expect(field).to_have_attribute("placeholder", "? ? ?")
+    expect(label).to_have_text("Ann: type the 3 dice you rolled")
+    field.fill("666")
+    field.press("Enter")
+    expect(page.locator("#status")).to_contain_text("1 roll left", timeout=15_000)
+    expect(page.locator("#message")).to_have_text("")
+    assert state(base, page)["dice"] == [1, 2, 6, 6, 6]
+    page.close()

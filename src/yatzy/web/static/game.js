@@ -253,6 +253,20 @@ function renderDice() {
   }));
   if (focused >= 0) box.children[focused]?.focus();
   shownDice = dice;
+  renderEntry();
+}
+
+// Real dice: the field asks for as many dice as are rolled, all of them or those not
+// held (the computer's held ones too); it follows the dice held.
+function renderEntry() {
+  const s = state;
+  const computerDice = s.waiting_for_dice && me;
+  $("dice-entry").hidden = !(s.dice_mode === "manual" && ((myTurn() && s.rolls_left > 0) || computerDice));
+  const kept = computerDice ? (s.pending.hold || []).length : s.dice ? holds.size : 0;
+  const n = s.dice_count - (s.dice || computerDice ? kept : 0);
+  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: s.current_player })
+    : fill(T.type_roll, { player: s.current_player, n });
+  $("dice-input").placeholder = Array(n).fill("?").join(" ");
 }
 
 function render() {
@@ -275,13 +289,6 @@ function render() {
   $("hint").disabled = !mine;
   $("chances").hidden = replayMode || s.players.length < 2;  // the live game's, not a step's
   refreshChances();
-  const entry = $("dice-entry");
-  const computerDice = s.waiting_for_dice && me;
-  entry.hidden = !(s.dice_mode === "manual" && ((mine && s.rolls_left > 0) || computerDice));
-  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: who }) : T.enter_dice;
-  // How many dice to type: all of them, or those not held (the computer's held ones too).
-  const kept = computerDice ? (s.pending.hold || []).length : s.dice ? holds.size : 0;
-  $("dice-input").placeholder = Array(s.dice_count - (s.dice || computerDice ? kept : 0)).fill("?").join(" ");
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
