@@ -233,25 +233,32 @@ function renderDice() {
   const box = $("dice");
   const dice = state.dice || Array(state.dice_count).fill(null);
   const changed = JSON.stringify(dice) !== JSON.stringify(shownDice);
-  const focused = [...box.children].indexOf(document.activeElement);  // kept on redrawing
-  box.replaceChildren(...dice.map((face, i) => {
+  // The dice are buttons drawn once and updated in place: a die in focus keeps it, and a
+  // key pressed on it is not lost to a redraw between its down and its up.
+  while (box.childElementCount > dice.length) box.lastElementChild.remove();
+  while (box.childElementCount < dice.length) {
+    const i = box.childElementCount;
     const die = document.createElement("button");
     die.type = "button";
-    die.className = "die" + (face ? "" : " blank") + (changed && face && !holds.has(i) ? " rolling" : "")
+    die.addEventListener("click", () => toggle(i));
+    box.append(die);
+  }
+  dice.forEach((face, i) => {
+    const die = box.children[i];
+    const rolling = changed && face && !holds.has(i);
+    if (rolling) { die.classList.remove("rolling"); void die.offsetWidth; }  // again from the start
+    die.className = "die" + (face ? "" : " blank") + (rolling ? " rolling" : "")
       + (suggested.has(i) ? " suggest" : "");
     die.setAttribute("aria-pressed", String(holds.has(i)));
     die.setAttribute("aria-label", face ? `${i + 1}: ${face}${holds.has(i) ? ` (${T.held})` : ""}` : `${i + 1}`);
     die.disabled = !myTurn() || !state.dice || state.rolls_left === 0;
-    for (const cell of PIPS[face] || []) {
+    die.replaceChildren(...(PIPS[face] || []).map((cell) => {
       const pip = document.createElement("span");
       pip.className = "pip";
       pip.style.gridArea = `${Math.ceil(cell / 3)} / ${((cell - 1) % 3) + 1}`;
-      die.append(pip);
-    }
-    die.addEventListener("click", () => toggle(i));
-    return die;
-  }));
-  if (focused >= 0) box.children[focused]?.focus();
+      return pip;
+    }));
+  });
   shownDice = dice;
   renderEntry();
 }
