@@ -5,11 +5,14 @@ and the API's documentation page."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx2 as httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.web.conftest import ARGS, CHROMIUM
 from tests.web.test_browser import DESKTOP, record_errors, start_game
 
 
@@ -164,3 +167,55 @@ def test_real_dice_field_asks_for_the_rerolled_dice(browser: Browser, base: str)
     expect(page.locator("#message")).to_have_text("")
     assert state(base, page)["dice"] == [1, 2, 6, 6, 6]
     page.close()
+
+
+# --- 6. Copying a link: said only when copied; no complaint on a plain-HTTP address. ----
+
+@pytest.fixture(scope="module")
+def lan_browser(browser: Browser) -> Iterator[Browser]:
+    """A browser that reaches the test server by a name, as a phone reaches a computer on
+    the same network: over plain HTTP that is no secure origin (no clipboard API)."""
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=[*ARGS, "--host-resolver-rules=MAP yatzy.lan 127.0.0.1"])
+    yield lan
+    lan.close()
+
+
+def test_copy_on_a_plain_http_address_selects_the_link(lan_browser: Browser,
+                                                         base: str) -> None:
+    lan = base.replace("127.0.0.1", "yatzy.lan")
+    page = lan_browser.new_page(**DESKTOP)
+    errors: list[str] = []
+    record_errors(page, errors)
+    start_game(page, lan, ["Ann", "Bo"])
+    assert page.evaluate("window.isSecureContext") is False
+    row = page.locator("#links li", has_text="Bo")
+    link = row.locator("a").get_attribute("href")
+    copy = row.get_by_role("button", name="Copy")
+    copy.click()
+    expect(row).to_contain_text("Copy it by hand")
+    expect(copy).not_to_have_text("Copied")
+    selected = page.evaluate("(() => { const e = document.activeElement;"
+                             " return e.value.slice(e.selectionStart, e.selectionEnd); })()")
+    assert selected == link
+    assert errors == []  # no complaint about a header the address cannot use
+    page.close()
+
+
+def test_copy_puts_the_link_on_the_clipboard(browser: Browser, base: str) -> None:
+    context = browser.new_context(**DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    start_game(page, base, ["Ann", "Bo"])
+    row = page.locator("#links li", has_text="Bo")
+    row.get_by_role("button", name="Copy").click()
+    expect(row.get_by_role("button", name="Copied")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == row.locator("a").get_attribute("href")
+    context.close()
+
+
+def test_the_opener_policy_goes_only_to_secure_origins(base: str) -> None:
+    port = base.rsplit(":", 1)[1]
+    assert "cross-origin-opener-policy" in httpx.get(f"{base}/").headers
+    lan = httpx.get(f"{base}/", headers={"Host": f"yatzy.lan:{port}"})
+    assert lan.status_code == 200 and "cross-origin-opener-policy" not in lan.headers
+    assert "content-security-policy" in lan.headers

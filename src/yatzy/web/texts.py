@@ -93,6 +93,7 @@ TEXTS: dict[str, str] = {
     "games": N_("Games"),
     "rules_title": N_("Ruleset"),
     "unreachable": N_("The server cannot be reached: try again"),
+    "copy_by_hand": N_("Copy it by hand"),
 }
 
 

@@ -390,8 +390,12 @@ function renderInvite() {
     const a = cell("a", name, { href: url });
     const copy = cell("button", T.copy, { type: "button" });
     copy.addEventListener("click", async () => {
-      await navigator.clipboard?.writeText(url).catch(() => {});
-      copy.textContent = T.copied;
+      try {
+        await navigator.clipboard.writeText(url);  // none on a plain-HTTP network address
+        copy.textContent = T.copied;
+      } catch {
+        copyByHand(li, copy, name, url);
+      }
     });
     const qr = document.createElement("img");
     qr.alt = `QR: ${name}`;
@@ -401,6 +405,18 @@ function renderInvite() {
     li.append(a, " ", copy, qr);
     list.append(li);
   }
+}
+
+// No clipboard to write to: the link, selected in a field, to copy by hand.
+function copyByHand(li, copy, name, url) {
+  let field = li.querySelector("input.link");
+  if (!field) {
+    field = cell("input", "", { class: "link", readonly: "", "aria-label": name });
+    field.value = url;
+    copy.after(" ", field, " ", cell("span", T.copy_by_hand, { class: "small" }));
+  }
+  field.focus();
+  field.select();
 }
 
 let analysed = false;
