@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.web.conftest import ARGS, CHROMIUM
-from tests.web.test_browser import DESKTOP, record_errors, start_game
+from tests.web.test_browser import DESKTOP, PHONE, record_errors, start_game
 
 
 def game_id(page: Page) -> str:
@@ -219,3 +219,30 @@ def test_the_opener_policy_goes_only_to_secure_origins(base: str) -> None:
     lan = httpx.get(f"{base}/", headers={"Host": f"yatzy.lan:{port}"})
     assert lan.status_code == 200 and "cross-origin-opener-policy" not in lan.headers
     assert "content-security-policy" in lan.headers
+
+
+# --- 8. The history on a phone keeps numbers whole. -------------------------------------
+
+def test_the_history_on_a_phone_breaks_no_number(browser: Browser, base: str) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    names = ["Kim", "Alexandra", "Bo", "Christoffer", "Eva-Lotta", "Jo", "Maximilian"]
+    games = [{"id": f"g{i}", "title": "Scandinavian Yatzy", "player": "Kim",
+              "players": ["Kim", *names[:i % len(names)], "x" * i], "is_over": True,
+              "round": 16, "rounds": 15, "total": 100 + i * 7, "winners": ["Kim"],
+              "updated_at": "2026-01-01T00:00:00+00:00",
+              "rules": {"name": "yatzy"}} for i in range(24)]
+
+    def me(route: Route) -> None:
+        route.fulfill(json={"games": games, "bests": []})
+
+    page.route(re.compile(r"/api/me\?"), me)
+    page.goto(f"{base}/history?lang=en")
+    scores = page.locator("#my-games li .small")
+    expect(scores).to_have_count(len(games))
+    # Each score is on one line (a number split over two lines shows as two boxes).
+    lines = page.evaluate("[...document.querySelectorAll('#my-games li .small')]"
+                          ".map((e) => e.getClientRects().length)")
+    assert lines == [1] * len(games)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

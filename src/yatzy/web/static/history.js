@@ -28,7 +28,7 @@ async function load() {
     const href = g.is_over ? `/games/${g.id}/replay?lang=${lang}` : `/games/${g.id}?lang=${lang}`;
     li.append(el("a", `${g.title} · ${g.players.join(", ")}`, { href }), " ");
     li.append(el("span", g.is_over ? `${g.player}: ${g.total}${g.winners.includes(g.player) && g.players.length > 1 ? " ★" : ""}`
-      : fill(T.round, { round: g.round, rounds: g.rounds }), { class: "small" }));
+      : fill(T.round, { round: g.round, rounds: g.rounds }), { class: "small score" }));
     return li;
   }));
   if (!mine.games.length) games.append(el("li", T.no_games));
