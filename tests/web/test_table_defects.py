@@ -246,3 +246,36 @@ def test_the_history_on_a_phone_breaks_no_number(browser: Browser, base: str) ->
     assert lines == [1] * len(games)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+# --- 7. One browser, several seats of a game: it says which it plays, and switches. -----
+
+def test_a_browser_with_two_seats_plays_one_and_switches(browser: Browser,
+                                                          base: str) -> None:
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    record_errors(page, errors)
+    start_game(page, base, ["Ann", "Bo"])
+    notes = page.locator("#notes")
+    expect(notes).to_contain_text("You play Ann.")
+    bo_link = page.locator("#links a", has_text="Bo").get_attribute("href")
+    assert bo_link
+    page.goto(bo_link)
+    expect(notes).to_contain_text("You play Bo.")
+    switch = page.locator("#seat-switch")
+    expect(switch.get_by_role("button", name="Play as Bo")).to_have_count(0)
+    switch.get_by_role("button", name="Play as Ann").click()
+    expect(notes).to_contain_text("You play Ann.")
+    # The game's plain address plays the seat chosen last.
+    page.goto(f"{base}/games/{game_id(page)}?lang=en")
+    expect(notes).to_contain_text("You play Ann.")
+    expect(switch.get_by_role("button", name="Play as Bo")).to_be_visible()
+    # The history lists the game once, with a way into each seat.
+    page.goto(f"{base}/history?lang=en")
+    expect(page.locator("#my-games > li")).to_have_count(1)
+    expect(page.get_by_role("link", name="Play as Ann")).to_be_visible()
+    page.get_by_role("link", name="Play as Bo").click()
+    expect(notes).to_contain_text("You play Bo.")
+    assert errors == []
+    context.close()

@@ -94,6 +94,7 @@ TEXTS: dict[str, str] = {
     "rules_title": N_("Ruleset"),
     "unreachable": N_("The server cannot be reached: try again"),
     "copy_by_hand": N_("Copy it by hand"),
+    "play_as": N_("Play as {player}"),
 }
 
 

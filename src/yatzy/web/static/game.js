@@ -12,10 +12,19 @@ const $ = (id) => document.getElementById(id);
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
 
 // The seat's token comes in the link's fragment (never sent to the server) and stays on
-// this device, so a reload or a reopened tab is the same seat.
+// this device, so a reload or a reopened tab is the same seat. A browser may hold several
+// seats of a game (the links of two people opened on one device): it keeps each seat's
+// token by name, plays the one chosen last (or the one of ?seat=), and lets the person
+// switch.
+const seatKey = `yatzy.seat.${gameId}`;
+const seatsKey = `yatzy.seats.${gameId}`;
+const heldSeats = () => JSON.parse(localStorage.getItem(seatsKey) || "{}");
 const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-if (fromHash) localStorage.setItem(`yatzy.seat.${gameId}`, fromHash);
-const token = replayMode ? null : fromHash || localStorage.getItem(`yatzy.seat.${gameId}`);
+const askedSeat = heldSeats()[new URLSearchParams(location.search).get("seat")];
+if (fromHash || askedSeat) localStorage.setItem(seatKey, fromHash || askedSeat);
+const token = replayMode ? null : fromHash || askedSeat || localStorage.getItem(seatKey);
+// Another seat's link opened in this tab changes only the fragment: play that seat.
+addEventListener("hashchange", () => location.reload());
 
 let state = null;
 let me = null;            // my seat's name, once the server has confirmed the token
@@ -47,6 +56,7 @@ function connect() {
 function receive(message) {
   if (message.type === "welcome") {
     me = message.seat;
+    if (me) keepSeat(me);
     // This browser sits in that seat: the game goes into its history.
     if (me) api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${token}` } });
   } else if (message.type === "state") {
@@ -67,9 +77,37 @@ function receive(message) {
     holds = new Set(message.action.hold || []);
     renderDice();
   } else if (message.type === "error") {
-    if (message.error.code === "forbidden" && !state) { localStorage.removeItem(`yatzy.seat.${gameId}`); }
+    if (message.error.code === "forbidden" && !state) forgetSeat();
     say(message.error.message);
   }
+}
+
+function keepSeat(name) {
+  const seats = Object.fromEntries(Object.entries(heldSeats()).filter(([n, t]) => n !== name && t !== token));
+  seats[name] = token;
+  localStorage.setItem(seatsKey, JSON.stringify(seats));
+  renderSeatSwitch();
+}
+
+function forgetSeat() {
+  localStorage.removeItem(seatKey);
+  const seats = Object.fromEntries(Object.entries(heldSeats()).filter(([, t]) => t !== token));
+  localStorage.setItem(seatsKey, JSON.stringify(seats));
+}
+
+// The other seats this browser holds in the game, each a button to play it instead.
+function renderSeatSwitch() {
+  const others = Object.entries(heldSeats()).filter(([name]) => name !== me);
+  const box = $("seat-switch");
+  box.hidden = !others.length;
+  box.replaceChildren(...others.map(([name, seatToken]) => {
+    const button = cell("button", fill(T.play_as, { player: name }), { type: "button" });
+    button.addEventListener("click", () => {
+      localStorage.setItem(seatKey, seatToken);
+      location.assign(`/games/${gameId}?lang=${lang}`);
+    });
+    return button;
+  }));
 }
 
 // A request that gets no answer (the server is down, the network gone) is an answer
