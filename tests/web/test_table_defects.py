@@ -4,6 +4,7 @@ and the API's documentation page."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -279,3 +280,30 @@ def test_a_browser_with_two_seats_plays_one_and_switches(browser: Browser,
     expect(notes).to_contain_text("You play Bo.")
     assert errors == []
     context.close()
+
+
+# --- 11. Pages that are not there: a page saying so, in the page's language. ------------
+
+@pytest.mark.parametrize("path", ["/games/doesnotexist?lang=sv", "/nonexistent?lang=sv",
+                                  "/games/doesnotexist/replay?lang=sv"])
+def test_a_missing_page_is_a_404_page(browser: Browser, base: str, path: str) -> None:
+    page = browser.new_page(**PHONE)
+    errors: list[str] = []
+    record_errors(page, errors)
+    response = page.goto(f"{base}{path}")
+    assert response is not None and response.status == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert page.evaluate("document.documentElement.lang") == "sv"
+    expect(page.locator("h1")).to_have_text("Här finns ingenting")
+    expect(page.locator("#roll")).to_have_count(0)
+    page.get_by_role("link", name="Starta ett spel").click()
+    page.wait_for_url(re.compile(r"/\?lang=sv$"))
+    assert [e for e in errors if "404" not in e] == []
+    page.close()
+
+
+def test_the_api_keeps_answering_json(base: str) -> None:
+    for path in ("/api/games/doesnotexist", "/api/nowhere", "/nonexistent"):
+        response = httpx.get(f"{base}{path}", headers={"Accept": "application/json"})
+        assert response.status_code == 404
+        assert set(json.loads(response.text)) == {"error"}
