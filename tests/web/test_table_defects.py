@@ -95,23 +95,6 @@ def test_holding_a_die_with_enter_keeps_the_focus(browser: Browser, base: str) -
     page.close()
 
 
-# --- 5. Only the dice on the table can be held. -----------------------------------------
-
-def test_keys_past_the_dice_hold_nothing(browser: Browser, base: str) -> None:
-    page = browser.new_page(**DESKTOP)
-    start_game(page, base, ["Ann"])
-    first_roll(page)
-    dice_count = state(base, page)["dice_count"]
-    for key in "6789":
-        page.keyboard.press(key)
-    expect(page.locator("#dice .die")).to_have_count(dice_count)
-    expect(page.locator('#dice .die[aria-pressed="true"]')).to_have_count(0)
-    page.keyboard.press("r")
-    expect(page.locator("#status")).to_contain_text("1 roll left", timeout=15_000)
-    expect(page.locator("#message")).to_have_text("")
-    page.close()
-
-
 # --- 4. A failed request leaves the page usable, and says so. ---------------------------
 
 def test_a_failed_request_is_said_and_the_next_one_goes(browser: Browser, base: str) -> None:
@@ -129,44 +112,20 @@ def test_a_failed_request_is_said_and_the_next_one_goes(browser: Browser, base: 
     page.close()
 
 
-# --- 9. No invitation where there is no other person to invite. -------------------------
+# --- 5. Only the dice on the table can be held. -----------------------------------------
 
-def test_no_invitation_against_computers_only(browser: Browser, base: str) -> None:
+def test_keys_past_the_dice_hold_nothing(browser: Browser, base: str) -> None:
     page = browser.new_page(**DESKTOP)
-    start_game(page, base, ["Ann"], computers=2)
-    expect(page.locator("#notes")).to_contain_text("You play Ann.")
-    expect(page.locator("#cards thead th")).to_have_count(4)
-    expect(page.locator("#invite")).to_be_hidden()
-    start_game(page, base, ["Ann", "Bo"], computers=1)
-    expect(page.locator("#invite")).to_be_visible()
-    page.close()
-
-
-# --- 10. Real dice: the field asks for as many dice as are rerolled. --------------------
-
-def test_real_dice_field_asks_for_the_rerolled_dice(browser: Browser, base: str) -> None:
-    page = browser.new_page(**DESKTOP)
-    page.goto(f"{base}/?lang=en")
-    page.fill("#seats input[name=name]", "Ann")
-    page.check("input[name=dice][value=manual]")
-    page.click("#start")
-    page.wait_for_url(re.compile(r"/games/\w+"))
-    field, label = page.locator("#dice-input"), page.locator("#dice-label")
-    expect(field).to_be_visible()
-    expect(field).to_have_attribute("placeholder", "? ? ? ? ?")
-    expect(label).to_have_text("Ann: type the 5 dice you rolled")
-    field.fill("1 2 3 4 5")
-    field.press("Enter")
-    expect(page.locator("#dice .die").first).to_have_attribute("aria-label", "1: 1")
-    page.locator("#dice .die").nth(0).click()
-    page.locator("#dice .die").nth(1).click()
-    expect(field).to_have_attribute("placeholder", "? ? ?")
-    expect(label).to_have_text("Ann: type the 3 dice you rolled")
-    field.fill("666")
-    field.press("Enter")
+    start_game(page, base, ["Ann"])
+    first_roll(page)
+    dice_count = state(base, page)["dice_count"]
+    for key in "6789":
+        page.keyboard.press(key)
+    expect(page.locator("#dice .die")).to_have_count(dice_count)
+    expect(page.locator('#dice .die[aria-pressed="true"]')).to_have_count(0)
+    page.keyboard.press("r")
     expect(page.locator("#status")).to_contain_text("1 roll left", timeout=15_000)
     expect(page.locator("#message")).to_have_text("")
-    assert state(base, page)["dice"] == [1, 2, 6, 6, 6]
     page.close()
 
 
@@ -222,33 +181,6 @@ def test_the_opener_policy_goes_only_to_secure_origins(base: str) -> None:
     assert "content-security-policy" in lan.headers
 
 
-# --- 8. The history on a phone keeps numbers whole. -------------------------------------
-
-def test_the_history_on_a_phone_breaks_no_number(browser: Browser, base: str) -> None:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    names = ["Kim", "Alexandra", "Bo", "Christoffer", "Eva-Lotta", "Jo", "Maximilian"]
-    games = [{"id": f"g{i}", "title": "Scandinavian Yatzy", "player": "Kim",
-              "players": ["Kim", *names[:i % len(names)], "x" * i], "is_over": True,
-              "round": 16, "rounds": 15, "total": 100 + i * 7, "winners": ["Kim"],
-              "updated_at": "2026-01-01T00:00:00+00:00",
-              "rules": {"name": "yatzy"}} for i in range(24)]
-
-    def me(route: Route) -> None:
-        route.fulfill(json={"games": games, "bests": []})
-
-    page.route(re.compile(r"/api/me\?"), me)
-    page.goto(f"{base}/history?lang=en")
-    scores = page.locator("#my-games li .small")
-    expect(scores).to_have_count(len(games))
-    # Each score is on one line (a number split over two lines shows as two boxes).
-    lines = page.evaluate("[...document.querySelectorAll('#my-games li .small')]"
-                          ".map((e) => e.getClientRects().length)")
-    assert lines == [1] * len(games)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    context.close()
-
-
 # --- 7. One browser, several seats of a game: it says which it plays, and switches. -----
 
 def test_a_browser_with_two_seats_plays_one_and_switches(browser: Browser,
@@ -282,6 +214,74 @@ def test_a_browser_with_two_seats_plays_one_and_switches(browser: Browser,
     context.close()
 
 
+# --- 8. The history on a phone keeps numbers whole. -------------------------------------
+
+def test_the_history_on_a_phone_breaks_no_number(browser: Browser, base: str) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    names = ["Kim", "Alexandra", "Bo", "Christoffer", "Eva-Lotta", "Jo", "Maximilian"]
+    games = [{"id": f"g{i}", "title": "Scandinavian Yatzy", "player": "Kim",
+              "players": ["Kim", *names[:i % len(names)], "x" * i], "is_over": True,
+              "round": 16, "rounds": 15, "total": 100 + i * 7, "winners": ["Kim"],
+              "updated_at": "2026-01-01T00:00:00+00:00",
+              "rules": {"name": "yatzy"}} for i in range(24)]
+
+    def me(route: Route) -> None:
+        route.fulfill(json={"games": games, "bests": []})
+
+    page.route(re.compile(r"/api/me\?"), me)
+    page.goto(f"{base}/history?lang=en")
+    scores = page.locator("#my-games li .small")
+    expect(scores).to_have_count(len(games))
+    # Each score is on one line (a number split over two lines shows as two boxes).
+    lines = page.evaluate("[...document.querySelectorAll('#my-games li .small')]"
+                          ".map((e) => e.getClientRects().length)")
+    assert lines == [1] * len(games)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
+
+
+# --- 9. No invitation where there is no other person to invite. -------------------------
+
+def test_no_invitation_against_computers_only(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    start_game(page, base, ["Ann"], computers=2)
+    expect(page.locator("#notes")).to_contain_text("You play Ann.")
+    expect(page.locator("#cards thead th")).to_have_count(4)
+    expect(page.locator("#invite")).to_be_hidden()
+    start_game(page, base, ["Ann", "Bo"], computers=1)
+    expect(page.locator("#invite")).to_be_visible()
+    page.close()
+
+
+# --- 10. Real dice: the field asks for as many dice as are rerolled. --------------------
+
+def test_real_dice_field_asks_for_the_rerolled_dice(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    page.goto(f"{base}/?lang=en")
+    page.fill("#seats input[name=name]", "Ann")
+    page.check("input[name=dice][value=manual]")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/games/\w+"))
+    field, label = page.locator("#dice-input"), page.locator("#dice-label")
+    expect(field).to_be_visible()
+    expect(field).to_have_attribute("placeholder", "? ? ? ? ?")
+    expect(label).to_have_text("Ann: type the 5 dice you rolled")
+    field.fill("1 2 3 4 5")
+    field.press("Enter")
+    expect(page.locator("#dice .die").first).to_have_attribute("aria-label", "1: 1")
+    page.locator("#dice .die").nth(0).click()
+    page.locator("#dice .die").nth(1).click()
+    expect(field).to_have_attribute("placeholder", "? ? ?")
+    expect(label).to_have_text("Ann: type the 3 dice you rolled")
+    field.fill("666")
+    field.press("Enter")
+    expect(page.locator("#status")).to_contain_text("1 roll left", timeout=15_000)
+    expect(page.locator("#message")).to_have_text("")
+    assert state(base, page)["dice"] == [1, 2, 6, 6, 6]
+    page.close()
+
+
 # --- 11. Pages that are not there: a page saying so, in the page's language. ------------
 
 @pytest.mark.parametrize("path", ["/games/doesnotexist?lang=sv", "/nonexistent?lang=sv",
@@ -307,3 +307,23 @@ def test_the_api_keeps_answering_json(base: str) -> None:
         response = httpx.get(f"{base}{path}", headers={"Accept": "application/json"})
         assert response.status_code == 404
         assert set(json.loads(response.text)) == {"error"}
+
+
+# --- 12. A game needs a seat: the form says so, and is not sent without one. ------------
+
+def test_the_form_needs_a_seat(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.goto(f"{base}/?lang=sv")
+    page.locator("#seats .remove").click()
+    error = page.locator("#form-error")
+    expect(error).to_have_text("Ange minst en spelare")
+    expect(page.locator("#start")).to_be_disabled()
+    page.evaluate("document.getElementById('new-game').requestSubmit()")
+    assert sent == []
+    expect(error).not_to_contain_text("List should")
+    page.click("#add-computer")
+    expect(error).to_have_text("")
+    expect(page.locator("#start")).to_be_enabled()
+    page.close()

@@ -96,6 +96,7 @@ TEXTS: dict[str, str] = {
     "unreachable": N_("The server cannot be reached: try again"),
     "copy_by_hand": N_("Copy it by hand"),
     "play_as": N_("Play as {player}"),
+    "no_seat": N_("Name at least one player"),
 }
 
 
