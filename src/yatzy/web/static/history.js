@@ -41,7 +41,7 @@ async function load() {
       if (seats.length > 1) {
         for (const seat of seats) {
           const to = `/games/${g.id}?lang=${lang}&seat=${encodeURIComponent(seat.player)}`;
-          li.append(" ", el("a", fill(T.play_as, { player: seat.player }), { href: to, class: "small" }));
+          li.append(" ", el("a", fill(T.play_as, { player: seat.player }), { href: to, class: "small score" }));
         }
       }
     }
