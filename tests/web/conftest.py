@@ -1,8 +1,9 @@
 """A web app on a fresh SQLite file, driven in-process (TestClient) with computers that
-move at once."""
+move at once; and for the browser tests, a real server and Debian's chromium."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.web.server import free_port, start
 from yatzy.bootstrap import open_service
 from yatzy.web.app import Settings, create_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture
@@ -44,3 +50,24 @@ def act(client: TestClient, game_id: str, token: str | None, **action: Any) -> A
     """Post an action; returns the response."""
     headers = bearer(token) if token else {}
     return client.post(f"/api/games/{game_id}/actions", json=action, headers=headers)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright (a module's tests share it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Iterator[str]:
+    """A real `yatzy serve` on a fresh database: its address."""
+    port = free_port()
+    process = start(tmp_path / "games.sqlite3", port)
+    yield f"http://127.0.0.1:{port}"
+    process.kill()
+    process.wait(timeout=10)

@@ -6,48 +6,25 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 
-from tests.web.server import free_port, start
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.web.conftest import CHROMIUM
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("YATZY_REQUIRE_BROWSER"):
         raise RuntimeError("chromium is required here (apt-get install chromium)")
     pytest.skip("Debian's chromium is not installed (CI installs it)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, Route, expect
 
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 740}, "is_mobile": True,
                          "has_touch": True}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    process = start(tmp_path / "games.sqlite3", port)
-    yield f"http://127.0.0.1:{port}"
-    process.kill()
-    process.wait(timeout=10)
 
 
 def record_errors(page: Page, errors: list[str]) -> None:

@@ -1,5 +1,5 @@
-"""The server's safety parts on their own: the rate limiter's buckets and the log filter
-that keeps seat tokens out of the logs."""
+"""The server's safety parts on their own: the rate limiter's buckets, the log filter
+that keeps seat tokens out of the logs, and which origins browsers hold secure."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from yatzy.web.security import RateLimiter, RedactTokens, client_key
+from yatzy.web.security import RateLimiter, RedactTokens, client_key, secure_origin
 
 
 class Clock:
@@ -52,3 +52,20 @@ def test_tokens_never_reach_the_log(args: tuple[str, ...]) -> None:
     RedactTokens().filter(record)
     text = record.getMessage()
     assert "token=…" in text and "abc" not in text
+
+
+@pytest.mark.parametrize(("scheme", "host", "secure"), [
+    ("https", "yatzy.example", True),
+    ("http", "127.0.0.1:8000", True),
+    ("http", "127.1.2.3", True),
+    ("http", "localhost:8000", True),
+    ("http", "app.localhost", True),
+    ("http", "[::1]:8000", True),
+    ("http", "192.168.1.20:8000", False),
+    ("http", "yatzy.lan:8000", False),
+    ("http", "[fe80::1]:8000", False),
+    ("http", "", False),
+])
+def test_secure_origins(scheme: str, host: str, secure: bool) -> None:
+    scope = {"type": "http", "scheme": scheme, "headers": [(b"host", host.encode())]}
+    assert secure_origin(scope) is secure

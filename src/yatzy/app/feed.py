@@ -22,7 +22,7 @@ own thread: one that updates a screen hands the event over to its own loop.
 >>> stop = feed.subscribe(heard.append)
 >>> feed.publish(GameDeleted("g1", version=3))
 >>> heard
-[GameDeleted(game_id='g1', version=3, type='game_deleted')]
+[GameDeleted(version=3, game_id='g1', type='game_deleted')]
 >>> stop(); feed.publish(GameDeleted("g2")); len(heard)
 1
 """

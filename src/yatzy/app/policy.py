@@ -7,7 +7,7 @@ table is ready (the advice service prepares it in the background). The policy de
 the web app only asks it and shows its refusal.
 
 >>> from yatzy.app.saved import Seat
->>> policy = TablePolicy(max_computers=1)
+>>> policy = TablePolicy(max_computers=2)
 >>> policy.check_seats([Seat("Ann"), Seat("cpu", bot="greedy")], ready=lambda level: True)
 >>> policy.check_seats([Seat("a", bot="greedy"), Seat("b", bot="greedy")],
 ...                    ready=lambda level: True)

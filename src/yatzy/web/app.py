@@ -97,11 +97,13 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
 
 def _docs(app: FastAPI) -> None:
     """The OpenAPI document at ``/docs``, drawn by Swagger UI served by the app itself
-    (no CDN; its start-up script is a file, so the security policy holds)."""
-    import swagger_ui_bundle
+    (no CDN; its start-up script is a file, so the security policy holds). Swagger UI 5,
+    which reads the OpenAPI 3.1 that FastAPI writes, comes in the fastapi-offline
+    package (its static files only)."""
+    import fastapi_offline
 
-    app.mount("/docs/assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
-              name="swagger")
+    assets = Path(fastapi_offline.__file__).with_name("static")
+    app.mount("/docs/assets", StaticFiles(directory=assets), name="swagger")
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:

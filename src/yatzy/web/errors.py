@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yatzy.app.advice import AdviceBusy
@@ -47,6 +47,14 @@ def request_lang(request: Request) -> str:
         if lang in LANGUAGES:
             return lang
     return DEFAULT_LANGUAGE
+
+
+def wants_page(request: Request) -> bool:
+    """True for a browser asking for a page (not the API, not a script's request): its
+    errors are pages, the API's are JSON."""
+    path = request.url.path
+    return (not path.startswith(("/api/", "/ws/", "/static/", "/docs/"))
+            and "text/html" in request.headers.get("accept", ""))
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -105,7 +113,11 @@ def install(app: FastAPI) -> None:
         return JSONResponse(error_body("invalid_request", message), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and wants_page(request):
+            from yatzy.web.pages import not_found_page
+
+            return not_found_page(request)
         t = translator(request_lang(request))
         texts = {404: ("not_found", t._("There is nothing here")),
                  405: ("method_not_allowed", t._("This address does not take that method"))}

@@ -11,7 +11,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
 
+from yatzy.app.errors import GameNotFound
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, ruleset
 from yatzy.i18n import LANGUAGES, translator
 from yatzy.i18n.words import BOX_LABELS, JOKER_NAMES, ORDER_NAMES
@@ -57,16 +59,21 @@ async def home(request: Request) -> HTMLResponse:
 async def game_page(request: Request, game_id: str) -> HTMLResponse:
     """A game: a seat's page when the address holds its token (``#token=``, which never
     reaches the server), else the watchers' page."""
-    return _game(request, game_id, replay=False)
+    return await _game(request, game_id, replay=False)
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 async def replay_page(request: Request, game_id: str) -> HTMLResponse:
     """A game again, step by step (arrow keys, or the buttons)."""
-    return _game(request, game_id, replay=True)
+    return await _game(request, game_id, replay=True)
 
 
-def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse:
+async def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse:
+    rooms = request.app.state.rooms
+    try:
+        await rooms.run(rooms.service.load, game_id)
+    except GameNotFound:
+        raise HTTPException(404) from None  # the page that says there is nothing here
     t = translator(request_lang(request))
     boxes = {box: t._(label) for box, label in BOX_LABELS.items()}
     context = _common(request) | {"game_id": game_id[:64], "replay": replay,
@@ -78,3 +85,9 @@ def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse:
 async def history(request: Request) -> HTMLResponse:
     """This browser's games and best scores, and the leaderboards."""
     return templates.TemplateResponse(request, "history.html", _common(request))
+
+
+def not_found_page(request: Request) -> HTMLResponse:
+    """404 for a person: a page in their language, with the way home."""
+    return templates.TemplateResponse(request, "not_found.html", _common(request),
+                                      status_code=404)

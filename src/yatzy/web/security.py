@@ -30,8 +30,23 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
-    (b"cross-origin-opener-policy", b"same-origin"),
 ]
+
+#: Only for a secure origin (HTTPS, or this machine): a browser ignores it elsewhere, and
+#: says so in every page's console (a phone on the local network reaches the server over
+#: plain HTTP).
+SECURE_ORIGIN_HEADERS = [(b"cross-origin-opener-policy", b"same-origin")]
+
+
+def secure_origin(scope: Scope) -> bool:
+    """True when the browser sees the request's origin as secure: HTTPS, or a loopback
+    address or name."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").lower()
+    name = host[1:host.find("]")] if host.startswith("[") else host.rsplit(":", 1)[0]
+    return (name in ("localhost", "::1") or name.endswith(".localhost")
+            or re.fullmatch(r"127(\.\d{1,3}){3}", name) is not None)
 
 #: The largest request body taken (bytes); an action or a new game is far smaller.
 MAX_BODY = 16 * 1024
@@ -64,11 +79,13 @@ class SecureHeaders:
                 raise _BodyTooLarge
             return message
 
+        added = HEADERS + SECURE_ORIGIN_HEADERS if secure_origin(scope) else HEADERS
+
         async def secure_send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []),
-                                      *(h for h in HEADERS if h[0] not in names)]
+                                      *(h for h in added if h[0] not in names)]
             await send(message)
 
         try:

@@ -92,6 +92,11 @@ TEXTS: dict[str, str] = {
     "best": N_("Best"),
     "games": N_("Games"),
     "rules_title": N_("Ruleset"),
+    "nothing_here": N_("There is nothing here"),
+    "unreachable": N_("The server cannot be reached: try again"),
+    "copy_by_hand": N_("Copy it by hand"),
+    "play_as": N_("Play as {player}"),
+    "no_seat": N_("Name at least one player"),
 }
 
 

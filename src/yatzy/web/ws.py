@@ -23,7 +23,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from yatzy.app.access import seat_for_token
 from yatzy.core.errors import YatzyError
-from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language, translator
+from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from yatzy.web.errors import WebError, error_body, web_error_body, yatzy_error_body
 from yatzy.web.rooms import Listener, Rooms
 from yatzy.web.security import RateLimiter, client_key
@@ -88,10 +88,10 @@ async def _read(websocket: WebSocket, listener: Listener, token: str | None,
                 return
             text = message.get("text")
             if text is None:  # a binary frame: not this protocol
-                listener.offer(json.dumps(_error(listener.lang, "invalid_request",
-                                                 "The request is not valid: {field}: "
-                                                 "{problem}", field="frame",
-                                                 problem="text expected")))
+                listener.offer(json.dumps(_error(
+                    listener.lang, "invalid_request",
+                    N_("The request is not valid: {field}: {problem}"), field="frame",
+                    problem="text expected")))
                 return
             reply = _answer(listener, token, text, address, limiter)
             if reply is not None:
@@ -104,9 +104,9 @@ def _answer(listener: Listener, token: str | None, text: str, address: str | Non
             limiter: RateLimiter) -> dict[str, Any] | None:
     """One message from a client: a ping, or something this socket does not take."""
     if len(text) > MAX_MESSAGE:
-        return _error(listener.lang, "too_large", "The request is too large")
+        return _error(listener.lang, "too_large", N_("The request is too large"))
     if not limiter.allow(client_key(address, token)):
-        return _error(listener.lang, "rate_limited", "Too many requests: wait a moment")
+        return _error(listener.lang, "rate_limited", N_("Too many requests: wait a moment"))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -114,9 +114,10 @@ def _answer(listener: Listener, token: str | None, text: str, address: str | Non
     if isinstance(data, dict) and data.get("type") == "ping":
         return {"type": "pong"}
     if listener.seat is None:
-        return _error(listener.lang, "forbidden", "Only the player in this seat can act for it")
+        return _error(listener.lang, "forbidden",
+                      N_("Only the player in this seat can act for it"))
     return _error(listener.lang, "read_only",
-                  "This connection only sends updates: send actions to the HTTP API")
+                  N_("This connection only sends updates: send actions to the HTTP API"))
 
 
 def _error(lang: str, code: str, message: str, **params: Any) -> dict[str, Any]:

@@ -12,10 +12,19 @@ const $ = (id) => document.getElementById(id);
 const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
 
 // The seat's token comes in the link's fragment (never sent to the server) and stays on
-// this device, so a reload or a reopened tab is the same seat.
+// this device, so a reload or a reopened tab is the same seat. A browser may hold several
+// seats of a game (the links of two people opened on one device): it keeps each seat's
+// token by name, plays the one chosen last (or the one of ?seat=), and lets the person
+// switch.
+const seatKey = `yatzy.seat.${gameId}`;
+const seatsKey = `yatzy.seats.${gameId}`;
+const heldSeats = () => JSON.parse(localStorage.getItem(seatsKey) || "{}");
 const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-if (fromHash) localStorage.setItem(`yatzy.seat.${gameId}`, fromHash);
-const token = replayMode ? null : fromHash || localStorage.getItem(`yatzy.seat.${gameId}`);
+const askedSeat = heldSeats()[new URLSearchParams(location.search).get("seat")];
+if (fromHash || askedSeat) localStorage.setItem(seatKey, fromHash || askedSeat);
+const token = replayMode ? null : fromHash || askedSeat || localStorage.getItem(seatKey);
+// Another seat's link opened in this tab changes only the fragment: play that seat.
+addEventListener("hashchange", () => location.reload());
 
 let state = null;
 let me = null;            // my seat's name, once the server has confirmed the token
@@ -47,6 +56,7 @@ function connect() {
 function receive(message) {
   if (message.type === "welcome") {
     me = message.seat;
+    if (me) keepSeat(me);
     // This browser sits in that seat: the game goes into its history.
     if (me) api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${token}` } });
   } else if (message.type === "state") {
@@ -67,15 +77,50 @@ function receive(message) {
     holds = new Set(message.action.hold || []);
     renderDice();
   } else if (message.type === "error") {
-    if (message.error.code === "forbidden" && !state) { localStorage.removeItem(`yatzy.seat.${gameId}`); }
+    if (message.error.code === "forbidden" && !state) forgetSeat();
     say(message.error.message);
   }
 }
 
+function keepSeat(name) {
+  const seats = Object.fromEntries(Object.entries(heldSeats()).filter(([n, t]) => n !== name && t !== token));
+  seats[name] = token;
+  localStorage.setItem(seatsKey, JSON.stringify(seats));
+  renderSeatSwitch();
+}
+
+function forgetSeat() {
+  localStorage.removeItem(seatKey);
+  const seats = Object.fromEntries(Object.entries(heldSeats()).filter(([, t]) => t !== token));
+  localStorage.setItem(seatsKey, JSON.stringify(seats));
+}
+
+// The other seats this browser holds in the game, each a button to play it instead.
+function renderSeatSwitch() {
+  const others = Object.entries(heldSeats()).filter(([name]) => name !== me);
+  const box = $("seat-switch");
+  box.hidden = !others.length;
+  box.replaceChildren(...others.map(([name, seatToken]) => {
+    const button = cell("button", fill(T.play_as, { player: name }), { type: "button" });
+    button.addEventListener("click", () => {
+      localStorage.setItem(seatKey, seatToken);
+      location.assign(`/games/${gameId}?lang=${lang}`);
+    });
+    return button;
+  }));
+}
+
+// A request that gets no answer (the server is down, the network gone) is an answer
+// too: status 0, with a message that says so.
 async function api(path, options = {}, query = "") {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`/api/games/${gameId}${path}?lang=${lang}${query}`, { headers, ...options });
+  let response;
+  try {
+    response = await fetch(`/api/games/${gameId}${path}?lang=${lang}${query}`, { headers, ...options });
+  } catch {
+    return { ok: false, status: 0, data: { error: { message: T.unreachable } } };
+  }
   const data = await response.json().catch(() => ({}));
   return { ok: response.ok, status: response.status, data };
 }
@@ -84,9 +129,14 @@ async function act(action) {
   if (busy) return;                       // a double click is sent once
   busy = true;
   say("");
-  const { ok, status, data } = await api("/actions", {
-    method: "POST", body: JSON.stringify({ ...action, expected_version: state.version }) });
-  busy = false;
+  let answer;
+  try {
+    answer = await api("/actions", {
+      method: "POST", body: JSON.stringify({ ...action, expected_version: state.version }) });
+  } finally {
+    busy = false;
+  }
+  const { ok, status, data } = answer;
   if (ok) {
     receive({ type: "state", state: data });
   } else if (status !== 409) {
@@ -108,7 +158,7 @@ function roll() {
 }
 
 function toggle(i) {
-  if (!myTurn() || !state.dice || state.rolls_left === 0) return;
+  if (!myTurn() || !state.dice || state.rolls_left === 0 || i >= state.dice_count) return;
   holds.has(i) ? holds.delete(i) : holds.add(i);
   renderDice();
 }
@@ -202,6 +252,9 @@ document.addEventListener("keydown", (event) => {
     else if (key === "arrowright") showStep(replayStep + 1);
     return;
   }
+  // Space and Enter press the control in focus (a die, a box, a button, a link); Space
+  // rolls only when no control has the focus.
+  if ((key === " " || key === "enter") && event.target.closest("button, a, [tabindex]")) return;
   if (/^[1-9]$/.test(key)) { toggle(Number(key) - 1); event.preventDefault(); }
   else if (key === " " || key === "r") { roll(); event.preventDefault(); }
   else if (key === "h") { hint(); }
@@ -218,24 +271,47 @@ function renderDice() {
   const box = $("dice");
   const dice = state.dice || Array(state.dice_count).fill(null);
   const changed = JSON.stringify(dice) !== JSON.stringify(shownDice);
-  box.replaceChildren(...dice.map((face, i) => {
+  // The dice are buttons drawn once and updated in place: a die in focus keeps it, and a
+  // key pressed on it is not lost to a redraw between its down and its up.
+  while (box.childElementCount > dice.length) box.lastElementChild.remove();
+  while (box.childElementCount < dice.length) {
+    const i = box.childElementCount;
     const die = document.createElement("button");
     die.type = "button";
-    die.className = "die" + (face ? "" : " blank") + (changed && face && !holds.has(i) ? " rolling" : "")
+    die.addEventListener("click", () => toggle(i));
+    box.append(die);
+  }
+  dice.forEach((face, i) => {
+    const die = box.children[i];
+    const rolling = changed && face && !holds.has(i);
+    if (rolling) { die.classList.remove("rolling"); void die.offsetWidth; }  // again from the start
+    die.className = "die" + (face ? "" : " blank") + (rolling ? " rolling" : "")
       + (suggested.has(i) ? " suggest" : "");
     die.setAttribute("aria-pressed", String(holds.has(i)));
     die.setAttribute("aria-label", face ? `${i + 1}: ${face}${holds.has(i) ? ` (${T.held})` : ""}` : `${i + 1}`);
     die.disabled = !myTurn() || !state.dice || state.rolls_left === 0;
-    for (const cell of PIPS[face] || []) {
+    die.replaceChildren(...(PIPS[face] || []).map((cell) => {
       const pip = document.createElement("span");
       pip.className = "pip";
       pip.style.gridArea = `${Math.ceil(cell / 3)} / ${((cell - 1) % 3) + 1}`;
-      die.append(pip);
-    }
-    die.addEventListener("click", () => toggle(i));
-    return die;
-  }));
+      return pip;
+    }));
+  });
   shownDice = dice;
+  renderEntry();
+}
+
+// Real dice: the field asks for as many dice as are rolled, all of them or those not
+// held (the computer's held ones too); it follows the dice held.
+function renderEntry() {
+  const s = state;
+  const computerDice = s.waiting_for_dice && me;
+  $("dice-entry").hidden = !(s.dice_mode === "manual" && ((myTurn() && s.rolls_left > 0) || computerDice));
+  const kept = computerDice ? (s.pending.hold || []).length : s.dice ? holds.size : 0;
+  const n = s.dice_count - (s.dice || computerDice ? kept : 0);
+  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: s.current_player })
+    : fill(T.type_roll, { player: s.current_player, n });
+  $("dice-input").placeholder = Array(n).fill("?").join(" ");
 }
 
 function render() {
@@ -258,13 +334,6 @@ function render() {
   $("hint").disabled = !mine;
   $("chances").hidden = replayMode || s.players.length < 2;  // the live game's, not a step's
   refreshChances();
-  const entry = $("dice-entry");
-  const computerDice = s.waiting_for_dice && me;
-  entry.hidden = !(s.dice_mode === "manual" && ((mine && s.rolls_left > 0) || computerDice));
-  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: who }) : T.enter_dice;
-  // How many dice to type: all of them, or those not held (the computer's held ones too).
-  const kept = computerDice ? (s.pending.hold || []).length : s.dice ? holds.size : 0;
-  $("dice-input").placeholder = Array(s.dice_count - (s.dice || computerDice ? kept : 0)).fill("?").join(" ");
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
@@ -347,7 +416,9 @@ function renderCards() {
 function renderInvite() {
   const invites = JSON.parse(localStorage.getItem(`yatzy.invites.${gameId}`) || "null");
   const panel = $("invite");
-  if (!invites || state.is_over || (invites.seats.length < 2 && state.seats.length < 2)) { panel.hidden = true; return; }
+  // Only where there is another person to invite (computers need no link).
+  const people = state.seats.filter((seat) => !seat.bot).length;
+  if (!invites || state.is_over || people < 2) { panel.hidden = true; return; }
   panel.hidden = false;
   const list = $("links");
   if (list.childElementCount) return;
@@ -357,16 +428,33 @@ function renderInvite() {
     const a = cell("a", name, { href: url });
     const copy = cell("button", T.copy, { type: "button" });
     copy.addEventListener("click", async () => {
-      await navigator.clipboard?.writeText(url).catch(() => {});
-      copy.textContent = T.copied;
+      try {
+        await navigator.clipboard.writeText(url);  // none on a plain-HTTP network address
+        copy.textContent = T.copied;
+      } catch {
+        copyByHand(li, copy, name, url);
+      }
     });
     const qr = document.createElement("img");
     qr.alt = `QR: ${name}`;
     fetch("/api/qr", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: url }) })
-      .then((r) => (r.ok ? r.blob() : null)).then((b) => { if (b) qr.src = URL.createObjectURL(b); });
+      .then((r) => (r.ok ? r.blob() : null)).then((b) => { if (b) qr.src = URL.createObjectURL(b); })
+      .catch(() => {});  // no picture; the link is there
     li.append(a, " ", copy, qr);
     list.append(li);
   }
+}
+
+// No clipboard to write to: the link, selected in a field, to copy by hand.
+function copyByHand(li, copy, name, url) {
+  let field = li.querySelector("input.link");
+  if (!field) {
+    field = cell("input", "", { class: "link", readonly: "", "aria-label": name });
+    field.value = url;
+    copy.after(" ", field, " ", cell("span", T.copy_by_hand, { class: "small" }));
+  }
+  field.focus();
+  field.select();
 }
 
 let analysed = false;

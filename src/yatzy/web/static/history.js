@@ -22,13 +22,29 @@ async function get(path, headers = {}) {
 
 async function load() {
   const mine = await get(`/api/me?lang=${lang}`, { "X-Player-Key": playerKey() });
+  // One line a game, though this browser may sit in several of its seats.
+  const byGame = new Map();
+  for (const g of mine.games) byGame.set(g.id, [...(byGame.get(g.id) || []), g]);
   const games = $("my-games");
-  games.replaceChildren(...mine.games.map((g) => {
+  games.replaceChildren(...[...byGame.values()].map((seats) => {
+    const g = seats[0];
     const li = el("li");
     const href = g.is_over ? `/games/${g.id}/replay?lang=${lang}` : `/games/${g.id}?lang=${lang}`;
     li.append(el("a", `${g.title} · ${g.players.join(", ")}`, { href }), " ");
-    li.append(el("span", g.is_over ? `${g.player}: ${g.total}${g.winners.includes(g.player) && g.players.length > 1 ? " ★" : ""}`
-      : fill(T.round, { round: g.round, rounds: g.rounds }), { class: "small" }));
+    if (g.is_over) {
+      for (const seat of seats) {
+        const star = seat.winners.includes(seat.player) && seat.players.length > 1 ? " ★" : "";
+        li.append(el("span", `${seat.player}: ${seat.total}${star}`, { class: "small score" }), " ");
+      }
+    } else {
+      li.append(el("span", fill(T.round, { round: g.round, rounds: g.rounds }), { class: "small score" }));
+      if (seats.length > 1) {
+        for (const seat of seats) {
+          const to = `/games/${g.id}?lang=${lang}&seat=${encodeURIComponent(seat.player)}`;
+          li.append(" ", el("a", fill(T.play_as, { player: seat.player }), { href: to, class: "small score" }));
+        }
+      }
+    }
     return li;
   }));
   if (!mine.games.length) games.append(el("li", T.no_games));

@@ -8,9 +8,20 @@ const texts = JSON.parse(document.getElementById("texts").textContent);
 function addRow(templateId, name) {
   const row = document.getElementById(templateId).content.firstElementChild.cloneNode(true);
   if (name !== undefined) row.querySelector("input").value = name;
-  row.querySelector(".remove").addEventListener("click", () => row.remove());
+  row.querySelector(".remove").addEventListener("click", () => { row.remove(); checkSeats(); });
   seats.append(row);
+  checkSeats();
   return row;
+}
+
+// A game needs a seat: without one the form says so and is not sent.
+function checkSeats() {
+  const none = seats.childElementCount === 0;
+  const error = document.getElementById("form-error");
+  if (none) error.textContent = texts.no_seat;
+  else if (error.textContent === texts.no_seat) error.textContent = "";
+  document.getElementById("start").disabled = none;
+  return !none;
 }
 
 function showRules() {
@@ -26,6 +37,7 @@ showRules();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (!checkSeats()) return;
   const error = document.getElementById("form-error");
   error.textContent = "";
   const rules = form.elements.rules.value;
@@ -56,7 +68,7 @@ form.addEventListener("submit", async (event) => {
     page.searchParams.set("lang", lang);
     location.assign(page.toString());
   } catch (e) {
-    error.textContent = texts.reconnecting;
+    error.textContent = texts.unreachable;
   } finally {
     button.disabled = false;
   }
