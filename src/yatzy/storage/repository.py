@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import threading
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
@@ -105,7 +105,8 @@ class SqlGameRepository:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
         #: Written beside the events of this repository's changes in the change log.
-        self.origin = uuid.uuid4().hex
+        #: Random, but not from ``uuid.uuid4``, which tests that fix game ids replace.
+        self.origin = secrets.token_hex(16)
         # SQLite has one writer at a time, and a writer that finds the database locked
         # sleeps in growing steps (up to 100 ms) before it tries again. Writers of this
         # process queue on a lock instead and go the moment it is free; other processes
