@@ -232,26 +232,29 @@ class SqlGameRepository:
         del row["created_at"]
         if saved.finished:
             row["record"] = record_header(saved.game)
+        update = games.update().where(
+            games.c.id == saved.id, games.c.version == expected_version).values(**row)
         with self._transaction() as connection:
-            done = connection.execute(
-                games.update()
-                .where(games.c.id == saved.id, games.c.version == expected_version)
-                .values(**row)
-            )
+            # Mostly one action more than stored: then the row says so, with no more
+            # reading (steps is written with the moves, in every write).
+            stored = saved.steps - 1
+            done = connection.execute(update.where(games.c.steps == stored))
             if done.rowcount != 1:
-                # The version is the guard (an undo lowers the number of actions).
-                actual = connection.scalar(
-                    sa.select(games.c.version).where(games.c.id == saved.id))
-                if actual is None:
-                    raise GameNotFound(saved.id)
-                raise GameChanged(saved.id, expected=expected_version, actual=actual,
-                                  what="version")
-            # The row is this writer's now: the moves say how far the stored game got
-            # (the last step's number, from the primary key's index).
-            last = connection.scalar(
-                sa.select(moves.c.step).where(moves.c.game_id == saved.id)
-                .order_by(moves.c.step.desc()).limit(1))
-            stored = 0 if last is None else last + 1
+                done = connection.execute(update)
+                if done.rowcount != 1:
+                    # The version is the guard (an undo lowers the number of actions).
+                    actual = connection.scalar(
+                        sa.select(games.c.version).where(games.c.id == saved.id))
+                    if actual is None:
+                        raise GameNotFound(saved.id)
+                    raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                                      what="version")
+                # The row is this writer's now: the moves say how far the stored game
+                # got (the last step's number, from the primary key's index).
+                last = connection.scalar(
+                    sa.select(moves.c.step).where(moves.c.game_id == saved.id)
+                    .order_by(moves.c.step.desc()).limit(1))
+                stored = 0 if last is None else last + 1
             if stored > saved.steps:
                 connection.execute(moves.delete().where(
                     moves.c.game_id == saved.id, moves.c.step >= saved.steps))
