@@ -24,6 +24,7 @@ from yatzy.core.actions import Reroll, Roll, Score
 from yatzy.core.dice import Dice
 from yatzy.core.record import record_header, step_entry
 from yatzy.storage import head_revision, make_engine, options_key, upgrade
+from yatzy.storage.engine import database_url
 from yatzy.storage.migrate import MIGRATIONS, alembic_config, current_revision
 from yatzy.storage.migrations.versions import r0006_moves
 from yatzy.storage.tables import games, metadata, moves, results
@@ -392,18 +393,25 @@ def test_0006_moves_the_same_without_sql_of_its_own(db: str | Path) -> None:
     engine.dispose()
 
 
-def test_0006_as_sql_moves_the_actions(tmp_path: Path) -> None:
+def test_0006_as_sql_moves_the_actions(db: str | Path) -> None:
     """The SQL of an offline migration (for a DBA) moves the actions too."""
-    db = tmp_path / "games.sqlite3"
     played = _games_of_every_kind()
     _database_at_0005(db, played).dispose()
     config = alembic_config()
-    config.set_main_option("sqlalchemy.url", f"sqlite:///{db}")
+    config.set_main_option("sqlalchemy.url", database_url(db))
     buffer = io.StringIO()
     config.output_buffer = buffer
     command.upgrade(config, "0005:0006", sql=True)
-    with sqlite3.connect(db) as connection:
-        connection.executescript(buffer.getvalue())
-    connection.close()
+    script = buffer.getvalue()
+    assert "INSERT INTO moves" in script
+    if isinstance(db, Path):
+        with sqlite3.connect(db) as connection:
+            connection.executescript(script)
+        connection.close()
+    else:
+        engine = sa.create_engine(database_url(db), isolation_level="AUTOCOMMIT")
+        with engine.connect() as connection:
+            connection.exec_driver_sql(script)
+        engine.dispose()
     with open_service(db) as service:
         assert all(service.load(game_id) == saved for game_id, saved in played.items())
