@@ -18,8 +18,9 @@ of both once, in a shuffled order:
 - *append*: today's save, which inserts the new ``moves`` row and updates the small
   columns of ``games``.
 
-Prints, for each step, the median and 90th percentile of one save in milliseconds and
-the size of the whole record at that step, then the ratios of the medians of the last
+Prints, for each step, the median and 90th percentile of one save in milliseconds, the
+bytes of the values it sends to the database and the size of the whole record at that
+step, then the ratios of the medians of the last
 two steps to the first step's, for both ways; and the median time to load the finished
 game (its replay included), both ways. Runs on an SQLite file in a temporary folder
 (removed at the end) and, with ``--postgres``, also on a scratch database made on that
@@ -42,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -129,13 +131,29 @@ class Timed:
             self.repo.save(new, expected_version=self.saved.version)
             self.saved = new
 
-    def time_one(self) -> None:
-        """Time the save of the step, then take it back (untimed)."""
+    def time_one(self, *, count_bytes: bool = False) -> int:
+        """Time the save of the step, then take it back (untimed). With ``count_bytes``
+        (untimed), the bytes of the values the save sends to the database."""
         before = self.saved
         new = self._next(self.states[self.step])
+        sent = 0
+
+        def count(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
+            nonlocal sent
+            rows = parameters if isinstance(parameters, list) else [parameters]
+            for row in rows:
+                values = row.values() if isinstance(row, dict) else row
+                sent += sum(len(str(value).encode()) for value in values)
+
+        if count_bytes:
+            sa.event.listen(self.repo.engine, "before_cursor_execute", count)
         started = time.perf_counter()
         self.repo.save(new, expected_version=before.version)
-        self.times.append(time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        if count_bytes:
+            sa.event.remove(self.repo.engine, "before_cursor_execute", count)
+        else:
+            self.times.append(elapsed)
         if new.finished:
             with self.repo.engine.begin() as connection:
                 connection.execute(results.delete().where(results.c.game_id == new.id))
@@ -143,6 +161,7 @@ class Timed:
         back = self._next(before.game)
         self.repo.save(back, expected_version=new.version)
         self.saved = back
+        return sent
 
 
 def _ms(seconds: float) -> str:
@@ -172,6 +191,7 @@ def measure(name: str, db: str | Path, states: list[Game], repeat: int) -> None:
         if round_ < 3:  # warming up
             for cell in order:
                 cell.times.clear()
+    sent = {key: cell.time_one(count_bytes=True) for key, cell in cells.items()}
     loads = {}
     for way in repos:
         cell = cells[way, last]
@@ -187,20 +207,21 @@ def measure(name: str, db: str | Path, states: list[Game], repeat: int) -> None:
 
     print(f"\n{name}: one save of a four-player Yatzy game ({last} actions), "
           f"ms, {repeat} saves per step and way")
-    print(f"{'action':>14} {'record':>8} | {'rewrite (before)':^19} | {'append (now)':^19}")
-    print(f"{'':>14} {'bytes':>8} | {'median':>8} {'p90':>9} | {'median':>8} {'p90':>9}")
+    print(f"{'action':>14} {'record':>7} | {'rewrite (before)':^26} | {'append (now)':^26}")
+    print(f"{'':>14} {'bytes':>7} | {'median':>8} {'p90':>8} {'sent':>8} |"
+          f" {'median':>8} {'p90':>8} {'sent':>8}")
     for step in steps:
         size = len(json.dumps(states[step].to_record()))
         label = f"{step}" + (" (finishes)" if step == last else "")
-        shown = [f"{_ms(statistics.median(times[step]))} {_ms(_p90(times[step]))} "
-                 for times in ways.values()]
-        print(f"{label:>14} {size:>8} | {shown[0]}| {shown[1]}")
+        shown = [f"{_ms(statistics.median(times[step]))} {_ms(_p90(times[step]))}"
+                 f" {sent[way, step]:>8}" for way, times in ways.items()]
+        print(f"{label:>14} {size:>7} | {shown[0]} | {shown[1]}")
     for step in (last - 1, last):
         ratios = [statistics.median(times[step]) / statistics.median(times[STEPS[0]])
                   for times in ways.values()]
         label = f"{step} / {STEPS[0]}"
-        print(f"{label:>14} {'':>8} | {ratios[0]:>8.2f}x {'':>9}| {ratios[1]:>8.2f}x")
-    print(f"{'load, replayed':>14} {'':>8} | {_ms(loads['rewrite'])} {'':>9} |"
+        print(f"{label:>14} {'':>7} | {ratios[0]:>7.2f}x {'':>17} | {ratios[1]:>7.2f}x")
+    print(f"{'load, replayed':>14} {'':>7} | {_ms(loads['rewrite'])} {'':>17} |"
           f" {_ms(loads['append'])}")
     for repo in repos.values():
         repo.close()
