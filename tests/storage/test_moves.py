@@ -213,3 +213,28 @@ def test_deleting_a_game_deletes_its_moves(repo: SqlGameRepository) -> None:
     repo.delete("d" * 32)
     with repo.engine.connect() as connection:
         assert connection.scalar(sa.select(sa.func.count()).select_from(moves)) == 0
+
+
+def test_a_game_written_at_every_read_is_an_error(repo: SqlGameRepository,
+                                                  db: str | Path) -> None:
+    """Reading again has an end: a game written between every read of its row and of
+    its moves is a StorageError after a few tries."""
+    saved = SavedGame("v" * 32, yatzy.new_game(YATZY, ["Ann"], seed=4).roll(),
+                      (Seat("Ann"),), "auto", WHEN, WHEN)
+    repo.add(saved)
+    stored = [saved]
+
+    def write_between(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        if statement.lstrip().startswith("SELECT games.id, games.ruleset"):
+            new = dataclasses.replace(stored[-1], version=stored[-1].version + 1)
+            with _fresh(db) as other:
+                other.save(new, expected_version=stored[-1].version)
+            stored.append(new)
+
+    sa.event.listen(repo.engine, "after_cursor_execute", write_between)
+    try:
+        with pytest.raises(StorageError, match="written 5 times while it was read"):
+            repo.get(saved.id)
+    finally:
+        sa.event.remove(repo.engine, "after_cursor_execute", write_between)
+    assert len(stored) == 6 and repo.get(saved.id) == stored[-1]
