@@ -2,7 +2,7 @@
 appends the action's row (``moves``) against rewriting the whole record in the game's
 row, as the store did before revision 0006.
 
-    python bench/storage.py [--repeat 200] [--postgres [URL]]
+    python bench/storage.py [--repeat 200] [--postgres [URL]] [--folder FOLDER]
 
 Plays one four-player Yatzy game (a seeded game: roll, reroll twice keeping two dice,
 score the best box; 240 actions) and times ``SqlGameRepository.save`` of its action
@@ -143,7 +143,9 @@ class Timed:
             rows = parameters if isinstance(parameters, list) else [parameters]
             for row in rows:
                 values = row.values() if isinstance(row, dict) else row
-                sent += sum(len(str(value).encode()) for value in values)
+                # JSON goes as text on SQLite, wrapped (``.obj``) for psycopg.
+                sent += sum(len(json.dumps(value.obj) if hasattr(value, "obj")
+                                else str(value).encode()) for value in values)
 
         if count_bytes:
             sa.event.listen(self.repo.engine, "before_cursor_execute", count)
@@ -249,11 +251,14 @@ def main() -> int:
                         help="saves timed per step and way (default 200)")
     parser.add_argument("--postgres", nargs="?", const=POSTGRES, default=None, metavar="URL",
                         help="also on a scratch database on this PostgreSQL server")
+    parser.add_argument("--folder", type=Path, default=None,
+                        help="make the SQLite file in a temporary folder in FOLDER (say, a"
+                        " RAM disk, to leave the disk's flushes out)")
     args = parser.parse_args()
     if args.repeat < 2:
         parser.error("--repeat must be at least 2")
     states = play()
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=args.folder) as folder:
         measure("SQLite (a file, synchronous=FULL)", Path(folder) / "bench.sqlite3", states,
                 args.repeat)
     if args.postgres is not None:
