@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 import yatzy
 from tests.app.playing import per_player, play_game, same_dice, upper_kind_then
-from yatzy.app import DamagedGame, GameService, SavedGame, Seat, StorageError
+from yatzy.app import DamagedGame, GameNotFound, GameService, SavedGame, Seat, StorageError
 from yatzy.core.actions import Reroll, Roll, Score
 from yatzy.core.errors import RecordError
 from yatzy.core.record import record_header, step_entry
@@ -238,3 +238,38 @@ def test_a_game_written_at_every_read_is_an_error(repo: SqlGameRepository,
     finally:
         sa.event.remove(repo.engine, "after_cursor_execute", write_between)
     assert len(stored) == 6 and repo.get(saved.id) == stored[-1]
+
+
+def test_a_copy_still_at_the_stored_version_is_not_read_again(repo: SqlGameRepository) -> None:
+    saved = SavedGame("c" * 32, yatzy.new_game(YATZY, ["Ann"], seed=4).roll(),
+                      (Seat("Ann"),), "auto", WHEN, WHEN)
+    repo.add(saved)
+    sent: list[str] = []
+
+    def capture(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        sent.append(statement)
+
+    sa.event.listen(repo.engine, "before_cursor_execute", capture)
+    try:
+        assert repo.get(saved.id, known=saved) is saved
+    finally:
+        sa.event.remove(repo.engine, "before_cursor_execute", capture)
+    assert len(sent) == 1 and "moves" not in sent[0]  # the version, nothing to replay
+    newer = _advance(saved, Score("chance"))
+    repo.save(newer, expected_version=saved.version)
+    assert repo.get(saved.id, known=saved) == newer  # moved on: read and replayed
+    assert repo.get(saved.id, known=dataclasses.replace(newer, id="other")) == newer
+    repo.delete(saved.id)
+    with pytest.raises(GameNotFound):
+        repo.get(saved.id, known=newer)
+
+
+def test_the_service_loads_its_copy_while_no_one_else_wrote(service: GameService,
+                                                            db: str | Path) -> None:
+    saved = service.apply(service.create(YATZY, ["Ann"], seed=4).id, Roll())
+    assert service.load(saved.id) is saved
+    with _fresh(db) as other:  # another program moves the game on
+        other.save(_advance(saved, Score("chance")), expected_version=saved.version)
+    loaded = service.load(saved.id)
+    assert loaded.version == saved.version + 1 and loaded.game.history[-1].player == "Ann"
+    assert loaded.steps == 2 and service.load(saved.id) is loaded
