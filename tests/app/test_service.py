@@ -160,9 +160,8 @@ def test_apply_persists_before_returning(service: GameService, db: Path) -> None
         seen = other.load(saved.id)
     assert seen.game == saved.game and seen.updated_at == saved.updated_at
     with sqlite3.connect(db) as connection:
-        (text,) = connection.execute("SELECT record FROM games").fetchone()
-    record = json.loads(text)
-    assert [a["type"] for a in record["actions"]] == ["roll", "reroll"]
+        texts = connection.execute("SELECT action FROM moves ORDER BY step").fetchall()
+    assert [json.loads(text)["type"] for (text,) in texts] == ["roll", "reroll"]
 
 
 def test_seeded_dice_match_the_core(service: GameService) -> None:

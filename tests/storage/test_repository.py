@@ -27,6 +27,7 @@ from yatzy.app import (
     player_results,
 )
 from yatzy.core.errors import RecordError
+from yatzy.core.record import record_header
 from yatzy.storage import SqlGameRepository, make_engine, options_key, upgrade
 from yatzy.storage.tables import games, results
 
@@ -85,7 +86,7 @@ def test_query_columns_follow_the_record(repo: SqlGameRepository) -> None:
     assert row.options_key == options_key(rules)
     assert row.options_key == '{"joker":"free","rolls":2,"upper_first":false,"yahtzee_bonus":true}'
     assert row.seats == [{"name": "Ann", "bot": None}]
-    assert row.record == game.to_record() and row.finished_at is None
+    assert row.record == record_header(game) and row.finished_at is None
 
 
 def test_finished_game_writes_one_result_per_player(service: GameService,
@@ -140,6 +141,7 @@ def test_unreachable_database_is_a_storage_error(repo: SqlGameRepository) -> Non
     with repo.engine.begin() as connection:
         connection.exec_driver_sql("DROP TABLE seat_keys")
         connection.exec_driver_sql("DROP TABLE results")
+        connection.exec_driver_sql("DROP TABLE moves")
         connection.exec_driver_sql("DROP TABLE games")
     with pytest.raises(StorageError, match="game database failed"):
         repo.unfinished()

@@ -47,8 +47,10 @@ class GameRepository(ChangeLog, Protocol):
         game's results go into the history in the same transaction."""
         ...
 
-    def get(self, game_id: str) -> SavedGame:
-        """The game ``game_id``, or :class:`~yatzy.app.errors.GameNotFound`."""
+    def get(self, game_id: str, *, known: SavedGame | None = None) -> SavedGame:
+        """The game ``game_id``, or :class:`~yatzy.app.errors.GameNotFound`. ``known``
+        is a copy of it read or written before: while the stored game is still at its
+        version, the store may answer that copy without reading the game back."""
         ...
 
     def unfinished(self) -> list[ListedGame]:

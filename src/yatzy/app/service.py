@@ -360,9 +360,10 @@ class GameService:
     # --- Saved games ----------------------------------------------------------------
 
     def load(self, game_id: str) -> SavedGame:
-        """The saved game ``game_id`` (replayed from its record), or
-        :class:`~yatzy.app.errors.GameNotFound`."""
-        saved = self._repo.get(_check_game_id(game_id))
+        """The saved game ``game_id`` (replayed from its record, unless the copy kept in
+        memory is still the stored version), or :class:`~yatzy.app.errors.GameNotFound`."""
+        game_id = _check_game_id(game_id)
+        saved = self._repo.get(game_id, known=self._cached(game_id))
         self._remember(saved)
         return saved
 

@@ -6,7 +6,7 @@ it used. Replaying applies each action with those dice, so a record replays exac
 whether its dice came from the seed or were typed in.
 
 >>> from yatzy.core.rulesets import ruleset
->>> from yatzy.core.game import Game
+>>> from yatzy.core.game import Game, Step
 >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll().score("chance")
 >>> record = to_record(g)
 >>> record["format"], record["version"], record["actions"][1]
@@ -22,7 +22,7 @@ from typing import Any
 
 from yatzy.core.actions import Score, action_from_dict
 from yatzy.core.errors import ErrorCode, RecordError, YatzyError, shown
-from yatzy.core.game import Game
+from yatzy.core.game import Game, Step
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.seeded import check_seed, seed_hash, seeded_dice
 
@@ -41,17 +41,46 @@ def to_record(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
     ``hide_seed=True`` leaves the seed itself out (``null``), as a server does until the
     game is over: the record still replays, since it gives the dice of every roll.
     """
-    actions = []
-    for step in game.history:
-        entry = step.action.to_dict()
-        entry["player"] = step.player
-        if isinstance(step.action, Score):
-            entry["points"] = step.points
-            if step.bonus:
-                entry["bonus"] = True
-        actions.append(entry)
+    return with_actions(record_header(game, hide_seed=hide_seed),
+                        [step_entry(step) for step in game.history])
+
+
+def step_entry(step: Step) -> dict[str, Any]:
+    """One entry of a record's ``actions``: the action's dict form with the dice it
+    used, the player, and for a score its points (and ``bonus``, an extra Yahtzee).
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll([6, 6, 6, 6, 6])
+    >>> step_entry(g.score("yatzy").history[-1])
+    {'type': 'score', 'box': 'yatzy', 'player': 'Ann', 'points': 50}
+    """
+    entry = step.action.to_dict()
+    entry["player"] = step.player
+    if isinstance(step.action, Score):
+        entry["points"] = step.points
+        if step.bonus:
+            entry["bonus"] = True
+    return entry
+
+
+#: The keys a record writes after its actions.
+_AFTER_ACTIONS = ("seed_hash", "totals")
+
+
+def record_header(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
+    """The record of ``game`` without its ``actions``: everything fixed when the game
+    starts, and the ``totals`` once it is over. A store can keep it apart from the
+    actions and put them back with :func:`with_actions`.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll()
+    >>> "actions" in record_header(g)
+    False
+    >>> with_actions(record_header(g), [step_entry(s) for s in g.history]) == to_record(g)
+    True
+    """
     secret = isinstance(game.seed, str)
-    record: dict[str, Any] = {
+    header: dict[str, Any] = {
         "format": FORMAT,
         "version": 2 if secret else 1,
         "ruleset": game.ruleset.to_dict(),
@@ -59,13 +88,21 @@ def to_record(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
         "seed": None if hide_seed else game.seed,
         "first_player": game.first_player,
         "roll_off": [{"player": r.player, "dice": list(r.dice)} for r in game.roll_offs],
-        "actions": actions,
     }
     if secret:
         assert game.seed is not None
-        record["seed_hash"] = seed_hash(game.seed)
+        header["seed_hash"] = seed_hash(game.seed)
     if game.is_over:
-        record["totals"] = {p: game.scorecard(p).total for p in game.players}
+        header["totals"] = {p: game.scorecard(p).total for p in game.players}
+    return header
+
+
+def with_actions(header: dict[str, Any], actions: list[Any]) -> dict[str, Any]:
+    """The record made of ``header`` (see :func:`record_header`) and ``actions``, its
+    keys in the order :func:`to_record` writes them; ``header`` is left as it was."""
+    record = {key: value for key, value in header.items() if key not in _AFTER_ACTIONS}
+    record["actions"] = actions
+    record.update((key, header[key]) for key in _AFTER_ACTIONS if key in header)
     return record
 
 

@@ -1,8 +1,11 @@
 """The game repository on SQLAlchemy: implements :class:`yatzy.app.ports.GameRepository`.
 
-Each write is one transaction, committed before the method returns. Loading a game
-replays its record with :meth:`Game.from_record`, so a stored game is checked against
-the rules every time it is read.
+Each write is one transaction, committed before the method returns. A game is stored as
+its record's header (``games.record``) and one row per action (``moves``): an action
+appends its row and an undo deletes rows, so a write costs the same at every step of a
+game. Loading a game joins the header and the moves into its record and replays it with
+:meth:`Game.from_record`, so a stored game is checked against the rules every time it is
+read.
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ from yatzy.app.saved import (
 )
 from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
+from yatzy.core.record import record_header, step_entry, with_actions
 from yatzy.core.rulesets import Ruleset
-from yatzy.storage.tables import changes, games, results, seat_keys
+from yatzy.storage.tables import changes, games, moves, results, seat_keys
 
 T = TypeVar("T")
 
@@ -57,6 +61,16 @@ def _is_damage(exc: StorageError) -> bool:
 
 #: The columns of ``games`` that hold JSON.
 _JSON_COLUMNS = ("seats", "settings", "record")
+
+
+def _json(text: str | None) -> Any:
+    """A JSON column read as text, decoded; text that is not JSON stays as it is."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except _DECODING:
+        return text
 
 
 def _stored_time(text: object) -> datetime | None:
@@ -94,6 +108,16 @@ def _rules_where(rules: RulesFilter) -> list[sa.ColumnElement[bool]]:
     return [games.c.ruleset == rules.lower()]
 
 
+#: Reads of a game that a write came between, before giving up.
+READ_TRIES = 5
+
+#: Games whose moves one query reads (databases limit the parameters of a statement).
+_IDS_PER_QUERY = 500
+
+#: A row of ``games`` with its moves as (step, action), in step order.
+_Stored = tuple[sa.Row[Any], list[tuple[int, Any]]]
+
+
 def _reason(exc: YatzyError) -> str:
     """What is wrong with a stored game, from the error that reading it raised."""
     return exc.message.removeprefix("The game database failed: ")
@@ -105,6 +129,7 @@ class SqlGameRepository:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
         #: Written beside the events of this repository's changes in the change log.
+        #: Random, but not from ``uuid.uuid4``, which tests that fix game ids replace.
         self.origin = secrets.token_hex(16)
         # SQLite has one writer at a time, and a writer that finds the database locked
         # sleeps in growing steps (up to 100 ms) before it tries again. Writers of this
@@ -150,7 +175,6 @@ class SqlGameRepository:
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
                       for s in saved.seats],
-            "record": game.to_record(),
             "settings": {"hints": True} if saved.hints else None,
             "created_at": saved.created_at,
             "updated_at": saved.updated_at,
@@ -181,37 +205,85 @@ class SqlGameRepository:
                 {"game_id": event.game_id, "origin": self.origin, "event": event.to_dict(),
                  "created_at": now} for event in events])
 
+    @staticmethod
+    def _append(connection: sa.Connection, saved: SavedGame, start: int) -> None:
+        """Store the moves of ``saved`` from step ``start`` on."""
+        history = saved.game.history
+        if len(history) > start:
+            connection.execute(moves.insert(), [
+                {"game_id": saved.id, "step": step, "action": step_entry(history[step])}
+                for step in range(start, len(history))])
+
     def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
         with self._transaction() as connection:
-            connection.execute(games.insert().values(id=saved.id, **self._row(saved)))
+            connection.execute(games.insert().values(
+                id=saved.id, record=record_header(saved.game), **self._row(saved)))
+            self._append(connection, saved, 0)
             self._results(connection, saved)
             self._log(connection, events)
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
+        """Store ``saved``, which continues the game stored at ``expected_version`` or
+        takes back some of its last actions (as the service's actions and undos do):
+        the new moves are appended, the ones taken back deleted. The header is written
+        again only when the game is over (with its totals) or actions were taken back."""
         row = self._row(saved)
         del row["created_at"]
+        if saved.finished:
+            row["record"] = record_header(saved.game)
+        update = games.update().where(
+            games.c.id == saved.id, games.c.version == expected_version).values(**row)
         with self._transaction() as connection:
-            done = connection.execute(
-                games.update()
-                .where(games.c.id == saved.id, games.c.version == expected_version)
-                .values(**row)
-            )
+            # Mostly one action more than stored: then the row says so, with no more
+            # reading (steps is written with the moves, in every write).
+            stored = saved.steps - 1
+            done = connection.execute(update.where(games.c.steps == stored))
             if done.rowcount != 1:
-                # The version is the guard (an undo lowers the number of actions).
-                actual = connection.scalar(
-                    sa.select(games.c.version).where(games.c.id == saved.id))
-                if actual is None:
-                    raise GameNotFound(saved.id)
-                raise GameChanged(saved.id, expected=expected_version, actual=actual,
-                                  what="version")
+                done = connection.execute(update)
+                if done.rowcount != 1:
+                    # The version is the guard (an undo lowers the number of actions).
+                    actual = connection.scalar(
+                        sa.select(games.c.version).where(games.c.id == saved.id))
+                    if actual is None:
+                        raise GameNotFound(saved.id)
+                    raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                                      what="version")
+                # The row is this writer's now: the moves say how far the stored game
+                # got (the last step's number, from the primary key's index).
+                last = connection.scalar(
+                    sa.select(moves.c.step).where(moves.c.game_id == saved.id)
+                    .order_by(moves.c.step.desc()).limit(1))
+                stored = 0 if last is None else last + 1
+            if stored > saved.steps:
+                connection.execute(moves.delete().where(
+                    moves.c.game_id == saved.id, moves.c.step >= saved.steps))
+                if not saved.finished:
+                    connection.execute(games.update().where(games.c.id == saved.id)
+                                       .values(record=record_header(saved.game)))
+            self._append(connection, saved, stored)
             self._results(connection, saved)
             self._log(connection, events)
 
     @staticmethod
-    def _saved(row: sa.Row[Any]) -> SavedGame:
+    def _record(row: sa.Row[Any], played: list[tuple[int, Any]]) -> Any:
+        """The record of the game in ``row``: its header with the actions of its moves."""
+        header = row.record
+        if not isinstance(header, dict) or "actions" in header:
+            # Not a header (a damaged row the migration left whole): replayed as it is,
+            # so that the replay says what is wrong with it.
+            return header
+        if len(played) != row.steps:
+            raise RecordError(f"{len(played)} of its {row.steps} actions are stored")
+        for expected, (step, _) in enumerate(played):
+            if step != expected:
+                raise RecordError(f"Its stored actions skip step {expected + 1}", step=expected)
+        return with_actions(header, [action for _, action in played])
+
+    @classmethod
+    def _saved(cls, row: sa.Row[Any], played: list[tuple[int, Any]]) -> SavedGame:
         try:
-            game = Game.from_record(row.record)
+            game = Game.from_record(cls._record(row, played))
         except RecordError as exc:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
@@ -223,13 +295,65 @@ class SqlGameRepository:
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
                          row.version, hints=settings.get("hints") is True)
 
-    def get(self, game_id: str) -> SavedGame:
-        row = self._read(
-            lambda c: c.execute(sa.select(games).where(games.c.id == game_id)).first()
-        )
-        if row is None:
+    # A game is its row of ``games`` and its rows of ``moves``, read by two statements
+    # that another process's write may come between. So the versions of the games are
+    # read once more after their moves: a game whose version is still the one read was
+    # not written in between (every write raises it), and one whose version moved on is
+    # read again.
+
+    def _read_games(self, query: sa.Select[Any]) -> list[_Stored]:
+        """The rows ``query`` selects from ``games``, each with its moves, every game as
+        it was at one version (a game deleted meanwhile is left out)."""
+
+        def read(connection: sa.Connection) -> tuple[
+                list[sa.Row[Any]], dict[str, list[tuple[int, Any]]], dict[str, Any]]:
+            rows = list(connection.execute(query).all())
+            ids = [row.id for row in rows]
+            played: dict[str, list[tuple[int, Any]]] = {game_id: [] for game_id in ids}
+            versions: dict[str, Any] = {}
+            for start in range(0, len(ids), _IDS_PER_QUERY):
+                chunk = ids[start:start + _IDS_PER_QUERY]
+                for game_id, step, action in connection.execute(
+                    sa.select(moves.c.game_id, moves.c.step, moves.c.action)
+                    .where(moves.c.game_id.in_(chunk))
+                    .order_by(moves.c.game_id, moves.c.step)
+                ):
+                    played[game_id].append((step, action))
+                versions.update(connection.execute(
+                    sa.select(games.c.id, games.c.version).where(games.c.id.in_(chunk))).all())
+            return rows, played, versions
+
+        for attempt in range(1, READ_TRIES + 1):
+            rows, played, versions = self._read(read)
+            if all(versions.get(row.id) == row.version for row in rows):
+                return [(row, played[row.id]) for row in rows]
+            if len(rows) > 1:
+                # Each game that was written meanwhile is read again on its own.
+                found: list[_Stored] = []
+                for row in rows:
+                    if versions.get(row.id) == row.version:
+                        found.append((row, played[row.id]))
+                    else:
+                        found += self._read_games(sa.select(games).where(games.c.id == row.id))
+                return found
+            if attempt == READ_TRIES:
+                raise StorageError(f"The game database failed: game {rows[0].id} was written"
+                                   f" {READ_TRIES} times while it was read")
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def get(self, game_id: str, *, known: SavedGame | None = None) -> SavedGame:
+        if known is not None and known.id == game_id:
+            # Every write raises the version: at the same version, the copy is the game.
+            version = self._read(lambda c: c.scalar(
+                sa.select(games.c.version).where(games.c.id == game_id)))
+            if version is None:
+                raise GameNotFound(game_id)
+            if version == known.version:
+                return known
+        found = self._read_games(sa.select(games).where(games.c.id == game_id))
+        if not found:
             raise GameNotFound(game_id)
-        return self._saved(row)
+        return self._saved(*found[0])
 
     def unfinished(self) -> list[ListedGame]:
         query = (
@@ -283,49 +407,58 @@ class SqlGameRepository:
 
     def _listing(self, query: sa.Select[Any]) -> list[ListedGame]:
         try:
-            rows = self._read(lambda c: c.execute(query).all())
+            stored = self._read_games(query)
         except StorageError as exc:
             if not _is_damage(exc):
                 raise
             ids = self._read(lambda c: list(c.scalars(query.with_only_columns(games.c.id))))
             found = (self._listed_id(game_id) for game_id in ids)
             return [game for game in found if game is not None]
-        return [self._listed(row) for row in rows]
+        return [self._listed(row, played) for row, played in stored]
 
     def _listed_id(self, game_id: str) -> ListedGame | None:
         try:
-            row = self._read(
-                lambda c: c.execute(sa.select(games).where(games.c.id == game_id)).first())
+            found = self._read_games(sa.select(games).where(games.c.id == game_id))
         except StorageError as exc:
             if not _is_damage(exc):
                 raise
             stored = self.stored(game_id)
             return DamagedGame(game_id, _reason(exc), _stored_time(stored["updated_at"]),
                                stored["status"] == FINISHED)
-        return None if row is None else self._listed(row)
+        return self._listed(*found[0]) if found else None
 
     @classmethod
-    def _listed(cls, row: sa.Row[Any]) -> ListedGame:
+    def _listed(cls, row: sa.Row[Any], played: list[tuple[int, Any]]) -> ListedGame:
         try:
-            return cls._saved(row)
+            return cls._saved(row, played)
         except (RecordError, StorageError) as exc:
             return DamagedGame(row.id, _reason(exc), row.updated_at, row.status == FINISHED)
         except _DECODING as exc:  # pragma: no cover - the core raises RecordError
             return DamagedGame(row.id, str(exc), row.updated_at, row.status == FINISHED)
 
     def stored(self, game_id: str) -> dict[str, Any]:
+        """The row of ``games`` as stored, with ``moves``: its rows of ``moves`` as
+        ``{"step": n, "action": …}`` in step order (JSON that does not decode stays
+        text)."""
         columns = [sa.cast(column, sa.Text).label(column.name) for column in games.c]
-        row = self._read(
-            lambda c: c.execute(sa.select(*columns).where(games.c.id == game_id)).first())
+
+        def read(connection: sa.Connection) -> tuple[Any, list[sa.Row[Any]]]:
+            row = connection.execute(sa.select(*columns).where(games.c.id == game_id)).first()
+            played = connection.execute(
+                sa.select(moves.c.step, sa.cast(moves.c.action, sa.Text).label("action"))
+                .where(moves.c.game_id == game_id).order_by(moves.c.step)).all()
+            return row, list(played)
+
+        row, played = self._read(read)
         if row is None:
             raise GameNotFound(game_id)
         stored: dict[str, Any] = dict(row._mapping)
         for name in _JSON_COLUMNS:
-            with contextlib.suppress(*_DECODING):
-                stored[name] = None if stored[name] is None else json.loads(stored[name])
+            stored[name] = _json(stored[name])
         for name in ("steps", "version"):
             with contextlib.suppress(*_DECODING):
                 stored[name] = int(stored[name])
+        stored["moves"] = [{"step": move.step, "action": _json(move.action)} for move in played]
         return stored
 
     def ids_starting_with(self, prefix: str) -> list[str]:
@@ -341,6 +474,7 @@ class SqlGameRepository:
         with self._transaction() as connection:
             connection.execute(results.delete().where(results.c.game_id == game_id))
             connection.execute(seat_keys.delete().where(seat_keys.c.game_id == game_id))
+            connection.execute(moves.delete().where(moves.c.game_id == game_id))
             done = connection.execute(games.delete().where(games.c.id == game_id))
             if done.rowcount != 1:
                 raise GameNotFound(game_id)
@@ -367,6 +501,7 @@ class SqlGameRepository:
                 doomed.append(row.id)
             if doomed:
                 connection.execute(seat_keys.delete().where(seat_keys.c.game_id.in_(doomed)))
+                connection.execute(moves.delete().where(moves.c.game_id.in_(doomed)))
                 connection.execute(
                     games.delete().where(games.c.id.in_(doomed), *unmoved))
                 self._log(connection, [GameDeleted(game_id) for game_id in doomed])

@@ -1,11 +1,12 @@
 """The database schema, as SQLAlchemy Core tables.
 
-``games`` holds one row per game: its record (JSON, the source of truth) plus columns
-for queries. ``results`` holds one row per player of each finished game, for history
-and statistics. ``changes`` is a short-lived log of the events of every change, for the
-other processes on the same database. The schema is created and changed only by the
-Alembic migrations in ``migrations/``; a test checks that they produce exactly these
-tables.
+``games`` holds one row per game: its record's header (JSON) plus columns for queries.
+``moves`` holds one row per action, so that an action appends a row instead of rewriting
+the game; the header and the moves make the record, the source of truth. ``results``
+holds one row per player of each finished game, for history and statistics. ``changes``
+is a short-lived log of the events of every change, for the other processes on the same
+database. The schema is created and changed only by the Alembic migrations in
+``migrations/``; a test checks that they produce exactly these tables.
 """
 
 from __future__ import annotations
@@ -72,13 +73,31 @@ games = sa.Table(
     sa.Column("seats", sa.JSON, nullable=False),
     #: Table settings that are not rules, as JSON: {"hints": true}; NULL = defaults.
     sa.Column("settings", sa.JSON, nullable=True),
-    #: The game record (``Game.to_record()``): the source of truth.
+    #: The game record's header (``record_header``: the record without its actions, with
+    #: the totals once the game is over); the actions are the rows of ``moves``.
     sa.Column("record", sa.JSON, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
     sa.Column("finished_at", UTCDateTime, nullable=True),
     sa.Index("ix_games_status_updated_at", "status", "updated_at"),
     sa.Index("ix_games_ruleset_options_key", "ruleset", "options_key"),
+)
+
+#: One row per action of each game, in order: the record's ``actions``, one at a time.
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column(
+        "game_id",
+        sa.String(32),
+        sa.ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    #: The action's place in the game, from 0.
+    sa.Column("step", sa.Integer, primary_key=True),
+    #: The record's entry for it (``step_entry``): the action with the dice it used, the
+    #: player, a score's points and bonus.
+    sa.Column("action", sa.JSON, nullable=False),
 )
 
 results = sa.Table(
