@@ -414,3 +414,28 @@ def test_the_rulesets_are_described_in_the_asked_language(client: TestClient) ->
     assert rolls["kind"] == "int" and rolls["label"] == "Slag per tur"
     assert yahtzee["box_labels"]["ones"] == "Ettor" and yahtzee["title"] == "Yahtzee"
     assert yahtzee["joker_points"]["full_house"] == 25
+
+
+def test_a_seat_takes_back_its_box_until_the_next_player_acts(client: TestClient) -> None:
+    created = new_game(client)
+    game_id = created["id"]
+    ann, bo = (s["token"] for s in created["seats"])
+    rolled = act(client, game_id, ann, type="roll").json()
+    scored = act(client, game_id, ann, type="score", box="chance").json()
+    assert scored["current_player"] == "Bo"
+    refused = client.post(f"/api/games/{game_id}/undo", json={}, headers=bearer(bo))
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "not_your_move"
+    stale = client.post(f"/api/games/{game_id}/undo", json={"expected_version": 2},
+                        headers=bearer(ann))
+    assert stale.status_code == 409
+    undone = client.post(f"/api/games/{game_id}/undo",
+                         json={"expected_version": scored["version"]}, headers=bearer(ann))
+    assert undone.status_code == 200, undone.text
+    state = undone.json()
+    assert state["current_player"] == "Ann" and state["dice"] == rolled["dice"]
+    assert state["scorecards"]["Ann"]["chance"] is None
+    act(client, game_id, ann, type="score", box="sixes")
+    act(client, game_id, bo, type="roll")
+    late = client.post(f"/api/games/{game_id}/undo", json={}, headers=bearer(ann))
+    assert late.status_code == 422 and late.json()["error"]["code"] == "nothing_to_undo"
+    assert client.post(f"/api/games/{game_id}/undo", json={}).status_code == 403

@@ -35,6 +35,7 @@ from yatzy.web.schemas import (
     QrIn,
     ReplayState,
     SeatOut,
+    UndoIn,
 )
 from yatzy.web.security import client_key
 from yatzy.web.state import game_state
@@ -160,6 +161,20 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await perform(room, seat, body)
+        return room.state(request_lang(request))
+
+
+@router.post("/api/games/{game_id}/undo", response_model=GameState, responses=ERRORS,
+             tags=["games"])
+async def undo(game_id: GameId, body: UndoIn, request: Request,
+               credentials: Bearer) -> dict[str, Any]:
+    """Take back the box this seat just chose, as long as the next player has not acted
+    (the turn is back as it was, with its dice); answers the new state."""
+    token = credentials.credentials if credentials else None
+    check_rate(request, token)
+    async with rooms_of(request).using(game_id) as room:
+        seat = seat_of(room, token)
+        await room.session.undo(player=seat.name, expected_version=body.expected_version)
         return room.state(request_lang(request))
 
 

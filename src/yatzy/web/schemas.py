@@ -74,6 +74,14 @@ class ActionIn(BaseModel):
         return self.model_dump(exclude={"expected_version"}, exclude_none=True)
 
 
+class UndoIn(BaseModel):
+    """``POST /api/games/{id}/undo``."""
+
+    model_config = ConfigDict(extra="forbid")
+    expected_version: Annotated[int, Field(ge=0, le=2**62)] | None = Field(
+        default=None, description="The state's version the player saw; 409 if it moved on")
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str
