@@ -138,6 +138,7 @@ class RulesetInfo:
     joker: str
     joker_points: tuple[tuple[str, int | None], ...]
     order: str
+    first_player: str
     options: tuple[OptionInfo, ...]
     values: tuple[tuple[str, Any], ...]
 
@@ -152,6 +153,7 @@ class RulesetInfo:
             "yahtzee_box": self.yahtzee_box, "yahtzee_points": self.yahtzee_points,
             "extra_yahtzee_points": self.extra_yahtzee_points, "joker": self.joker,
             "joker_points": dict(self.joker_points), "order": self.order,
+            "first_player": self.first_player,
             "options": [option.to_dict() for option in self.options],
             "values": dict(self.values),
         }
@@ -199,6 +201,9 @@ class Ruleset:
     extra_yahtzee_points: int
     #: The five-of-a-kind box ("yatzy" or "yahtzee").
     yahtzee_box: str
+    #: How a game of several players picks its first player unless told: ``"roll"`` (a
+    #: roll-off, as Yahtzee's rule sheet has it) or ``"seat"`` (the first seat).
+    first_player: str
     _scorers: Mapping[str, scoring.Scorer] = field(compare=False, repr=False, hash=False)
 
     @property
@@ -281,6 +286,15 @@ class Ruleset:
             return scoring.chance(d)
         return _full_values(self)[box]
 
+    def default_first_player(self, players: int) -> str:
+        """How a game of ``players`` players picks its first player unless told: a
+        roll-off only where the rules have one and there is more than one player.
+
+        >>> ruleset("yahtzee").default_first_player(2), ruleset("yahtzee").default_first_player(1)
+        ('roll', 'seat')
+        """
+        return self.first_player if players > 1 else "seat"
+
     def describe(self) -> RulesetInfo:
         """This ruleset described (see :class:`RulesetInfo`).
 
@@ -361,7 +375,8 @@ def _describe(rules: Ruleset) -> RulesetInfo:
         joker_points=() if rules.joker == "none" else tuple(
             (box, None if box in JOKER_SUMS else full[box]) for box in rules.lower_boxes
             if box != rules.yahtzee_box),
-        order=rules.order, options=options, values=rules.option_items,
+        order=rules.order, first_player=rules.first_player, options=options,
+        values=rules.option_items,
     )
 
 
@@ -491,6 +506,7 @@ def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
             joker="none",
             extra_yahtzee_points=0,
             yahtzee_box="yatzy",
+            first_player="seat",
             _scorers=_YATZY_SCORERS,
         )
     return Ruleset(
@@ -505,5 +521,6 @@ def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
         joker=values["joker"],
         extra_yahtzee_points=100 if values["yahtzee_bonus"] else 0,
         yahtzee_box="yahtzee",
+        first_player="roll",
         _scorers=_YAHTZEE_SCORERS,
     )

@@ -44,7 +44,7 @@ class GameSetup:
         """How the first player is chosen."""
         if self.first_player is not None:
             return self.first_player
-        return "roll" if self.rules.name == "yahtzee" and len(self.seats) > 1 else "seat"
+        return self.rules.default_first_player(len(self.seats))
 
 
 class SetupScreen(TranslatedScreen):
