@@ -147,3 +147,50 @@ def test_a_computer_shows_its_steps(client: TestClient) -> None:
                 if message["state"]["current_player"] == "Ann":
                     break
         assert seen[-1] == "score" and "roll" in seen
+
+
+def test_a_new_connection_while_a_request_acts_sees_the_computer_play(
+        client: TestClient, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann scores over HTTP while her only websocket closes and a new one opens: the game
+    keeps one session (one player of the computer), and the new socket sees the
+    computer's whole turn, every time."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from yatzy.app.service import GameService
+
+    real_apply = GameService.apply
+
+    def slow_score(self: GameService, game_id: str, action: Any, **kwargs: Any) -> Any:
+        if isinstance(action, yatzy.Score) and kwargs.get("player") == "Ann":
+            time.sleep(0.3)  # the sockets change while Ann's score is stored
+        return real_apply(self, game_id, action, **kwargs)
+
+    monkeypatch.setattr(GameService, "apply", slow_score)
+
+    created = new_game(client, seats=[{"name": "Ann"}, {"bot": "greedy"}])
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    url = f"/ws/games/{game_id}?token={ann}"
+    boxes = iter(["chance", "ones", "twos", "threes", "fours", "fives", "sixes", "yatzy"])
+    with ThreadPoolExecutor(2) as pool:
+        for box in boxes:
+            version = act(client, game_id, ann, type="roll").json()["version"]
+            with client.websocket_connect(url) as old:
+                assert old.receive_json()["type"] == "welcome"
+                scoring = pool.submit(act, client, game_id, ann, type="score", box=box,
+                                      expected_version=version)
+            with client.websocket_connect(url) as new:  # at once, while it may act
+                assert scoring.result(timeout=10).status_code == 200
+                assert new.receive_json()["type"] == "welcome"
+                state = next_state(new)
+                for _ in range(60):  # the computer's steps, then Ann's turn
+                    if state["current_player"] == "Ann" and state["version"] > version + 1:
+                        break
+                    state = next_state(new)
+                assert state["current_player"] == "Ann", state["phase"]
+    assert "A computer's turn failed" not in caplog.text
+    final = client.get(f"/api/games/{game_id}").json()
+    cpu = next(name for name in final["players"] if name != "Ann")
+    assert sum(v is not None for k, v in final["scorecards"][cpu].items()
+               if k in final["boxes"]) == 8
