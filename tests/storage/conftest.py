@@ -16,7 +16,9 @@ import sqlalchemy as sa
 from tests.app.playing import TickingClock
 from yatzy.app import GameService
 from yatzy.bootstrap import open_service
+from yatzy.storage import make_engine, upgrade
 from yatzy.storage.engine import database_url
+from yatzy.storage.repository import SqlGameRepository
 
 POSTGRES = os.environ.get("YATZY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -61,3 +63,13 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
 def service(db: str | Path) -> Iterator[GameService]:
     with open_service(db, clock=TickingClock()) as service:
         yield service
+
+
+@pytest.fixture
+def repo(db: str | Path) -> Iterator[SqlGameRepository]:
+    """A repository on ``db``, its schema migrated."""
+    engine = make_engine(db)
+    upgrade(engine)
+    repository = SqlGameRepository(engine)
+    yield repository
+    repository.close()

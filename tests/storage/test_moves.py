@@ -6,7 +6,6 @@ On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -26,15 +25,6 @@ from yatzy.storage.tables import games, moves
 YATZY = yatzy.ruleset("yatzy")
 YAHTZEE = yatzy.ruleset("yahtzee")
 WHEN = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-def repo(db: str | Path) -> Iterator[SqlGameRepository]:
-    engine = make_engine(db)
-    upgrade(engine)
-    repository = SqlGameRepository(engine)
-    yield repository
-    repository.close()
 
 
 def _stored(engine: sa.Engine, game_id: str) -> tuple[Any, list[tuple[int, Any]]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -35,15 +34,6 @@ YATZY = yatzy.ruleset("yatzy")
 IN_ORDER = yatzy.ruleset("yatzy", order="in_order")
 YAHTZEE = yatzy.ruleset("yahtzee")
 WHEN = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-def repo(db: str | Path) -> Iterator[SqlGameRepository]:
-    engine = make_engine(db)
-    upgrade(engine)
-    repository = SqlGameRepository(engine)
-    yield repository
-    repository.close()
 
 
 def test_round_trip(repo: SqlGameRepository) -> None:

@@ -127,15 +127,9 @@ class AdviceService:
         future: Answer[Any] = asked
         while True:
             try:
-                result = await asyncio.shield(asyncio.wrap_future(future))
+                return future.version, await asyncio.shield(asyncio.wrap_future(future))
             except Superseded:
-                with self._lock:
-                    job = self._latest.get((kind, game_id))
-                if job is None or job.future is future:
-                    raise
-                future = job.future
-                continue
-            return future.version, result
+                future = self._successor(kind, game_id, future)
 
     def wait(self, kind: str, game_id: str, asked: Answer[T],
              timeout: float | None = None) -> tuple[int, T]:
@@ -145,11 +139,15 @@ class AdviceService:
             try:
                 return future.version, future.result(timeout)
             except Superseded:
-                with self._lock:
-                    job = self._latest.get((kind, game_id))
-                if job is None or job.future is future:
-                    raise
-                future = job.future
+                future = self._successor(kind, game_id, future)
+
+    def _successor(self, kind: str, game_id: str, passed_over: Answer[Any]) -> Answer[Any]:
+        """The newest work of ``kind`` for the game, which ``passed_over`` gave way to."""
+        with self._lock:
+            job = self._latest.get((kind, game_id))
+        if job is None or job.future is passed_over:
+            raise Superseded()
+        return job.future
 
     # --- Computers and tables ---------------------------------------------------------------
 
