@@ -15,6 +15,7 @@ returns the next action: ``Roll()`` at a turn's start, then ``Reroll(hold)`` or
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
@@ -90,20 +91,26 @@ def play_turn(game: Game, bot: Bot) -> Game:
 #: Modules that register more bots when first needed (they may load heavy code).
 PLUGIN_MODULES: tuple[str, ...] = ("yatzy.bots.solver_bots",)
 _loaded = False
+_LOAD_LOCK = threading.Lock()
 
 
 def _load_plugins() -> None:
+    """Register the simple bots and the plugins' once. Callers on other threads wait
+    until every level is registered: the flag is set last."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    import importlib
+    with _LOAD_LOCK:
+        if _loaded:
+            return
+        import importlib
 
-    from yatzy.bots import simple
+        from yatzy.bots import simple
 
-    simple.register_all()
-    for module in PLUGIN_MODULES:
-        importlib.import_module(module).register_all()
+        simple.register_all()
+        for module in PLUGIN_MODULES:
+            importlib.import_module(module).register_all()
+        _loaded = True
 
 
 __all__ = ["Bot", "BotFactory", "UnknownBot", "bot_names", "check_level", "make_bot", "play_turn",
