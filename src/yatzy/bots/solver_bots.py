@@ -110,8 +110,14 @@ def _factory(name: str, temperature: float) -> Callable[[random.Random], SolverB
 
 
 def register_all() -> None:
-    from yatzy import bots
+    """Register the solver's levels; without its compiled part, as levels that cannot
+    play here (refused with :class:`~yatzy.solver.SolverMissing`)."""
+    from yatzy import bots, solver
 
+    if not solver.available():
+        for name in (*LEVELS, "winner"):
+            bots.register_unavailable(name, solver.SolverMissing)
+        return
     for name, temperature in LEVELS.items():
         bots.register(name, _factory(name, temperature))
     bots.register("winner", WinnerBot)
