@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import time
 import uuid
@@ -255,6 +256,19 @@ def test_analyse_a_file_that_is_no_record(content: bytes, tmp_path: Path,
     assert capsys.readouterr().err == "yatzy: The game record is not valid JSON\n"
 
 
+def test_analyse_refuses_what_is_not_a_file(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A FIFO with no writer hung the command for good: it is not a file."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        start = time.perf_counter()
+        assert main(["analyse", str(path)]) == 2
+        assert time.perf_counter() - start < 5
+        assert capsys.readouterr().err == (
+            f"yatzy: {path} is not a file: give a game record, or - for standard input\n")
+
+
 def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """/dev/zero was read without end (5 GB in 8 s); standard input too."""
@@ -264,8 +278,8 @@ def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixtur
     assert main(["analyse", "/dev/zero", "--lang", "fi"]) == 2
     assert time.perf_counter() - start < 5
     assert capsys.readouterr().err == (
-        "yatzy: Pöytäkirja on suurempi kuin 4 Mt: yksikään pelin pöytäkirja ei ole niin "
-        "suuri\n")
+        "yatzy: /dev/zero ei ole tiedosto: anna pelin pöytäkirja tai - vakiosyötettä "
+        "varten\n")
     stdin = io.TextIOWrapper(io.BytesIO(b" " * (MOST_RECORD_BYTES + 1)))
     monkeypatch.setattr("sys.stdin", stdin)
     assert main(["analyse", "-"]) == 2

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -85,11 +87,23 @@ def _game_to_analyse(args: argparse.Namespace) -> Game:
         # The bytes, as a file's: the record format (the core) decodes and checks them.
         return Game.from_json(_read_record(getattr(sys.stdin, "buffer", sys.stdin)))
     try:
-        with open(args.record, "rb") as f:
-            data = _read_record(f)
+        # Opened without waiting: a FIFO with no writer would block the open for good.
+        fd = os.open(args.record, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise CommandError(N_("Cannot read {file}: {reason}"), file=args.record,
                            reason=exc.strerror or exc) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        # A FIFO, a device, a socket, a folder: not a game record (standard input, -,
+        # reads a pipe).
+        os.close(fd)
+        raise CommandError(N_("{file} is not a file: give a game record, or - for "
+                              "standard input"), file=args.record)
+    with open(fd, "rb") as f:
+        try:
+            data = _read_record(f)
+        except OSError as exc:
+            raise CommandError(N_("Cannot read {file}: {reason}"), file=args.record,
+                               reason=exc.strerror or exc) from None
     return Game.from_json(data)
 
 
