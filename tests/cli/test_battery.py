@@ -26,6 +26,7 @@ import pytest
 
 import yatzy
 from tests.app.playing import play_game, same_dice
+from tests.web.server import free_port
 from yatzy.bootstrap import DB_ENV, open_service
 from yatzy.cli import main
 from yatzy.solver import artifacts, policy
@@ -463,3 +464,38 @@ def test_a_path_too_long_for_the_system_is_no_database(
     """pathlib's exists() raised OSError (File name too long)."""
     outcome = run(["stats", "--db", "x" * 5000], capsys, monkeypatch)
     assert outcome.code == 0 and outcome.out.startswith("No games yet: there is no game ")
+
+
+@pytest.mark.parametrize("words", [
+    ["games"], ["games", "--json"], ["stats"], ["stats", "--histogram"],
+    ["analyse", "--game", "x"], ["play", "--players", "Ann"], ["serve", "--port", "{port}"],
+    ["games", "--export", "{id}", "-o", "~no-such-user-here/x.json"],
+])
+def test_a_home_folder_of_nobody(words: list[str], good_db: Path,
+                                 capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``~nouser/x`` raised "Could not determine home directory" in a traceback."""
+    words = [w.replace("{id}", _game_id(good_db)).replace("{port}", str(free_port()))
+             for w in words]
+    db = ["--db", "~no-such-user-here/x.sqlite3"] if "-o" not in words else []
+    outcome = run([*words, *db], capsys, monkeypatch, terminal=words[0] == "play")
+    check(outcome)
+    if not db:
+        assert outcome.err == ("yatzy: Cannot write ~no-such-user-here/x.json: No such "
+                               "file or directory\n")
+        return
+    assert outcome.code == 2
+    assert outcome.err == ("yatzy: Cannot open the game database "
+                           "~no-such-user-here/x.sqlite3: there is no folder "
+                           "~no-such-user-here\n")
+    monkeypatch.setenv(DB_ENV, "~no-such-user-here/y.sqlite3")
+    check(run(words, capsys, monkeypatch, terminal=words[0] == "play"))
+
+
+def test_a_plot_in_a_home_folder_of_nobody(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    outcome = run(["simulate", "--bot", "random", "-n", "1", "--plot",
+                   "~no-such-user-here/x.png"], capsys, monkeypatch)
+    check(outcome)
+    assert outcome.err == ("yatzy: Cannot save the histogram to ~no-such-user-here/x.png: "
+                           "there is no folder ~no-such-user-here\n")

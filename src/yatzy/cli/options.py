@@ -7,6 +7,7 @@ import argparse
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 from yatzy.core.errors import ErrorCode, RulesError
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, Ruleset, ruleset
@@ -86,6 +87,19 @@ def whole_number(t: Translator, low: int | None = None, high: int | None = None
             low=low, high=high, value=shown))
 
     return convert
+
+
+def user_path(name: str) -> Path:
+    """A file a command writes, ``~`` or ``~user`` expanded; as it is when there is no
+    such user (then there is no such folder either, and writing says so).
+
+    >>> user_path("~no-such-user-here/x.png")
+    PosixPath('~no-such-user-here/x.png')
+    """
+    try:
+        return Path(name).expanduser()
+    except RuntimeError:  # "Could not determine home directory"
+        return Path(name)
 
 
 def add_ruleset_arguments(parser: argparse.ArgumentParser, t: Translator) -> None:
