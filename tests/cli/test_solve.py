@@ -422,3 +422,25 @@ def test_analyse_win_chances_refusals(args: list[str], message: str, tmp_path: P
     record.write_text(game.roll().score("ones").to_json())
     assert main(["analyse", str(record), *args]) == 2
     assert capsys.readouterr().err.strip() == f"yatzy: {message}"
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_analyse_shows_how_far_the_win_chances_are_on_a_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seconds a turn, 20 s and more for a game: nothing was shown meanwhile."""
+    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", rolls=1),
+                              ["Ann", "Bo"], "greedy")
+    assert main(["analyse", str(record), "--win-chances", "--json"]) == 0
+    assert capsys.readouterr().err == ""  # not a terminal: nothing
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["analyse", str(record), "--win-chances", "--json"]) == 0
+    assert "Working out the win chances of every turn" in terminal.getvalue()
+    assert json.loads(capsys.readouterr().out)["win_chances"]

@@ -17,7 +17,7 @@ from yatzy.cli.errors import CommandError
 from yatzy.cli.numbers import decimal, percent
 from yatzy.cli.options import add_language_argument, command_translator
 from yatzy.cli.plots import new_figure, plot_file, save_figure
-from yatzy.cli.solve import load_strategy
+from yatzy.cli.solve import load_strategy, progress_line
 from yatzy.core import rules
 from yatzy.core.actions import Action, Score
 from yatzy.i18n import N_, Translator
@@ -144,7 +144,11 @@ def run_analyse(args: argparse.Namespace) -> int:
     plot = plot_file(args.plot) if args.plot else None
     load_strategy(t, game.ruleset)
     result = analyse(game)
-    history = win_chance_history(game) if args.win_chances else ()
+    history: Sequence[WinChances] = ()
+    if args.win_chances:
+        # Seconds a turn in the first rounds: a line on a terminal says how far it is.
+        with progress_line(t._("Working out the win chances of every turn")) as update:
+            history = win_chance_history(game, progress=update)
     if plot is not None:
         _plot_chances(t, game, history, plot)
     decisions = [d for d in result.decisions if args.player in (None, d.player)]
