@@ -138,7 +138,9 @@ def _export(console: Console, t: Translator, service: GameService,
             args: argparse.Namespace) -> int:
     game_id = service.full_id(args.export)
     try:
-        text = service.load(game_id).game.to_json(indent=2) + "\n"
+        game = service.load(game_id).game
+        # The seed of a game in play is left out: with it, every roll to come is known.
+        text = json.dumps(game.to_record(hide_seed=not game.is_over), indent=2) + "\n"
     except (RecordError, StorageError) as exc:
         # A game that no longer reads: its row as stored (a database that fails raises
         # again here).

@@ -310,6 +310,11 @@ class SqlGameRepository:
         for name in ("steps", "version"):
             with contextlib.suppress(*_DECODING):
                 stored[name] = int(stored[name])
+        if stored.get("status") != FINISHED:
+            # The seed of a game in play is no one's to see: it tells every roll to come.
+            stored["seed"] = None
+            if isinstance(stored.get("record"), dict):
+                stored["record"]["seed"] = None
         return stored
 
     def ids_starting_with(self, prefix: str) -> list[str]:
