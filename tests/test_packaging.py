@@ -171,3 +171,34 @@ def test_the_solver_module_is_light_until_used() -> None:
     import yatzy.solver
 
     assert yatzy.solver.Strategy.__name__ == "Strategy"  # loaded on first use
+
+
+@pytest.mark.asyncio
+async def test_the_terminal_game_says_the_win_chances_need_the_solver(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """w (win chances) would raise in a worker thread and stop the game."""
+    import yatzy
+    from tests.tui.helpers import game_screen, shown
+    from yatzy import solver
+    from yatzy.app import Seat
+    from yatzy.bootstrap import open_service
+    from yatzy.tui.app import YatzyApp
+    from yatzy.tui.screens.setup import GameSetup
+
+    monkeypatch.setattr(solver, "_LOAD_ERROR", ["not built"])
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Bo")), seed=7)
+    with open_service(tmp_path / "g.sqlite3") as service:
+        app = YatzyApp(service, setup=setup, fast=True)  # type: ignore[arg-type]
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            await pilot.press("w")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert " ".join(shown(screen.query_one("#message")).split()) == (
+                MISSING_LINE.removeprefix("yatzy: "))
+            await pilot.press("h")  # a hint: the same line
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert " ".join(shown(screen.query_one("#message")).split()) == (
+                MISSING_LINE.removeprefix("yatzy: "))
+            assert app.is_running
