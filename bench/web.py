@@ -6,10 +6,11 @@ Starts a real server (``yatzy serve`` on 127.0.0.1, a free port, a fresh SQLite 
 in a temporary folder, ``--pace 0 --rate 0``), then a load generator in a separate
 process (asyncio, ``httpx2`` and ``websockets``) that creates ``--games`` two-seat games
 over HTTP, opens one websocket per seat and has every seat play like a person: when it
-is its turn it thinks a random ``--think-min``..``--think-max`` seconds, then sends its
-next action over its websocket (roll; sometimes reroll holding the most common value;
-score the box worth the most). An action's latency runs from the moment it is sent to
-the moment every seat of that game has received the state with the new version.
+is its turn it thinks a random ``--think-min``..``--think-max`` seconds, then posts its
+next action to the HTTP API, the one write path (roll; sometimes reroll holding the
+most common value; score the box worth the most). An action's latency runs from the
+moment it is sent to the moment every seat of that game has received the state with the
+new version.
 
 The server's rate limit is off (``--rate 0``): every simulated client shares one
 address, so the per-address limit would throttle the load generator itself.
@@ -47,6 +48,8 @@ from typing import Any
 HOST = "127.0.0.1"
 #: Requests in flight at once while the games are set up (HTTP and websocket opens).
 SETUP_CONCURRENCY = 16
+#: Kept-alive HTTP connections the players' actions share during play.
+PLAY_CONNECTIONS = 64
 #: The most messages one socket reads before its reader stops (a bound, never reached).
 MAX_MESSAGES_PER_SOCKET = 100_000
 #: How often a seat may retry an action the server refused.
@@ -189,6 +192,7 @@ class LoadGenerator:
         self.games: list[GameRun] = []
         self.playing = False
         self.stopping = False
+        self.http: Any = None  # the players' HTTP client during play
         self.closing = False
         self.tasks: set[asyncio.Task[None]] = set()
         self.readers: list[asyncio.Task[None]] = []
@@ -365,9 +369,14 @@ class LoadGenerator:
         self.stats.sent += 1
         self.stats.sent_in_window += 1
         try:
-            await seat.ws.send(json.dumps(action))
+            answer = await self.http.post(
+                f"/api/games/{seat.game.id}/actions", json=action,
+                headers={"Authorization": f"Bearer {seat.token}"})
+            if answer.status_code != 200:
+                self.stats.errors[f"http action: status {answer.status_code}"] += 1
+                seat.game.pending.pop(version + 1, None)
         except Exception as error:
-            self.stats.errors[f"ws send: {type(error).__name__}"] += 1
+            self.stats.errors[f"http action: {type(error).__name__}"] += 1
             seat.game.pending.pop(version + 1, None)
 
     async def sample(self, until: float) -> None:
@@ -409,7 +418,12 @@ class LoadGenerator:
         out["sockets"] = sum(1 for g in self.games for s in g.seats if s.open)
         out["games_created"] = len(self.games)
 
-        # Play for --seconds.
+        # Play for --seconds: actions over HTTP (a pool of kept-alive connections, as
+        # many browsers would hold), states over the websockets.
+        self.http = httpx.AsyncClient(
+            base_url=self.base, trust_env=False, timeout=30,
+            limits=httpx.Limits(max_connections=PLAY_CONNECTIONS,
+                                max_keepalive_connections=PLAY_CONNECTIONS))
         cpu_server, cpu_self = cpu_seconds(pid), time.process_time()
         machine = machine_cpu()
         start = time.perf_counter()
@@ -435,6 +449,7 @@ class LoadGenerator:
         drain_until = time.perf_counter() + cfg["drain"]
         while time.perf_counter() < drain_until and any(g.pending for g in self.games):
             await asyncio.sleep(0.05)
+        await self.http.aclose()
         late = sum(len(g.pending) for g in self.games)
         if late:
             self.stats.errors["action not seen by every seat in time"] += late

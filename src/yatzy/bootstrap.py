@@ -109,12 +109,14 @@ def describe_db(db: str | Path | None) -> str:
 
 
 def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
-                 cache_size: int = CACHE_SIZE) -> GameService:
+                 cache_size: int = CACHE_SIZE, follow: bool = False) -> GameService:
     """A game service on ``db``: an SQLite file path (the file is created if missing,
     in a folder that must exist unless it is :func:`default_data_folder`), an
     SQLAlchemy URL (``sqlite:///…``, ``postgresql://…``) or ``None`` for
     :func:`default_db`. The schema is migrated to the newest version first.
-    ``cache_size`` is how many games in play the service keeps in memory.
+    ``cache_size`` is how many games in play the service keeps in memory. With
+    ``follow``, the service's change feed also carries the changes other processes
+    store in the database (for whatever shows games: the web app, the terminal game).
 
     Raises :class:`~yatzy.app.errors.StorageError` when the database cannot be opened.
     """
@@ -131,4 +133,9 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
             f"Cannot open the game database {describe_db(target)}: {reason}",
             db=describe_db(target), reason=str(reason),
         ) from exc
-    return GameService(SqlGameRepository(engine), clock=clock, cache_size=cache_size)
+    try:
+        return GameService(SqlGameRepository(engine), clock=clock, cache_size=cache_size,
+                           follow=follow)
+    except StorageError:
+        engine.dispose()
+        raise

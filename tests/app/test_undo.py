@@ -22,7 +22,8 @@ def test_a_person_takes_back_a_box(service: GameService, db: Path) -> None:
     saved = service.apply(saved.id, yatzy.Score("chance"))
     undone = service.undo(saved.id, player="Ann")
     assert undone.game == rolled
-    assert events[-1] == ActionUndone(saved.id, 1, "Ann")
+    assert events[-1] == ActionUndone(saved.id, 1, "Ann", version=undone.version)
+    assert undone.version == saved.version + 1
     with open_service(db) as other:  # stored, not just cached
         assert other.load(saved.id).game == rolled
     again = service.apply(saved.id, yatzy.Score("sixes"))

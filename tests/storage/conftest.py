@@ -40,8 +40,8 @@ def postgres_url() -> Iterator[str]:
 def _empty(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as connection:
-        for table in ("seat_keys", "results", "games", "alembic_version"):
-            connection.exec_driver_sql(f"DROP TABLE IF EXISTS {table} CASCADE")
+        for table in sa.inspect(connection).get_table_names():  # every table there is
+            connection.exec_driver_sql(f'DROP TABLE IF EXISTS "{table}" CASCADE')
     engine.dispose()
 
 

@@ -34,7 +34,7 @@ def test_migrations_build_the_schema_of_the_models(db: str | Path) -> None:
     with engine.connect() as connection:
         assert current_revision(connection) == head_revision()
         names = set(sa.inspect(connection).get_table_names())
-    assert names == {"games", "results", "seat_keys", "alembic_version"}
+    assert names == {"games", "results", "seat_keys", "changes", "alembic_version"}
     engine.dispose()
 
 
@@ -82,8 +82,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert (MIGRATIONS / "env.py").is_file() and (MIGRATIONS / "script.py.mako").is_file()
     scripts = sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py"))
     assert scripts[0] == "r0001_initial.py"
-    assert scripts[-1] == "r0004_web.py"
-    assert head_revision() == "0004"
+    assert scripts[-1] == "r0005_changes.py"
+    assert head_revision() == "0005"
 
 
 def test_programs_opening_a_new_database_at_once(db: str | Path) -> None:

@@ -328,3 +328,76 @@ def test_win_chances_asked_while_others_are_worked_out_get_the_latest_version(
         answers = [first.result().json()] + [f.result().json() for f in later]
     assert [a["version"] for a in answers] == [start, start + 3, start + 3, start + 3]
     assert len(versions) == 2  # the first and the latest, not the two in between
+
+
+def test_the_policy_refuses_what_the_server_does_not_offer(client: TestClient) -> None:
+    for seats, code in (([{"name": "Ann"}, {"bot": "winner"}], "level_not_offered"),
+                        ([{"bot": "greedy"}, {"bot": "hard"}], "person_needed")):
+        response = client.post("/api/games", json={"rules": "yatzy", "seats": seats})
+        assert response.status_code == 403, response.text
+        assert response.json()["error"]["code"] == code
+    home = client.get("/").text
+    assert 'value="hard"' in home and 'value="winner"' not in home
+
+
+def test_games_per_client_are_limited(db: object) -> None:
+    from yatzy.app.policy import TablePolicy
+    from yatzy.bootstrap import open_service
+    from yatzy.web.app import Settings, create_app
+
+    settings = Settings(pace=0, rate=100, burst=100, prepare=(),
+                        policy=TablePolicy(games_per_window=2))
+    with TestClient(create_app(open_service(db), settings)) as client:  # type: ignore[arg-type]
+        body = {"rules": "yatzy", "seats": [{"name": "Ann"}]}
+        assert [client.post("/api/games", json=body).status_code for _ in range(2)] == [
+            201, 201]
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_games"
+        assert int(refused.headers["Retry-After"]) > 0
+
+
+def test_busy_advice_is_a_503_with_retry_after(
+        db: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.bootstrap import open_service
+    from yatzy.web.app import Settings, create_app
+
+    slow_win_chances(monkeypatch, 0.5)
+    settings = Settings(pace=0, rate=0, prepare=(), advice_workers=1, advice_queue=1)
+    with TestClient(create_app(open_service(db), settings)) as client:  # type: ignore[arg-type]
+        ids = [new_game(client, seats=[{"name": "Ann"}, {"name": "Bo"}])["id"]
+               for _ in range(4)]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda g: client.get(f"/api/games/{g}/chances"), ids))
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses.count(200) >= 1 and 503 in statuses, statuses
+        busy = next(a for a in answers if a.status_code == 503)
+        assert busy.json()["error"]["code"] == "advice_busy"
+        assert int(busy.headers["Retry-After"]) > 0
+
+
+def test_the_state_is_typed_and_every_websocket_message_is_in_the_schema(
+        client: TestClient) -> None:
+    from yatzy.web.schemas import GameState
+
+    created = new_game(client, first_player="roll")
+    ann = created["seats"][0]["token"]
+    state = GameState.model_validate(client.get(f"/api/games/{created['id']}").json())
+    assert state.phase == "person" and state.can_roll and state.held == []
+    assert all(r.total == sum(r.dice) for r in state.roll_off) and state.roll_off
+    player = state.current_player
+    token = next(s["token"] for s in created["seats"] if s["name"] == player)
+    act(client, created["id"], token, type="roll")
+    after = GameState.model_validate(act(client, created["id"], token, type="reroll",
+                                         hold=[0, 2]).json())
+    assert after.held == [0, 2] and after.rolls_left == 1 and after.can_roll
+    assert ann  # both seats had tokens
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for name in ("GameState", "ServerMessage", "WelcomeMessage", "StateMessage",
+                 "ComputerMessage", "PresenceMessage", "ErrorMessage", "PongMessage"):
+        assert name in schemas, name
+    paths = client.get("/openapi.json").json()["paths"]
+    answer = paths["/api/games/{game_id}"]["get"]["responses"]["200"]
+    assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/GameState")

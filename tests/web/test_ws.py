@@ -1,14 +1,23 @@
-"""The websocket: two seats and a watcher see every change at once; a seat may act over
-it; a watcher may not; a wrong token or an unknown game is refused."""
+"""The websocket: two seats and a watcher see every change at once; it only sends
+(actions go over HTTP); a wrong token or an unknown game is refused; a connection that
+falls behind is dropped without holding anyone up."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
+import yatzy
 from tests.web.conftest import act, new_game
+from yatzy.app import Seat
+from yatzy.bootstrap import open_service
+from yatzy.web.rooms import QUEUE, Listener, Rooms
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -43,28 +52,80 @@ def test_two_seats_and_a_watcher(client: TestClient) -> None:
             while state["version"] < 2:
                 state = next_state(ws)
             assert state["version"] == 2 and state["dice"] is not None
-        # Ann acts over the websocket.
-        ws_ann.send_json({"type": "score", "box": "chance", "expected_version": 2})
+        act(client, game_id, ann, type="score", box="chance", expected_version=2)
         for ws in (ws_ann, ws_bo, ws_watch):
             state = next_state(ws)
             while state["version"] < 3:
                 state = next_state(ws)
             assert state["current_player"] == "Bo"
-        # Out of turn, over the websocket: an error for that socket only, in its language.
-        ws_ann.send_json({"type": "roll"})
-        assert ws_ann.receive_json()["error"]["code"] == "not_your_turn"
-        ws_bo.send_json({"type": "score", "box": "chance"})
+        # An action over the websocket: refused for that socket only, in its language;
+        # the one write path is HTTP.
+        ws_bo.send_json({"type": "roll"})
         reply = ws_bo.receive_json()
-        assert reply["type"] == "error" and reply["error"]["code"] == "no_roll"
-        assert reply["error"]["message"] == "Slå tärningarna först"
+        assert reply["type"] == "error" and reply["error"]["code"] == "read_only"
+        assert reply["error"]["message"].startswith("Den här anslutningen skickar bara")
         # A watcher cannot act; nonsense is refused; a ping is answered.
         ws_watch.send_json({"type": "roll"})
         assert ws_watch.receive_json()["error"]["code"] == "forbidden"
         ws_bo.send_text("{nonsense")
-        assert ws_bo.receive_json()["error"]["code"] == "invalid_request"
+        assert ws_bo.receive_json()["error"]["code"] == "read_only"
+        ws_bo.send_text("[" * 3000)  # deep, under the size limit: an answer, not a drop
+        assert ws_bo.receive_json()["error"]["code"] == "read_only"
         ws_bo.send_json({"type": "ping"})
         assert ws_bo.receive_json() == {"type": "pong"}
     assert client.get(f"/api/games/{game_id}").json()["version"] == 3
+
+
+def test_a_binary_frame_gets_an_error_and_a_close(client: TestClient) -> None:
+    created = new_game(client)
+    with client.websocket_connect(f"/ws/games/{created['id']}") as ws:
+        assert ws.receive_json()["type"] == "welcome"
+        next_state(ws)
+        ws.send_bytes(b"\x00\x01")
+        assert ws.receive_json()["error"]["code"] == "invalid_request"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+@pytest.mark.asyncio
+async def test_a_connection_that_never_reads_holds_up_nobody(db: Path) -> None:
+    """A watcher whose messages never go out (a phone asleep with its socket open) is
+    dropped once its queue is full; actions and the other connections go on."""
+    service = open_service(db)
+    rooms = Rooms(service, pace=0)
+    rooms.start()
+    try:
+        saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann"), Seat("Bo")], seed=1)
+        room = await rooms.get(saved.id)
+        stuck, heard = asyncio.Event(), []
+
+        async def never(text: str) -> None:
+            await stuck.wait()  # never set: the send never finishes
+
+        async def reads(text: str) -> None:
+            heard.append(text)
+
+        sleeper = Listener(never, None, "en")
+        sleeper.writer = asyncio.create_task(sleeper.pump())
+        reader = Listener(reads, None, "en")
+        reader.writer = asyncio.create_task(reader.pump())
+        release = [await rooms.join(room, sleeper), await rooms.join(room, reader)]
+        for _ in range(QUEUE + 5):  # more changes than a queue holds
+            game = room.session.game
+            action = (yatzy.Roll() if game.dice is None
+                      else yatzy.Reroll((0,)) if game.rolls_left
+                      else yatzy.Score(next(iter(game.choices()))))
+            await asyncio.wait_for(room.session.act(action), 5)
+        await asyncio.sleep(0.05)
+        assert sleeper.dropped and sleeper not in room.listeners
+        assert reader in room.listeners and not reader.dropped
+        assert json.loads(heard[-1])["state"]["version"] == room.saved.version
+        for done in release:
+            done()
+        reader.drop()
+    finally:
+        await rooms.close()
+        service.close()
 
 
 def test_a_wrong_token_or_an_unknown_game_is_refused(client: TestClient) -> None:

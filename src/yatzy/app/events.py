@@ -1,22 +1,29 @@
 """Events the game service publishes after each change, for whoever listens (the web
-app's websocket hub, a spectator view, a log).
+app's rooms, the terminal game, a log), through its change feed (:mod:`yatzy.app.feed`).
 
-Events are small frozen dataclasses; each has a ``type`` tag and a JSON-ready
-:meth:`to_dict` form.
+Events are small frozen dataclasses; each has a ``type`` tag, the ``version`` the game
+has after the change, and a JSON-ready :meth:`to_dict` form that :func:`event_from_dict`
+reads back (so an event can travel between processes).
 
->>> event = ActionApplied("g1", 0, "Ann", {"type": "roll", "dice": [1, 2, 3, 4, 5]})
+>>> event = ActionApplied("g1", 0, "Ann", {"type": "roll", "dice": [1, 2, 3, 4, 5]}, version=2)
 >>> event.type, event.to_dict()["action"]
 ('action_applied', {'type': 'roll', 'dice': [1, 2, 3, 4, 5]})
+>>> event_from_dict(event.to_dict()) == event
+True
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
 @dataclass(frozen=True)
 class _Event:
+    #: The game's version once the change is stored (:attr:`SavedGame.version`); a
+    #: deleted game's last version. Whoever holds an older copy of the game reloads it.
+    version: int = field(default=0, kw_only=True)
+
     def to_dict(self) -> dict[str, Any]:
         """The event as a plain dict tagged by ``"type"``."""
         return asdict(self)
@@ -78,3 +85,34 @@ class GameDeleted(_Event):
 
 
 Event = GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted
+
+
+_EVENT_TYPES: dict[str, type[_Event]] = {
+    "game_created": GameCreated,
+    "action_applied": ActionApplied,
+    "action_undone": ActionUndone,
+    "game_finished": GameFinished,
+    "game_deleted": GameDeleted,
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event whose :meth:`~_Event.to_dict` form is ``data``. Raises ``ValueError``
+    for a form no event has (an unknown type, a missing or an unknown field)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"An event is a dict, not {type(data).__name__}")
+    kind = _EVENT_TYPES.get(str(data.get("type")))
+    if kind is None:
+        raise ValueError(f"Unknown event type {data.get('type')!r}")
+    names = {f.name for f in fields(kind) if f.init}
+    values = {k: v for k, v in data.items() if k != "type"}
+    if set(values) != names:
+        raise ValueError(f"A {data['type']} event has the fields {sorted(names)}")
+    for name in ("players", "standings"):
+        if name in values:  # JSON has lists where the event has tuples
+            values[name] = tuple(tuple(v) if isinstance(v, list) else v
+                                 for v in values[name])
+    event = kind(**values)
+    assert isinstance(event, GameCreated | ActionApplied | ActionUndone | GameFinished
+                      | GameDeleted)
+    return event

@@ -6,9 +6,12 @@ never imports it (the composition root :mod:`yatzy.bootstrap` plugs them togethe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from yatzy.app.events import Event
+from yatzy.app.feed import ChangeLog
 from yatzy.app.saved import (
     BestScore,
     LeaderEntry,
@@ -24,19 +27,21 @@ from yatzy.core.rulesets import Ruleset
 RulesFilter = Ruleset | str | None
 
 
-class GameRepository(Protocol):
+class GameRepository(ChangeLog, Protocol):
     """Where saved games and the history of finished games live.
 
     Every method that writes commits before it returns, so a crash loses nothing that a
     method call has returned from. Methods raise :class:`~yatzy.app.errors.StorageError`
-    when the store fails.
+    when the store fails. A write's ``events`` go into the store's change log
+    (:class:`~yatzy.app.feed.ChangeLog`) in the same transaction.
     """
 
-    def add(self, saved: SavedGame) -> None:
+    def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
         """Store a new game."""
         ...
 
-    def save(self, saved: SavedGame, *, expected_version: int) -> None:
+    def save(self, saved: SavedGame, *, expected_version: int,
+             events: Sequence[Event] = ()) -> None:
         """Replace the stored game ``saved.id``, which must still be at
         ``expected_version`` (else :class:`~yatzy.app.errors.GameChanged`); a finished
         game's results go into the history in the same transaction."""
@@ -72,7 +77,7 @@ class GameRepository(Protocol):
         sorted."""
         ...
 
-    def delete(self, game_id: str) -> None:
+    def delete(self, game_id: str, *, events: Sequence[Event] = ()) -> None:
         """Remove a game and its results, or :class:`~yatzy.app.errors.GameNotFound`."""
         ...
 

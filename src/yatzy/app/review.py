@@ -14,15 +14,37 @@ Ann: 0.9 points lost · decisions 1 · mistakes 1
 
 from __future__ import annotations
 
+from typing import Any
+
 from yatzy.app.hints import describe_action, format_points
 from yatzy.i18n import Translator
-from yatzy.solver.analysis import Analysis
+from yatzy.solver.analysis import Analysis, Decision
 
 #: The costliest decisions listed for each player.
 WORST_SHOWN = 3
 
 #: Points lost below this count as an optimal decision (rounding noise).
 NOISE = 1e-3
+
+
+def worst_decisions(analysis: Analysis, player: str) -> list[Decision]:
+    """``player``'s costliest decisions, worst first (at most :data:`WORST_SHOWN`)."""
+    mine = [d for d in analysis.decisions if d.player == player and d.loss > NOISE]
+    return sorted(mine, key=lambda d: -d.loss)[:WORST_SHOWN]
+
+
+def review_data(t: Translator, analysis: Analysis) -> dict[str, Any]:
+    """The review as JSON-ready data (what the web app shows), texts in ``t``'s
+    language."""
+    return {"expected_score": round(analysis.expected_score, 4), "players": [{
+        "player": summary.player, "loss": round(summary.total_loss, 3),
+        "decisions": summary.decisions, "mistakes": summary.mistakes,
+        "worst": [{"round": d.round, "roll": d.roll, "dice": list(d.dice),
+                   "chosen": describe_action(t, d.dice, d.chosen),
+                   "best": describe_action(t, d.dice, d.best),
+                   "loss": round(d.loss, 3)}
+                  for d in worst_decisions(analysis, summary.player)],
+    } for summary in analysis.players]}
 
 
 def review_text(t: Translator, analysis: Analysis) -> str:
@@ -35,8 +57,8 @@ def review_text(t: Translator, analysis: Analysis) -> str:
             player=summary.player, loss=format_points(t, summary.total_loss),
             n=summary.decisions, mistakes=summary.mistakes,
         ))
-        mine = [d for d in analysis.decisions if d.player == summary.player and d.loss > NOISE]
-        for d in sorted(mine, key=lambda d: -d.loss)[:WORST_SHOWN]:
+        mine = worst_decisions(analysis, summary.player)
+        for d in mine:
             lines.append("  " + t._(
                 "Round {round}, roll {roll} ({dice}): {chosen}; best: {best} · −{loss}",
                 round=d.round, roll=d.roll, dice=str(d.dice),

@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -48,6 +47,7 @@ from yatzy.app.events import (
     GameDeleted,
     GameFinished,
 )
+from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import (
     BestScore,
@@ -66,13 +66,10 @@ from yatzy.core.names import MAX_PLAYERS, check_name, check_players
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
 from yatzy.core.seeded import Seed
 
-log = logging.getLogger(__name__)
-
 #: Games in play a service keeps in memory by default (the least recently used go first).
 CACHE_SIZE = 64
 
 Clock = Callable[[], datetime]
-Subscriber = Callable[[Event], object]
 
 
 def utc_now() -> datetime:
@@ -170,17 +167,24 @@ class GameService:
     """Plays and keeps games through a :class:`~yatzy.app.ports.GameRepository`.
 
     All state is in the instance and its repository: two services on one database see
-    the same games. Get one with :func:`yatzy.bootstrap.open_service`.
+    the same games. Get one with :func:`yatzy.bootstrap.open_service`. Every stored
+    change is published on the service's change feed (:meth:`subscribe`); with
+    ``follow=True`` the feed also carries the changes other services (processes) store
+    in the same database (:class:`~yatzy.app.feed.StoreFeed`).
     """
 
     def __init__(self, repository: GameRepository, *, clock: Clock = utc_now,
-                 cache_size: int = CACHE_SIZE) -> None:
+                 cache_size: int = CACHE_SIZE, follow: bool = False) -> None:
         self._repo = repository
+        self._feed: ChangeFeed = (StoreFeed(repository) if follow
+                                  else LocalFeed())
+        if follow:
+            # A change made elsewhere makes this process's copy stale.
+            self._feed.subscribe(self._heard, others_only=True)
         #: Games in play kept in memory: a server with many games at once wants them all
         #: (a game not kept is read and replayed from the store for each action).
         self._cache_size = cache_size
         self._clock = clock
-        self._subscribers: list[Subscriber] = []
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -218,9 +222,10 @@ class GameService:
         )
         now = self._clock()
         saved = SavedGame(uuid.uuid4().hex, game, table, mode, now, now, hints=bool(hints))
-        self._repo.add(saved)
+        event = GameCreated(saved.id, game.players, version=saved.version)
+        self._repo.add(saved, events=[event])
         self._remember(saved)
-        self._publish(GameCreated(saved.id, game.players))
+        self._publish(event)
         return saved
 
     def apply(
@@ -275,17 +280,17 @@ class GameService:
         check_action_dice(saved.dice_mode, action)
         game = saved.game.apply(action, player=player)
         new = replace(saved, game=game, updated_at=self._clock(), version=saved.version + 1)
-        self._repo.save(new, expected_version=saved.version)
-        self._remember(new)
         step = game.history[-1]
-        self._publish(
-            ActionApplied(
-                saved.id, len(game.history) - 1, step.player, step.action.to_dict(),
-                step.points, step.bonus, game.is_over,
-            )
-        )
+        events: list[Event] = [ActionApplied(
+            saved.id, len(game.history) - 1, step.player, step.action.to_dict(),
+            step.points, step.bonus, game.is_over, version=new.version,
+        )]
         if game.is_over:
-            self._publish(GameFinished(saved.id, tuple(game.standings())))
+            events.append(GameFinished(saved.id, tuple(game.standings()), version=new.version))
+        self._repo.save(new, expected_version=saved.version, events=events)
+        self._remember(new)
+        for event in events:
+            self._publish(event)
         return new
 
     def undo(
@@ -318,9 +323,10 @@ class GameService:
                               code=ErrorCode.COMPUTER_MOVE, player=last.player)
         new = replace(saved, game=game.undo(), updated_at=self._clock(),
                       version=saved.version + 1)
-        self._repo.save(new, expected_version=saved.version)
+        event = ActionUndone(saved.id, new.steps, last.player, version=new.version)
+        self._repo.save(new, expected_version=saved.version, events=[event])
         self._remember(new)
-        self._publish(ActionUndone(saved.id, new.steps, last.player))
+        self._publish(event)
         return new
 
     # --- The cache of games in play -------------------------------------------------
@@ -414,8 +420,9 @@ class GameService:
         """Delete a game (finished or not) and its results."""
         game_id = _check_game_id(game_id)
         self._forget(game_id)
-        self._repo.delete(game_id)
-        self._publish(GameDeleted(game_id))
+        event = GameDeleted(game_id)
+        self._repo.delete(game_id, events=[event])
+        self._publish(event)
 
     def prune_unmoved(self, older_than: timedelta = UNMOVED_AGE, *,
                       online: bool = False) -> int:
@@ -493,33 +500,35 @@ class GameService:
 
     # --- Events ---------------------------------------------------------------------
 
-    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        """Call ``callback(event)`` after each stored change; returns a function that
-        unsubscribes. A callback that raises is logged and does not undo the change or
-        stop the other callbacks."""
-        with self._lock:
-            self._subscribers.append(callback)
+    @property
+    def follows(self) -> bool:
+        """True when the feed carries the changes of other processes too."""
+        return isinstance(self._feed, StoreFeed)
 
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+    def subscribe(self, callback: Subscriber, *, others_only: bool = False
+                  ) -> Callable[[], None]:
+        """Call ``callback(event)`` after each stored change (this service's, and with
+        ``follow=True`` other processes' on the same database, on the feed's thread;
+        ``others_only``: only those); returns a function that unsubscribes. A callback
+        that raises is logged and does not undo the change or stop the other
+        callbacks."""
+        return self._feed.subscribe(callback, others_only=others_only)
 
     def _publish(self, event: Event) -> None:
+        self._feed.publish(event)
+
+    def _heard(self, event: Event) -> None:
+        """Forget a kept copy older than a change heard of (made elsewhere)."""
         with self._lock:
-            subscribers = list(self._subscribers)
-        for callback in subscribers:
-            try:
-                callback(event)
-            except Exception:
-                log.exception("A subscriber failed on %s", event.type)
+            kept = self._cache.get(event.game_id)
+            if kept is not None and (event.version > kept.version or event.version == 0):
+                del self._cache[event.game_id]
 
     # --- Lifetime -------------------------------------------------------------------
 
     def close(self) -> None:
-        """Release the store's connections."""
+        """Stop the feed and release the store's connections."""
+        self._feed.close()
         self._repo.close()
 
     def __enter__(self) -> GameService:

@@ -188,12 +188,16 @@ class Table:
             else expected_version,
         ))
 
-    def undo(self) -> Game:
-        """Take back the last box a person chose, through the service; returns the game
-        after it. Raises :class:`~yatzy.core.errors.IllegalMove` when that is not allowed
-        (nothing to take back, a computer's move, the game over)."""
-        return self._write(
-            lambda: self.service.undo(self.saved.id, expected_version=self.saved.version))
+    def undo(self, *, player: str | None = None, expected_version: int | None = None) -> Game:
+        """Take back the last box a person chose (``player``'s, when given), through the
+        service; returns the game after it. Raises
+        :class:`~yatzy.core.errors.IllegalMove` when that is not allowed (nothing to take
+        back, a computer's move, the game over); ``expected_version`` as for
+        :meth:`act`."""
+        return self._write(lambda: self.service.undo(
+            self.saved.id, player=player,
+            expected_version=self.saved.version if expected_version is None
+            else expected_version))
 
     def reload(self) -> Game:
         """Read the game again as stored (another window or process may have moved it)."""

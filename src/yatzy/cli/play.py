@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         # The screen would wait for keys that never come (or draw into a pipe).
         raise CommandError(N_("yatzy play needs a terminal: its input and output cannot "
                               "be a file or a pipe"))
-    service = open_service(args.db)
+    service = open_service(args.db, follow=True)  # moves made elsewhere are shown
     app = YatzyApp(service, lang=t.lang, setup=setup, resume=args.resume, fast=args.fast,
                    bot_seed=args.seed)
     if setup is None and not args.resume:

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     t = command_translator(args)
     sock = listening_socket(args.host, args.port, t)
     try:
-        service = open_service(args.db, cache_size=GAMES_KEPT)
+        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True)
         app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0)))
         # A server holds many games for long: move what exists at start out of the
         # garbage collector's way and collect the oldest objects less often (each full

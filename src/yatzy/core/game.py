@@ -365,32 +365,11 @@ class Game:
         positions in position order (physical dice).
         """
         self._check_turn(player)
-        if self.dice is None:
-            raise IllegalMove("Roll the dice first", code=ErrorCode.NO_ROLL)
-        if self.rolls_left <= 0:
-            raise IllegalMove("No rolls left this turn", code=ErrorCode.NO_ROLLS_LEFT)
+        held = self.check_hold(hold)
         n = self.ruleset.dice_count
-        if isinstance(hold, str | bytes) or not isinstance(hold, Iterable):
-            raise IllegalMove(
-                f"Hold must be a list of dice positions, not {shown(hold)}",
-                code=ErrorCode.BAD_HOLD, hold=shown(hold),
-            )
-        # One more than there are dice is enough to refuse (a repeat, or a bad position).
-        held = tuple(islice(hold, n + 1))
-        for pos in held:
-            if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < n:
-                raise IllegalMove(
-                    f"Dice positions are 0 to {n - 1}, not {shown(pos)}",
-                    code=ErrorCode.BAD_POSITION, position=shown(pos), last=n - 1,
-                )
-        if len(set(held)) != len(held):
-            raise IllegalMove("Each die can be held only once", code=ErrorCode.BAD_POSITION)
-        if len(held) == n:
-            raise IllegalMove(
-                "Reroll at least one die: you are holding all of them", code=ErrorCode.HOLD_ALL
-            )
         rerolled = [i for i in range(n) if i not in held]
         new = self._draw(dice, len(rerolled))
+        assert self.dice is not None  # check_hold refuses a turn not rolled yet
         faces = list(self.dice)
         for pos, value in zip(rerolled, new, strict=True):
             faces[pos] = value
@@ -467,6 +446,44 @@ class Game:
         for step in self.history[:-1]:
             game = game.apply(step.action, player=step.player)
         return game
+
+    @property
+    def can_roll(self) -> bool:
+        """True when the player to move may roll now: the turn's first roll, or a reroll
+        with rolls left."""
+        return not self.is_over and (self.dice is None or self.rolls_left > 0)
+
+    def check_hold(self, hold: Iterable[int]) -> tuple[int, ...]:
+        """The positions ``hold`` (sorted) if a reroll keeping them is allowed now, else
+        the :class:`IllegalMove` the reroll would raise: for an interface that asks for
+        the rerolled dice only once the hold is known to be fine."""
+        if self.is_over:
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
+        if self.dice is None:
+            raise IllegalMove("Roll the dice first", code=ErrorCode.NO_ROLL)
+        if self.rolls_left <= 0:
+            raise IllegalMove("No rolls left this turn", code=ErrorCode.NO_ROLLS_LEFT)
+        n = self.ruleset.dice_count
+        if isinstance(hold, str | bytes) or not isinstance(hold, Iterable):
+            raise IllegalMove(
+                f"Hold must be a list of dice positions, not {shown(hold)}",
+                code=ErrorCode.BAD_HOLD, hold=shown(hold),
+            )
+        # One more than there are dice is enough to refuse (a repeat, or a bad position).
+        held = tuple(islice(hold, n + 1))
+        for pos in held:
+            if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < n:
+                raise IllegalMove(
+                    f"Dice positions are 0 to {n - 1}, not {shown(pos)}",
+                    code=ErrorCode.BAD_POSITION, position=shown(pos), last=n - 1,
+                )
+        if len(set(held)) != len(held):
+            raise IllegalMove("Each die can be held only once", code=ErrorCode.BAD_POSITION)
+        if len(held) == n:
+            raise IllegalMove(
+                "Reroll at least one die: you are holding all of them", code=ErrorCode.HOLD_ALL
+            )
+        return tuple(sorted(held))
 
     def legal_actions(self) -> list[Action]:
         """Every legal action now, with rerolls given by their held positions (the

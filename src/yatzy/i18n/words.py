@@ -238,6 +238,15 @@ ERROR_TEXTS: dict[ErrorCode, str] = {
     ErrorCode.DICE_NOT_ALLOWED: N_("The program rolls the dice in this game"),
     ErrorCode.NOT_YOUR_MOVE: N_("Only {player} can take back their move"),
     ErrorCode.COMPUTER_MOVE: N_("A computer player's move cannot be taken back"),
+    ErrorCode.ADVICE_BUSY: N_("The computer is busy working things out: ask again in a moment"),
+    ErrorCode.SEATS_REFUSED: N_("These seats cannot be used here: {detail}"),
+    ErrorCode.LEVEL_NOT_OFFERED: N_(
+        "Computers of level {level} cannot be seated here; choose from {levels}"),
+    ErrorCode.LEVEL_NOT_READY: N_(
+        "The {level} computer is still being prepared: try again in a minute"),
+    ErrorCode.TOO_MANY_COMPUTERS: N_("A game here can have at most {most} computers"),
+    ErrorCode.PERSON_NEEDED: N_("A game here needs at least one person"),
+    ErrorCode.TOO_MANY_GAMES: N_("Too many new games from here: wait {seconds} seconds"),
     ErrorCode.NOT_COMPUTER_TURN: N_("It is not a computer player's turn"),
     ErrorCode.BAD_PLAYER_KEY: N_("A player key is 22 to 64 letters, digits, '-' or '_'"),
     ErrorCode.BAD_QUERY: N_("The saved games cannot be looked up by {value}"),

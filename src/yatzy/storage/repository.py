@@ -10,7 +10,8 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+import uuid
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -18,6 +19,8 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
+from yatzy.app.events import Event, GameDeleted
+from yatzy.app.feed import StoredChange
 from yatzy.app.ports import RulesFilter
 from yatzy.app.saved import (
     BestScore,
@@ -33,7 +36,7 @@ from yatzy.app.saved import (
 from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
-from yatzy.storage.tables import games, results, seat_keys
+from yatzy.storage.tables import changes, games, results, seat_keys
 
 T = TypeVar("T")
 
@@ -101,6 +104,8 @@ class SqlGameRepository:
 
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        #: Written beside the events of this repository's changes in the change log.
+        self.origin = uuid.uuid4().hex
         # SQLite has one writer at a time, and a writer that finds the database locked
         # sleeps in growing steps (up to 100 ms) before it tries again. Writers of this
         # process queue on a lock instead and go the moment it is free; other processes
@@ -168,12 +173,22 @@ class SqlGameRepository:
                 ],
             )
 
-    def add(self, saved: SavedGame) -> None:
+    def _log(self, connection: sa.Connection, events: Sequence[Event]) -> None:
+        """Write ``events`` to the change log, in the transaction of their change."""
+        if events:
+            now = datetime.now(UTC)
+            connection.execute(changes.insert(), [
+                {"game_id": event.game_id, "origin": self.origin, "event": event.to_dict(),
+                 "created_at": now} for event in events])
+
+    def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
         with self._transaction() as connection:
             connection.execute(games.insert().values(id=saved.id, **self._row(saved)))
             self._results(connection, saved)
+            self._log(connection, events)
 
-    def save(self, saved: SavedGame, *, expected_version: int) -> None:
+    def save(self, saved: SavedGame, *, expected_version: int,
+             events: Sequence[Event] = ()) -> None:
         row = self._row(saved)
         del row["created_at"]
         with self._transaction() as connection:
@@ -191,6 +206,7 @@ class SqlGameRepository:
                 raise GameChanged(saved.id, expected=expected_version, actual=actual,
                                   what="version")
             self._results(connection, saved)
+            self._log(connection, events)
 
     @staticmethod
     def _saved(row: sa.Row[Any]) -> SavedGame:
@@ -326,13 +342,14 @@ class SqlGameRepository:
         )
         return list(self._read(lambda c: c.scalars(query).all()))
 
-    def delete(self, game_id: str) -> None:
+    def delete(self, game_id: str, *, events: Sequence[Event] = ()) -> None:
         with self._transaction() as connection:
             connection.execute(results.delete().where(results.c.game_id == game_id))
             connection.execute(seat_keys.delete().where(seat_keys.c.game_id == game_id))
             done = connection.execute(games.delete().where(games.c.id == game_id))
             if done.rowcount != 1:
                 raise GameNotFound(game_id)
+            self._log(connection, events)
 
     def delete_unmoved(self, before: datetime, *, online: bool = False) -> list[str]:
         unmoved = (games.c.status == PLAYING, games.c.steps == 0, games.c.updated_at < before)
@@ -357,7 +374,25 @@ class SqlGameRepository:
                 connection.execute(seat_keys.delete().where(seat_keys.c.game_id.in_(doomed)))
                 connection.execute(
                     games.delete().where(games.c.id.in_(doomed), *unmoved))
+                self._log(connection, [GameDeleted(game_id) for game_id in doomed])
         return doomed
+
+    # --- The change log ----------------------------------------------------------------
+
+    def changes_since(self, seq: int, limit: int) -> list[StoredChange]:
+        query = (sa.select(changes.c.seq, changes.c.origin, changes.c.event)
+                 .where(changes.c.seq > seq).order_by(changes.c.seq).limit(limit))
+        return [StoredChange(row.seq, row.origin, row.event)
+                for row in self._read(lambda c: c.execute(query).all())]
+
+    def last_change(self) -> int:
+        return int(self._read(lambda c: c.scalar(sa.select(sa.func.max(changes.c.seq))))
+                   or 0)
+
+    def forget_changes(self, before: datetime) -> int:
+        with self._transaction() as connection:
+            return connection.execute(
+                changes.delete().where(changes.c.created_at < before)).rowcount
 
     # --- Player keys -------------------------------------------------------------------
 

@@ -2,8 +2,10 @@
 
 ``games`` holds one row per game: its record (JSON, the source of truth) plus columns
 for queries. ``results`` holds one row per player of each finished game, for history
-and statistics. The schema is created and changed only by the Alembic migrations in
-``migrations/``; a test checks that they produce exactly these tables.
+and statistics. ``changes`` is a short-lived log of the events of every change, for the
+other processes on the same database. The schema is created and changed only by the
+Alembic migrations in ``migrations/``; a test checks that they produce exactly these
+tables.
 """
 
 from __future__ import annotations
@@ -118,4 +120,21 @@ seat_keys = sa.Table(
     sa.Column("key_hash", sa.String(64), primary_key=True),
     sa.Column("claimed_at", UTCDateTime, nullable=False),
     sa.Index("ix_seat_keys_key_hash", "key_hash"),
+)
+
+#: The change log: the event of every change, written in the change's transaction, so
+#: that other processes on the same database hear of it (:class:`yatzy.app.feed.StoreFeed`
+#: reads it a few times a second). Entries are kept for minutes, not for history; no
+#: foreign key, since a deleted game's event outlives it.
+changes = sa.Table(
+    "changes",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), nullable=False),
+    #: The service (process) that stored the change: it published the event already.
+    sa.Column("origin", sa.String(32), nullable=False),
+    #: The event's dict form (``Event.to_dict()``).
+    sa.Column("event", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_changes_created_at", "created_at"),
 )

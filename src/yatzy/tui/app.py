@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from yatzy.app import GameService, SavedGame
+from yatzy.app.advice import AdviceService
 from yatzy.app.table import Table
 from yatzy.core.dice import Dice
 from yatzy.core.errors import YatzyError
@@ -101,6 +102,11 @@ class YatzyApp(App[None]):
         self.fast = fast
         self.bot_seed = bot_seed
         self.last_setup: GameSetup | None = setup
+        #: Hints and win chances, worked out on a thread of their own.
+        self.advice = AdviceService(workers=1)
+
+    def on_unmount(self) -> None:
+        self.advice.close()
 
     # --- Screens ---------------------------------------------------------------------
 

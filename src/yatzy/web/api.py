@@ -3,7 +3,6 @@ the analysis after the game. The contract is in ``docs/web.md`` and at ``/docs``
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -13,10 +12,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from yatzy.app.access import new_token, token_hash
+from yatzy.app.advice import AdviceService
 from yatzy.app.hints import describe_action, format_points, win_chances_text
-from yatzy.app.review import NOISE, WORST_SHOWN
+from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
-from yatzy.app.table import Table
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
 from yatzy.core.seeded import seed_hash
@@ -25,7 +24,17 @@ from yatzy.i18n.words import ruleset_title
 from yatzy.web.errors import WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
 from yatzy.web.rooms import Room, Rooms
-from yatzy.web.schemas import ERRORS, ActionIn, GameCreated, Health, NewGame, QrIn, SeatOut
+from yatzy.web.schemas import (
+    ERRORS,
+    ActionIn,
+    GameCreated,
+    GameState,
+    Health,
+    NewGame,
+    QrIn,
+    ReplayState,
+    SeatOut,
+)
 from yatzy.web.security import client_key
 from yatzy.web.state import game_state
 
@@ -38,6 +47,11 @@ Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 def rooms_of(request: Request) -> Rooms:
     rooms: Rooms = request.app.state.rooms
     return rooms
+
+
+def advice_of(request: Request) -> AdviceService:
+    advice: AdviceService = request.app.state.advice
+    return advice
 
 
 def check_rate(request: Request, token: str | None = None) -> None:
@@ -86,18 +100,24 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     rooms = rooms_of(request)
     rules = ruleset(body.rules, **body.options)
     seats = _seats(body)
+    advice, policy = advice_of(request), request.app.state.policy
+
+    def ready(level: str) -> bool:  # a costly level's table: prepared in the background
+        if advice.ready(rules, winner=True):
+            return True
+        advice.prepare(rules, winner=True)
+        return False
+
+    policy.check_seats(seats, ready=ready)
+    request.app.state.games_started.admit(request.client.host if request.client else "?")
     tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
              for i, s in enumerate(seats)]
 
-    def create() -> Table:
-        saved = rooms.service.create(
-            rules, seats, first_player=body.first_player, hints=body.hints,
-            dice_mode="auto" if body.dice == "server" else "manual")
-        return Table.open(rooms.service, saved)
-
-    table = await rooms.run(create)
-    rooms.add(table)
+    room = await rooms.create(lambda: rooms.service.create(
+        rules, seats, first_player=body.first_player, hints=body.hints,
+        dice_mode="auto" if body.dice == "server" else "manual"))
+    table = room.table
     game = table.game
     base = str(request.base_url).rstrip("/")
     page = f"{base}/games/{table.saved.id}"
@@ -110,7 +130,8 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/api/games/{game_id}", responses=ERRORS, tags=["games"])
+@router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS,
+            tags=["games"])
 async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     """The game's state; no secret (token, unrevealed seed) is ever in it."""
     check_rate(request)
@@ -118,17 +139,18 @@ async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
     return room.state(request_lang(request))
 
 
-@router.post("/api/games/{game_id}/actions", responses=ERRORS, tags=["games"])
+@router.post("/api/games/{game_id}/actions", response_model=GameState, responses=ERRORS,
+             tags=["games"])
 async def act(game_id: GameId, body: ActionIn, request: Request,
               credentials: Bearer) -> dict[str, Any]:
     """Roll, reroll or fill a box for the seat whose token is given
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
     token = credentials.credentials if credentials else None
     check_rate(request, token)
-    room = await room_of(request, game_id)
-    seat = seat_of(room, token)
-    await perform(rooms_of(request), room, seat, body)
-    return room.state(request_lang(request))
+    async with rooms_of(request).using(game_id) as room:
+        seat = seat_of(room, token)
+        await perform(room, seat, body)
+        return room.state(request_lang(request))
 
 
 @router.get("/api/games/{game_id}/record", responses=ERRORS, tags=["games"])
@@ -156,9 +178,9 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
         raise IllegalMove("Hints are for the player whose turn it is",
                           code=ErrorCode.NOT_YOUR_TURN,
                           player=game.current_player if not game.is_over else "?")
-    import yatzy
-
-    options = await run_in_threadpool(lambda: yatzy.strategy(game.ruleset).advise(game))
+    advice = advice_of(request)
+    _, options = await advice.latest("hint", room.saved.id, advice.hint(
+        room.saved.id, room.saved.version, game))
     t = translator(request_lang(request))
     return {"version": room.saved.version, "options": [
         {"action": o.action.to_dict(), "value": round(o.value, 4),
@@ -178,22 +200,11 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
     if len(room.table.game.players) < 2:
         raise IllegalMove("Win chances are for games of two players or more",
                           code=ErrorCode.NO_OPPONENTS)
-    async with room.chances_lock:
-        # Read after the wait: moves made meanwhile are worked out, not the ones before.
-        version, game = room.saved.version, room.table.game
-        if room.chances is None or room.chances[0] != version:
-            import yatzy
-
-            room.chances = (version, asyncio.ensure_future(run_in_threadpool(
-                lambda: yatzy.strategy(game.ruleset).win_chances(game))))
-        work = room.chances[1]
-        try:
-            # A request that goes away does not stop the work the others wait for.
-            found = await asyncio.shield(work)
-        except Exception:
-            if room.chances is not None and room.chances[1] is work:
-                room.chances = None  # the next request tries again
-            raise
+    # Worked out by the advice service once per version; a request that waited while
+    # the game moved on gets the newest version's answer.
+    advice = advice_of(request)
+    version, found = await advice.latest("chances", room.saved.id, advice.chances(
+        room.saved.id, room.saved.version, room.table.game))
     t = translator(request_lang(request))
     return {"version": version, "chances": {name: round(p, 6) for name, p in found.items()},
             "text": win_chances_text(t, found)}
@@ -208,24 +219,10 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
     if not game.is_over:
         raise IllegalMove("The analysis comes when the game is over",
                           code=ErrorCode.GAME_NOT_OVER)
-    from yatzy.solver.analysis import analyse
-
-    result = await run_in_threadpool(analyse, game)
-    t = translator(request_lang(request))
-    players = []
-    for summary in result.players:
-        mine = sorted((d for d in result.decisions
-                       if d.player == summary.player and d.loss > NOISE),
-                      key=lambda d: -d.loss)
-        players.append({
-            "player": summary.player, "loss": round(summary.total_loss, 3),
-            "decisions": summary.decisions, "mistakes": summary.mistakes,
-            "worst": [{"round": d.round, "roll": d.roll, "dice": list(d.dice),
-                       "chosen": describe_action(t, d.dice, d.chosen),
-                       "best": describe_action(t, d.dice, d.best),
-                       "loss": round(d.loss, 3)} for d in mine[:WORST_SHOWN]],
-        })
-    return {"expected_score": round(result.expected_score, 4), "players": players}
+    advice = advice_of(request)
+    _, result = await advice.latest("analysis", room.saved.id, advice.analysis(
+        room.saved.id, room.saved.version, game))
+    return review_data(translator(request_lang(request)), result)
 
 
 #: The most bytes a QR code holds (version 40, error correction M, byte mode).
@@ -320,7 +317,8 @@ async def leaderboards(request: Request) -> list[dict[str, Any]]:
     return await run_in_threadpool(read)
 
 
-@router.get("/api/games/{game_id}/replay", responses=ERRORS, tags=["history"])
+@router.get("/api/games/{game_id}/replay", response_model=ReplayState, responses=ERRORS,
+            tags=["history"])
 async def replay(game_id: GameId, request: Request,
                  step: Annotated[int, Query(ge=0, le=10_000)] = 0) -> dict[str, Any]:
     """The game as it stood after its first ``step`` actions (a step past the end is

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from yatzy.app.advice import AdviceService
+from yatzy.app.policy import GameCounter, TablePolicy
 from yatzy.app.service import GameService
+from yatzy.core.rulesets import ruleset
 from yatzy.web import api, errors, pages, ws
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
@@ -36,18 +40,31 @@ class Settings:
     #: Requests a second a client may make on average (0: no limit), and its burst.
     rate: float = 20.0
     burst: int = 60
+    #: Which computers and how many a game may seat, and games per client.
+    policy: TablePolicy = field(default_factory=TablePolicy)
+    #: Threads that work out advice and computers' choices, and the work that may wait.
+    advice_workers: int = 2
+    advice_queue: int = 16
+    #: Rulesets whose optimal strategy is loaded (or built) at start-up, in the
+    #: background, so that no request waits for it.
+    prepare: tuple[str, ...] = ("yatzy", "yahtzee")
 
 
 def create_app(service: GameService, settings: Settings | None = None) -> FastAPI:
     """The web app over ``service`` (which it closes when it stops)."""
     settings = settings or Settings()
 
-    rooms = Rooms(service, pace=settings.pace)
+    advice = AdviceService(workers=settings.advice_workers, queue_limit=settings.advice_queue)
+    rooms = Rooms(service, pace=settings.pace, think=advice.think)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        rooms.start()
+        for name in settings.prepare:
+            advice.prepare(ruleset(name))
         yield
         await rooms.close()
+        advice.close()
         service.close()
 
     app = FastAPI(
@@ -59,6 +76,12 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
         docs_url=None, redoc_url=None,
     )
     app.state.rooms = rooms
+    app.state.advice = advice
+    app.state.policy = settings.policy
+    # Games per client are a rate limit of their own: off with the rate limit (rate 0,
+    # as when every client of a load test shares one address).
+    app.state.games_started = GameCounter(
+        settings.policy if settings.rate > 0 else replace(settings.policy, games_per_window=0))
     app.state.limiter = RateLimiter(settings.rate, settings.burst)
     errors.install(app)
     app.include_router(api.router)
@@ -66,6 +89,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _docs(app)
+    _websocket_schemas(app)
     app.add_middleware(SecureHeaders)
     redact_server_logs()
     return app
@@ -87,6 +111,30 @@ def _docs(app: FastAPI) -> None:
             '<link rel=stylesheet href="/docs/assets/swagger-ui.css"></head><body>'
             '<div id="swagger-ui"></div><script src="/docs/assets/swagger-ui-bundle.js">'
             '</script><script src="/static/docs.js"></script></body></html>')
+
+
+def _websocket_schemas(app: FastAPI) -> None:
+    """Put the websocket's messages (:data:`~yatzy.web.schemas.ServerMessage`) into the
+    OpenAPI document's schemas, beside the HTTP API's: one typed contract for both."""
+    from fastapi.openapi.utils import get_openapi
+    from pydantic import TypeAdapter
+
+    from yatzy.web.schemas import ServerMessage
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                                 routes=app.routes)
+            messages = TypeAdapter(ServerMessage).json_schema(
+                ref_template="#/components/schemas/{model}")
+            schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+            for name, definition in messages.pop("$defs", {}).items():
+                schemas.setdefault(name, definition)
+            schemas["ServerMessage"] = messages
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _version() -> str:

@@ -12,7 +12,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from yatzy.app.advice import AdviceBusy
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
+from yatzy.app.policy import SeatsRefused, TooManyGames
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
@@ -58,8 +60,12 @@ def status_of(error: YatzyError) -> int:
         return 404
     if isinstance(error, GameChanged):
         return 409
-    if isinstance(error, StorageError):
+    if isinstance(error, StorageError | AdviceBusy):
         return 503
+    if isinstance(error, TooManyGames):
+        return 429
+    if isinstance(error, SeatsRefused):
+        return 403
     return 422
 
 
@@ -78,8 +84,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(YatzyError)
     async def yatzy_error(request: Request, error: YatzyError) -> JSONResponse:
+        retry = getattr(error, "retry_after", None)
         return JSONResponse(yatzy_error_body(error, request_lang(request)),
-                            status_code=status_of(error))
+                            status_code=status_of(error),
+                            headers=None if retry is None else {"Retry-After": str(retry)})
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> JSONResponse:

@@ -12,7 +12,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from yatzy.bots import bot_names
 from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, ruleset
 from yatzy.i18n import LANGUAGES, translator
 from yatzy.i18n.words import BOX_LABELS, JOKER_NAMES, ORDER_NAMES
@@ -47,9 +46,9 @@ async def home(request: Request) -> HTMLResponse:
         "orders": [(o, t._(ORDER_NAMES[o])) for o in ORDERS],
         "jokers": [(j, t._(JOKER_NAMES[j])) for j in JOKERS],
         "defaults": {name: ruleset(name).options for name in RULESET_NAMES},
-        # Not offered here: random (no opponent), and winner, whose first move builds a
-        # table of about 740 MB in the server's process.
-        "bots": [b for b in bot_names() if b not in ("random", "winner")],
+        # The levels the server's policy offers (winner only where allowed), but random,
+        # which is no opponent.
+        "bots": [b for b in request.app.state.policy.levels() if b != "random"],
     }
     return templates.TemplateResponse(request, "home.html", context)
 

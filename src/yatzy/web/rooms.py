@@ -1,38 +1,35 @@
-"""Rooms: the games in play in this server process, each with its table, its open
-websockets and, when a computer is to move, the task that plays its turn.
+"""Rooms: the games in play in this server process as the web shows them: each game's
+session (:class:`~yatzy.app.session.GameSession`, which plays the computers and reloads
+a game moved on elsewhere) with the websockets that watch it.
 
-All actions on a game go through its room, one at a time (an asyncio lock), so two
-requests for one game never race: each is checked by the core and committed to the
-database by the service, and only then answered and broadcast. The room holds nothing
-that is not in the database except the computer's chosen-but-unplayed step, which it
-simply chooses again after a restart.
+A room renders what its session says and sends it to its connections; it decides no
+rule and plays no computer. Every action goes through the session, one at a time: the
+core checks it, the service commits it to the database, and only then is it answered
+and broadcast.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
+from yatzy.app.session import GameSession, Note, Runner, executor_runner
+from yatzy.app.sessions import Sessions
 from yatzy.app.table import Table
-from yatzy.core.actions import Reroll
 from yatzy.core.game import Game
 from yatzy.i18n import translator
 from yatzy.i18n.words import bonus_explanation, joker_explanation, upper_bonus_progress
 from yatzy.web.state import game_state
 
 log = logging.getLogger(__name__)
-
-#: Rooms kept in memory before idle ones are forgotten (they reload from the database).
-MAX_IDLE_ROOMS = 2000
 
 #: A connection's way to send a text message; it raises when the connection is gone.
 Send = Callable[[str], Awaitable[None]]
@@ -45,33 +42,72 @@ DATABASE_THREADS = 4
 T = TypeVar("T")
 
 
+#: Messages one connection may have waiting; a connection that falls further behind
+#: (a phone asleep with its socket open, a client that never reads) is dropped, and
+#: its client reconnects and gets the state afresh.
+QUEUE = 64
+#: Seconds one message may take to go out before the connection is dropped.
+SEND_TIMEOUT = 10.0
+
+
 @dataclass(eq=False)
 class Listener:
-    """One open websocket: the seat it speaks for (``None``: a watcher), its language."""
+    """One open websocket: the seat it speaks for (``None``: a watcher), its language,
+    and the messages waiting for it. Nothing waits for a connection: a message is put
+    in its queue, and :meth:`pump` sends them one by one."""
 
     send: Send
     seat: str | None
     lang: str
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    #: True once the connection is dropped (too far behind, or gone).
+    dropped: bool = False
+    writer: asyncio.Task[None] | None = None
+
+    def offer(self, text: str) -> bool:
+        """Queue ``text``; False (and the connection dropped) when it is too far
+        behind."""
+        if self.dropped:
+            return False
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop()
+            return False
+        return True
+
+    def drop(self) -> None:
+        """Stop sending: the websocket's handler closes the connection."""
+        self.dropped = True
+        if self.writer is not None:
+            self.writer.cancel()
+
+    async def pump(self) -> None:
+        """Send the queued messages in order; a send slower than :data:`SEND_TIMEOUT`
+        or one that fails ends it."""
+        while not self.dropped:
+            text = await self.queue.get()
+            await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
 
 
 @dataclass(eq=False)
 class Room:
-    """One game in play in this process."""
+    """One game in play in this process, as the web shows it."""
 
-    table: Table
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    session: GameSession
     listeners: set[Listener] = field(default_factory=set)
-    driver: asyncio.Task[None] | None = None
-    #: The players' win chances for a version of the game (see the API): the work that
-    #: finds them, which every request for that version awaits.
-    chances: tuple[int, asyncio.Future[dict[str, float]]] | None = None
-    #: Held while the win chances are worked out: one version at a time.
-    chances_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Stops the session's notes reaching this room.
+    unwatch: Callable[[], None] | None = None
+
+    @property
+    def table(self) -> Table:
+        """The session's table."""
+        return self.session.table
 
     @property
     def saved(self) -> SavedGame:
         """The game as stored."""
-        return self.table.saved
+        return self.session.saved
 
     def connected(self) -> frozenset[str]:
         """The seats with an open connection."""
@@ -79,9 +115,11 @@ class Room:
 
     def state(self, lang: str | None = None) -> dict[str, Any]:
         """The game's state; with ``lang``, plus texts in that language."""
-        state = game_state(self.saved, pending=self.table.pending,
+        session = self.session
+        state = game_state(self.saved, pending=session.pending,
                            waiting_for_dice=self.table.waiting_for_dice,
-                           connected=self.connected(), hints=self.saved.hints)
+                           connected=self.connected(), hints=self.saved.hints,
+                           phase=session.phase.value, held=session.held)
         if lang is not None:
             state["texts"] = state_texts(self.table.game, lang)
         return state
@@ -104,81 +142,89 @@ def state_texts(game: Game, lang: str) -> dict[str, str]:
 
 
 class Rooms:
-    """The rooms of this process, opened on demand from the service."""
+    """The rooms of this process, over the sessions of its games."""
 
-    def __init__(self, service: GameService, *, pace: float = 0.8) -> None:
+    def __init__(self, service: GameService, *, pace: float = 0.8,
+                 think: Runner | None = None) -> None:
         self.service = service
-        #: Seconds a computer seems to think before each step (0 in tests).
-        self.pace = pace
-        self._rooms: dict[str, Room] = {}
-        self._opening = asyncio.Lock()
         self._executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="yatzy-db")
+        self.run = executor_runner(self._executor)
+        self.sessions = Sessions(service, pace=pace, run=self.run, think=think)
+        self._rooms: dict[str, Room] = {}
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` on one of the rooms' database threads."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, functools.partial(work, *args))
+    @property
+    def pace(self) -> float:
+        """Seconds a computer seems to think before each step (0 in tests)."""
+        return self.sessions.pace
+
+    def start(self) -> None:
+        """Follow the changes other processes make (on the server's loop)."""
+        self.sessions.start()
+
+    def _room(self, session: GameSession) -> Room:
+        """The room of ``session`` (a new one for a session opened again)."""
+        game_id = session.saved.id
+        room = self._rooms.get(game_id)
+        if room is None or room.session is not session:
+            room = Room(session)
+            room.unwatch = session.watch(lambda note: self._noted(room, note))
+            self._rooms[game_id] = room
+            if len(self._rooms) > len(self.sessions):
+                # Rooms of sessions dropped since (their games reopen on demand).
+                for gone in [g for g in self._rooms if g not in self.sessions]:
+                    del self._rooms[gone]
+        return room
 
     async def get(self, game_id: str) -> Room:
         """The room of ``game_id``, loading the game the first time
         (:class:`~yatzy.app.errors.GameNotFound` when there is none)."""
-        room = self._rooms.get(game_id)
-        if room is not None:
-            return room
-        async with self._opening:
-            room = self._rooms.get(game_id)
-            if room is None:
-                saved = await self.run(self.service.load, game_id)
-                table = await self.run(Table.open, self.service, saved)
-                room = Room(table)
-                self._keep(room)
-        self.drive(room)
-        return room
+        return self._room(await self.sessions.get(game_id))
 
-    def add(self, table: Table) -> Room:
-        """A room for a game just created."""
-        room = Room(table)
-        self._keep(room)
-        self.drive(room)
-        return room
+    @contextlib.asynccontextmanager
+    async def using(self, game_id: str) -> AsyncIterator[Room]:
+        """The room of ``game_id`` for one request (its session is kept meanwhile)."""
+        async with self.sessions.using(game_id) as session:
+            yield self._room(session)
+
+    async def create(self, make: Callable[[], SavedGame]) -> Room:
+        """A room for the game ``make()`` creates through the service."""
+        return self._room(await self.sessions.create(make))
 
     def __len__(self) -> int:
-        return len(self._rooms)
+        return len(self.sessions)
 
-    # --- Acting -----------------------------------------------------------------------
-
-    async def act(self, room: Room, change: Callable[[Table], object]) -> SavedGame:
-        """Run ``change`` on the room's table (it applies one action through the
-        service, which commits it), then tell everyone and let a computer go on."""
-        async with room.lock:
-            await self.run(change, room.table)
-            saved = room.saved
-        await self.broadcast(room)
-        self.drive(room)
-        return saved
+    async def _noted(self, room: Room, note: Note) -> None:
+        """What the session says: the new state, or a computer showing its keep."""
+        if note.kind == "computer" and note.action is not None:
+            await self.broadcast(room, {"type": "computer", "player":
+                                        room.table.game.current_player,
+                                        "action": note.action.to_dict()})
+        else:
+            await self.broadcast(room)
 
     async def broadcast(self, room: Room, extra: dict[str, Any] | None = None) -> None:
-        """Send the state (and ``extra`` first, if given) to every listener; the state is
-        encoded once per language."""
+        """Queue the state (and ``extra`` first, if given) for every listener; the state
+        is encoded once per language. Never waits for a connection: one too far behind
+        is dropped."""
         states: dict[str, str] = {}
         before = None if extra is None else json.dumps(extra)
         for listener in list(room.listeners):
             if listener.lang not in states:
                 states[listener.lang] = state_message(room, listener.lang)
-            try:
-                if before is not None:
-                    await listener.send(before)
-                await listener.send(states[listener.lang])
-            except Exception:  # a connection that went away: forget it
+            if (before is not None and not listener.offer(before)) \
+                    or not listener.offer(states[listener.lang]):
                 room.listeners.discard(listener)
 
-    async def join(self, room: Room, listener: Listener) -> None:
-        """A connection opened: send it the state, tell the others who is here."""
+    async def join(self, room: Room, listener: Listener) -> Callable[[], None]:
+        """A connection opened: send it the state, tell the others who is here. Returns
+        what to call when it closes (after :meth:`leave`)."""
+        release = self.sessions.use(room.session)
         room.listeners.add(listener)
-        await listener.send(state_message(room, listener.lang))
+        listener.offer(state_message(room, listener.lang))
         if listener.seat is not None:
             await self.broadcast(room, {"type": "presence", "seat": listener.seat,
                                         "connected": True})
+        return release
 
     async def leave(self, room: Room, listener: Listener) -> None:
         """A connection closed."""
@@ -186,79 +232,10 @@ class Rooms:
         if listener.seat is not None and listener.seat not in room.connected():
             await self.broadcast(room, {"type": "presence", "seat": listener.seat,
                                         "connected": False})
-        self._maybe_close(room)
-
-    def _maybe_close(self, room: Room) -> None:
-        """Forget a room nobody watches and no computer plays in (it reloads on
-        demand), so memory follows the games in play."""
-        if self._idle(room):
-            self._rooms.pop(room.saved.id, None)
-
-    @staticmethod
-    def _idle(room: Room) -> bool:
-        """No listener, no computer playing, no computer's roll waiting for its dice."""
-        return (not room.listeners and (room.driver is None or room.driver.done())
-                and not room.table.waiting_for_dice)
-
-    def _keep(self, room: Room) -> None:
-        """Remember ``room``; beyond :data:`MAX_IDLE_ROOMS` the oldest idle rooms (games
-        played over HTTP only) are forgotten."""
-        self._rooms[room.saved.id] = room
-        if len(self._rooms) > MAX_IDLE_ROOMS:
-            for game_id, other in list(self._rooms.items()):
-                if len(self._rooms) <= MAX_IDLE_ROOMS // 2:
-                    break
-                if other is not room and self._idle(other):
-                    del self._rooms[game_id]
-
-    # --- Computers' turns ---------------------------------------------------------------
-
-    def drive(self, room: Room) -> None:
-        """Start the task that plays the computers' steps, if one is to move."""
-        if room.driver is not None and not room.driver.done():
-            return
-        if room.table.bot_to_play is None:
-            return
-        room.driver = asyncio.get_running_loop().create_task(self._play_computers(room))
-
-    async def _play_computers(self, room: Room) -> None:
-        """Play the computers' steps one by one at a pace a person can follow; stop
-        when a person is to move or a roll waits for its real dice."""
-        try:
-            while room.table.bot_to_play is not None:
-                await asyncio.sleep(self.pace)
-                async with room.lock:
-                    action = await self.run(room.table.computer_choice)
-                if action is None or room.table.waiting_for_dice:
-                    await self.broadcast(room)
-                    return
-                if isinstance(action, Reroll):  # show the dice it holds, then roll
-                    await self.broadcast(room, {"type": "computer", "player":
-                                                room.table.game.current_player,
-                                                "action": action.to_dict()})
-                    await asyncio.sleep(self.pace / 2)
-                async with room.lock:
-                    await self.run(room.table.play_computer)
-                await self.broadcast(room)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # Nothing is lost (every step played is stored); the next visit retries.
-            log.exception("A computer's turn failed in game %s", room.saved.id)
-            with contextlib.suppress(Exception):
-                await self.run(room.table.reload)
-        finally:
-            room.driver = None
-            self._maybe_close(room)
 
     async def close(self) -> None:
         """Stop every computer's task (at shutdown), then the database threads."""
-        tasks = [r.driver for r in self._rooms.values() if r.driver is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self.sessions.close()
         self._executor.shutdown(wait=True)
 
 

@@ -99,3 +99,147 @@ class QrIn(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (403, 404, 409, 413, 422, 429, 503)
 }
+
+
+# --- The state of a game, and the websocket's messages -------------------------------
+
+
+class RulesOut(BaseModel):
+    """A ruleset: its name and every option's value."""
+
+    name: str
+    options: dict[str, Any]
+
+
+class SeatState(BaseModel):
+    name: str
+    bot: str | None = Field(description="The computer's level; null for a person")
+    connected: bool
+
+
+class RollOffOut(BaseModel):
+    """One roll of the roll-off that decides who starts, and its sum."""
+
+    player: str
+    dice: list[int]
+    total: int
+
+
+class StepOut(BaseModel):
+    """The last action played, with the dice it really used and what it scored."""
+
+    model_config = ConfigDict(extra="allow")
+    type: Literal["roll", "reroll", "score"]
+    player: str
+    points: int | None = None
+    bonus: bool | None = None
+    bonus_points: int | None = Field(
+        default=None, description="Points of the extra-Yahtzee bonus it earned, if any")
+
+
+class GameState(BaseModel):
+    """A game as the web shows it: the same over HTTP and over the websocket, with no
+    secret in it. Every value a page needs is worked out by the server (the core and
+    the game's session); a page renders it and decides nothing."""
+
+    id: str
+    version: int = Field(description="Writes so far: send it back as expected_version")
+    steps: int
+    rules: RulesOut
+    boxes: list[str]
+    upper_boxes: list[str]
+    dice_count: int
+    players: list[str]
+    seats: list[SeatState]
+    dice_mode: Literal["server", "manual"]
+    hints: bool
+    seed_hash: str | None
+    current_player: str | None = Field(description="null once the game is over")
+    phase: Literal["person", "thinking", "showing", "dice", "over"] = Field(
+        description="What the game waits for: a person, a computer (choosing, or showing "
+                    "the dice it keeps), a computer's real dice, nothing (over)")
+    dice: list[int] | None
+    held: list[int] = Field(description="Positions of the dice kept at the turn's last "
+                                        "reroll (a computer's keep while it shows it)")
+    can_roll: bool = Field(description="The player to move may roll or reroll now")
+    rolls_left: int
+    round: int
+    rounds: int
+    is_over: bool
+    choices: dict[str, int] = Field(description="Each box that may be filled now, and its "
+                                                "points")
+    joker: bool
+    bonus_pending: bool
+    upper_par_delta: int | None
+    upper_bonus_threshold: int
+    upper_bonus_points: int
+    extra_yahtzee_points: int
+    scorecards: dict[str, dict[str, int | None]]
+    winners: list[str]
+    last: StepOut | None
+    pending: dict[str, Any] | None = Field(description="A computer's chosen step, not "
+                                                       "played yet")
+    waiting_for_dice: bool
+    roll_off: list[RollOffOut]
+    texts: dict[str, str] | None = Field(
+        default=None, description="What the rules say now, in the asked language")
+
+
+class ReplayPosition(BaseModel):
+    step: int = Field(description="Actions shown")
+    steps: int = Field(description="Actions in the game")
+
+
+class ReplayState(GameState):
+    """The game as it stood after some of its actions."""
+
+    replay: ReplayPosition
+
+
+class WelcomeMessage(BaseModel):
+    """Sent first: the seat the token opens (null for a watcher)."""
+
+    type: Literal["welcome"]
+    seat: str | None
+
+
+class StateMessage(BaseModel):
+    """On connect and after every change."""
+
+    type: Literal["state"]
+    state: GameState
+
+
+class ComputerMessage(BaseModel):
+    """A computer shows the dice it keeps before it rerolls (``action`` is the reroll)."""
+
+    type: Literal["computer"]
+    player: str
+    action: dict[str, Any]
+
+
+class PresenceMessage(BaseModel):
+    """A seat's connection came or went."""
+
+    type: Literal["presence"]
+    seat: str
+    connected: bool
+
+
+class ErrorMessage(BaseModel):
+    """A message of this client was refused."""
+
+    type: Literal["error"]
+    error: ErrorDetail
+
+
+class PongMessage(BaseModel):
+    """The answer to ``{"type": "ping"}``."""
+
+    type: Literal["pong"]
+
+
+#: What the server sends over a game's websocket, tagged by ``type``.
+ServerMessage = Annotated[
+    WelcomeMessage | StateMessage | ComputerMessage | PresenceMessage | ErrorMessage
+    | PongMessage, Field(discriminator="type")]

@@ -31,7 +31,8 @@ def card_state(card: Scorecard) -> dict[str, int | None]:
 
 
 def last_step(game: Game) -> dict[str, Any] | None:
-    """The last action played, as its dict with the player and the points it scored."""
+    """The last action played, as its dict with the player and the points it scored
+    (and the extra-Yahtzee bonus it earned)."""
     if not game.history:
         return None
     step = game.history[-1]
@@ -39,6 +40,7 @@ def last_step(game: Game) -> dict[str, Any] | None:
     if step.points is not None:
         last["points"] = step.points
         last["bonus"] = step.bonus
+        last["bonus_points"] = game.ruleset.extra_yahtzee_points if step.bonus else 0
     return last
 
 
@@ -49,12 +51,17 @@ def game_state(
     waiting_for_dice: bool = False,
     connected: frozenset[str] = frozenset(),
     hints: bool = False,
+    phase: str | None = None,
+    held: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """The state of ``saved``; ``pending`` is a computer's chosen step not played yet
-    (``waiting_for_dice`` when its real dice must be typed in), ``connected`` the names of
-    the seats with an open connection."""
+    """The state of ``saved`` (the shape of :class:`~yatzy.web.schemas.GameState`);
+    ``pending`` is a computer's chosen step not played yet (``waiting_for_dice`` when
+    its real dice must be typed in), ``connected`` the names of the seats with an open
+    connection, ``phase`` what the game's session says it waits for (by default a
+    person, or nothing once over) and ``held`` the dice kept."""
     game = saved.game
     rules = game.ruleset
+    over = game.is_over
     return {
         "id": saved.id,
         "version": saved.version,
@@ -70,7 +77,10 @@ def game_state(
         "hints": hints,
         "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
         "current_player": None if game.is_over else game.current_player,
+        "phase": phase or ("over" if over else "person"),
         "dice": None if game.dice is None else list(game.dice),
+        "held": list(held),
+        "can_roll": game.can_roll,
         "rolls_left": game.rolls_left,
         "round": game.round,
         "rounds": len(rules.boxes),
@@ -81,10 +91,12 @@ def game_state(
         "upper_par_delta": None if game.is_over else game.card.upper_par_delta,
         "upper_bonus_threshold": rules.upper_bonus_threshold,
         "upper_bonus_points": rules.upper_bonus_points,
+        "extra_yahtzee_points": rules.extra_yahtzee_points,
         "scorecards": {p: card_state(game.scorecard(p)) for p in game.players},
         "winners": game.winners() if game.is_over else [],
         "last": last_step(game),
         "pending": None if pending is None else pending.to_dict(),
         "waiting_for_dice": waiting_for_dice,
-        "roll_off": [{"player": r.player, "dice": list(r.dice)} for r in game.roll_offs],
+        "roll_off": [{"player": r.player, "dice": list(r.dice), "total": sum(r.dice)}
+                     for r in game.roll_offs],
     }

@@ -218,6 +218,32 @@ async def test_scorepad_asks_for_the_dice(service: GameService) -> None:
         assert "Yahtzee bonus +100!" in shown(screen.query_one("#message"))
 
 
+async def test_scorepad_asks_for_a_computers_dice(service: GameService) -> None:
+    seats = (Seat("Ann"), Seat("cpu", bot="greedy"))
+    setup = GameSetup(yatzy.ruleset("yatzy"), seats, dice_mode="manual")
+    app = YatzyApp(service, setup=setup, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", *"12346", "enter", key("chance"))
+        await settle(pilot)
+        # The computer's roll waits for its real dice: the question is on screen.
+        assert isinstance(app.screen, DiceEntryScreen)
+        assert "cpu" in app.screen.prompt
+        await pilot.press("escape")  # not thrown yet: r asks again
+        await settle(pilot)
+        assert app.screen is screen and screen.table.waiting_for_dice
+        assert "Press r" in shown(screen.query_one("#message"))
+        await pilot.press("r")
+        assert isinstance(app.screen, DiceEntryScreen)
+        await pilot.press(*"66666", "enter")
+        await settle(pilot)
+        card = screen.table.game.scorecard("cpu")
+        assert card["yatzy"] == 50  # five sixes: the greedy computer takes Yatzy
+        assert screen.table.game.current_player == "Ann"
+        assert "cpu put 50 in Yatzy." in shown(screen.query_one("#message"))
+        assert service.load(screen.table.saved.id).game == screen.table.game
+
+
 async def test_scorepad_dice_entry_can_be_cancelled(service: GameService) -> None:
     setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"),), dice_mode="manual")
     app = YatzyApp(service, setup=setup, fast=True)

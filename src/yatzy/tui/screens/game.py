@@ -7,8 +7,10 @@ game is saved). The mouse works too.
 
 from __future__ import annotations
 
-import threading
+import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,7 +22,9 @@ from textual.events import Key, Resize
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
+from yatzy.app.events import Event
 from yatzy.app.hints import Advice, hint_text, win_chances_text
+from yatzy.app.session import GameSession, Note, Phase, executor_runner
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
@@ -49,14 +53,6 @@ Message = Callable[[Translator], str]
 
 class GameScreen(TranslatedScreen):
     """One game in play."""
-
-    class BotChose(TextualMessage):
-        """A computer player chose ``action`` in ``game`` (posted from its thread)."""
-
-        def __init__(self, game: Game, action: Action | None) -> None:
-            super().__init__()
-            self.game = game
-            self.action = action
 
     class Chances(TextualMessage):
         """Each player's chance of winning ``game`` (posted from its thread)."""
@@ -96,8 +92,14 @@ class GameScreen(TranslatedScreen):
         self.message: Message = lambda t: ""
         #: What the last turn scored (kept while the next player rolls).
         self.last_score: Message = lambda t: ""
-        #: A computer's step is being chosen or shown (a pacing guard of this screen).
-        self.bot_busy = False
+        #: The game in play: it plays the computers' steps (at the screen's pace) and
+        #: tells the screen what to show. Its blocking work runs on a thread of its own.
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="yatzy-game")
+        self.session = GameSession(table, pace=0 if fast else PACE,
+                                   run=executor_runner(self._worker))
+        self.session.watch(self.noted)
+        #: The number of steps the screen has shown (a computer's score is said once).
+        self._shown_steps = len(table.game.history)
         #: How many of the strategy's best options the hint shows (0: no hint shown).
         self.hint_depth = 0
         self.hint_for: Game | None = None
@@ -106,8 +108,6 @@ class GameScreen(TranslatedScreen):
         #: and the last ones worked out, with their game.
         self.show_chances = False
         self.chances: tuple[Game, dict[str, float]] | None = None
-        #: Held while the win chances are worked out (see :meth:`estimate`).
-        self.chances_lock = threading.Lock()
 
     # --- Layout ----------------------------------------------------------------------
 
@@ -123,7 +123,35 @@ class GameScreen(TranslatedScreen):
                 yield Static("", markup=False, id="message")
         yield Static("", markup=False, id="keys")
 
+    @property
+    def bot_busy(self) -> bool:
+        """True while a computer's steps are being played."""
+        return self.session.busy
+
+    def on_unmount(self) -> None:
+        self._unfollow()
+        closing = asyncio.get_running_loop().create_task(self.session.close())
+        closing.add_done_callback(lambda _: self._worker.shutdown(wait=False))
+
+    def _follow(self) -> None:
+        """Hear of changes other processes make to this game (a move in the web app);
+        the session reads the game again and tells :meth:`noted`."""
+        loop = asyncio.get_running_loop()
+        game_id = self.table.saved.id
+
+        def heard(event: Event) -> None:  # on the feed's thread
+            if event.game_id == game_id and not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._refresh, event.version)
+
+        self._unfollow = self.table.service.subscribe(heard, others_only=True)
+
+    def _refresh(self, version: int) -> None:
+        if version > self.table.saved.version:
+            self.run_worker(self.session.refresh(version), exit_on_error=False)
+
     def on_mount(self) -> None:
+        self._follow()
         self.fit_side(self.app.size.width)
         self.refresh_view()
         if self.notice:
@@ -216,8 +244,8 @@ class GameScreen(TranslatedScreen):
         self.action_roll()
 
     def action_roll(self) -> None:
-        if self.table.waiting_for_dice and not self.bot_busy:
-            self.play_computer()  # the computer's roll waits for its real dice
+        if self.session.phase is Phase.DICE:
+            self.ask_computer_dice()  # the computer's roll waits for its real dice
             return
         if not self._person_may_act():
             return
@@ -230,7 +258,7 @@ class GameScreen(TranslatedScreen):
         game = self.table.game
         if isinstance(action, Reroll):
             try:  # let the core refuse an impossible reroll before asking for dice
-                game.reroll(action.hold, [1] * (game.ruleset.dice_count - len(action.hold)))
+                game.check_hold(action.hold)
             except YatzyError as refused:
                 self.say(self._error_message(refused, game))
                 return
@@ -258,7 +286,7 @@ class GameScreen(TranslatedScreen):
                     self.say(lambda t: t._("Press r when the dice are rolled."))
                 return
             if self.table.waiting_for_dice:
-                self.apply(None, dice)
+                self.run_worker(self.computer_dice(dice), exit_on_error=False)
             elif isinstance(action, Roll):
                 self.apply(Roll(dice))
             else:
@@ -350,18 +378,22 @@ class GameScreen(TranslatedScreen):
 
     @work(thread=True, exclusive=True, group="chances")
     def estimate(self, game: Game) -> None:
-        """Work out the players' win chances in ``game``, off the screen's thread (seconds
-        in the first rounds, milliseconds later), one game at a time: a thread cannot be
-        stopped, so one asked for while another works waits for it, and is dropped when
-        the game has moved on meanwhile (the move asked for the newer one) or the chances
-        are hidden."""
-        import yatzy
-
-        with self.chances_lock:
-            if game is not self.table.game or not self.show_chances:
-                return
-            chances = yatzy.strategy(game.ruleset).win_chances(game)
-        self.post_message(self.Chances(game, chances))
+        """Have the players' win chances in ``game`` worked out by the advice service
+        (seconds in the first rounds, milliseconds later): one version at a time, and a
+        version asked for while another is worked out is passed over for the newest."""
+        if not self.show_chances:
+            return
+        advice, saved = self.app.advice, self.table.saved
+        if saved.game is not game:
+            return  # the game moved on: the move asks for its own
+        try:
+            version, chances = advice.wait("chances", saved.id,
+                                           advice.chances(saved.id, saved.version, game))
+        except YatzyError:
+            return  # busy: the next move asks again
+        shown = self.table.saved
+        if version == shown.version:
+            self.post_message(self.Chances(shown.game, chances))
 
     @on(Chances)
     def estimated(self, event: Chances) -> None:
@@ -372,12 +404,12 @@ class GameScreen(TranslatedScreen):
 
     @work(thread=True, exclusive=True, group="hint")
     def advise(self, game: Game, depth: int) -> None:
-        """Ask the optimal strategy about ``game``, off the screen's thread (the first
-        time builds or loads its table)."""
-        import yatzy
-
+        """Ask the advice service for the optimal strategy's options in ``game`` (the
+        first time loads its table)."""
+        advice, saved = self.app.advice, self.table.saved
         try:
-            options = yatzy.strategy(game.ruleset).advise(game)
+            _, options = advice.wait("hint", saved.id,
+                                     advice.hint(saved.id, saved.version, game))
         except YatzyError as error:
             self.post_message(self.Advised(game, [], depth, error))
             return
@@ -399,16 +431,12 @@ class GameScreen(TranslatedScreen):
 
     # --- Applying moves --------------------------------------------------------------
 
-    def apply(self, action: Action | None, dice: Dice | None = None) -> None:
-        """Apply ``action`` through the table (and so the service), then go on;
-        ``None`` plays the computer's chosen step (with ``dice`` in scorepad mode)."""
+    def apply(self, action: Action) -> None:
+        """Apply a person's ``action`` through the table (and so the service), then go
+        on."""
         before = self.table.game
         try:
-            if action is None:
-                action = self.table.computer_choice()
-                after = self.table.play_computer(dice)
-            else:
-                after = self.table.act(action)
+            after = self.table.act(action)
         except YatzyError as refused:
             if self.table.game is not before:  # changed elsewhere: shown as it stands
                 self.holds = set(self.table.hold)
@@ -418,9 +446,8 @@ class GameScreen(TranslatedScreen):
         if isinstance(action, Score):
             self.holds = set()
             self.last_score = self._scored_message(after)
-            self.message = lambda t: ""
-        else:
-            self.message = lambda t: ""
+        self._shown_steps = len(after.history)
+        self.message = lambda t: ""
         self.refresh_view()
         self.after_action()
 
@@ -445,7 +472,8 @@ class GameScreen(TranslatedScreen):
         return text
 
     def after_action(self) -> None:
-        """Go on after a move: the end of the game, or a computer's next step."""
+        """Go on after a move: the end of the game, or the computers' steps (played by
+        the session, which tells :meth:`noted` what to show)."""
         game = self.table.game
         if self.show_chances and not game.is_over and (
                 self.chances is None or self.chances[0] is not game):
@@ -453,49 +481,47 @@ class GameScreen(TranslatedScreen):
         if game.is_over:
             self.app.call_later(self.app.show_end, self.table)
             return
-        if (self.table.bot_to_play is not None and not self.bot_busy
-                and not self.table.waiting_for_dice):
-            self.bot_busy = True
-            if self.fast:
-                self.think()
-            else:
-                self.set_timer(PACE, self.think)
+        self.session.start()
 
     # --- A computer's moves ----------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="bot")
-    def think(self) -> None:
-        """Ask the table for the computer's next step, off the screen's thread."""
-        game = self.table.game
-        self.post_message(self.BotChose(game, self.table.computer_choice()))
-
-    @on(BotChose)
-    def bot_chose(self, event: BotChose) -> None:
-        """Show the computer's step, then apply it (after a pause unless ``fast``)."""
-        action = event.action
-        if action is None or event.game is not self.table.game:
-            self.bot_busy = False
-            self.after_action()
-            return
-        if isinstance(action, Reroll):
-            self.holds = set(action.hold)
+    def noted(self, note: Note) -> None:
+        """What the session says: a computer shows the dice it keeps, or the game moved
+        on (a computer's step, or a change made elsewhere)."""
+        if note.kind == "computer" and isinstance(note.action, Reroll):
+            self.holds = set(note.action.hold)
             self.refresh_view()
+            return
+        game = self.table.game
+        if len(game.history) != self._shown_steps:
+            last = game.history[-1] if game.history else None
+            if last is not None and isinstance(last.action, Score) \
+                    and len(game.history) > self._shown_steps:
+                self.holds = set()
+                self.last_score = self._scored_message(game)
+            else:
+                self.holds = set(self.table.hold)
+            self._shown_steps = len(game.history)
+        self.refresh_view()
+        if game.is_over:
+            self.app.call_later(self.app.show_end, self.table)
+        elif self.show_chances and (self.chances is None or self.chances[0] is not game):
+            self.estimate(game)
+        if self.session.phase is Phase.DICE:
+            self.ask_computer_dice()
 
-        def go() -> None:
-            self.bot_busy = False
-            self.play_computer()
-
-        if self.fast or not isinstance(action, Reroll):
-            go()
-        else:
-            self.set_timer(PACE / 2, go)
-
-    def play_computer(self) -> None:
-        """Play the computer's chosen step; in scorepad mode ask for its dice first."""
-        action = self.table.computer_choice()
-        if action is None:
-            self.after_action()
-        elif self.table.needs_dice(action):
+    def ask_computer_dice(self) -> None:
+        """In scorepad mode: ask for the real dice of the computer's chosen roll (once:
+        not while the question is on screen)."""
+        action = self.table.pending
+        if (action is not None and self.table.needs_dice(action)
+                and not isinstance(self.app.screen, DiceEntryScreen)):
             self.roll_with(action)
-        else:
-            self.apply(None)
+
+    async def computer_dice(self, dice: Dice) -> None:
+        """Play the computer's waiting roll with the real ``dice`` typed in."""
+        before = self.table.game
+        try:
+            await self.session.type_dice(dice)
+        except YatzyError as refused:
+            self.say(self._error_message(refused, before))

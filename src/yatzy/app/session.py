@@ -1,0 +1,357 @@
+"""A game in play: one state machine for every front end.
+
+A :class:`GameSession` holds one game's :class:`~yatzy.app.table.Table` and says what
+happens next: a person is to move, a computer is thinking, a computer shows the dice it
+keeps before it rerolls, a roll waits for its real dice, or the game is over
+(:class:`Phase`). It plays the computers' turns itself, at its ``pace``, applies what a
+person does, and reloads the game when the change feed says that another process moved
+it on. Front ends (the web app's rooms, the terminal game) only render what it tells
+its watchers and forward what a person does; none of them drives a computer or decides
+a rule.
+
+Blocking work runs off the loop: the database through ``run``, a computer's choice
+(which may load a solver table) through ``think``; the session itself lives on one asyncio loop
+(uvicorn's, or the terminal game's). Time passes through ``sleep``, so a test can run a
+whole game without waiting.
+
+>>> import asyncio, yatzy
+>>> from yatzy.app import Seat
+>>> from yatzy.bootstrap import open_service
+>>> service = open_service("sqlite://")
+>>> saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann"), Seat("cpu", bot="greedy")],
+...                        seed=3)
+>>> async def play() -> Phase:
+...     session = GameSession(Table.open(service, saved), pace=0)
+...     await session.act(yatzy.Roll(), player="Ann")
+...     await session.act(yatzy.Score("chance"), player="Ann")
+...     await session.settled()       # the computer plays its turn
+...     return session.phase
+>>> asyncio.run(play())
+<Phase.PERSON: 'person'>
+>>> service.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from yatzy.app.errors import GameChanged
+from yatzy.app.saved import SavedGame
+from yatzy.app.table import Table
+from yatzy.core.actions import Action, Reroll, Roll
+from yatzy.core.dice import Dice
+from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.game import Game
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Seconds a computer seems to think before each step, so that a person can follow it.
+PACE = 0.8
+
+#: Runs blocking work off the session's loop: ``await run(work, *args)``.
+Runner = Callable[..., Awaitable[Any]]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class Phase(StrEnum):
+    """What a game in play waits for."""
+
+    #: A person is to move.
+    PERSON = "person"
+    #: A computer is choosing its step (or about to play it).
+    THINKING = "thinking"
+    #: A computer shows the dice it keeps, then rerolls the others.
+    SHOWING = "showing"
+    #: A roll waits for its real dice to be typed in (a computer's, in scorepad mode).
+    DICE = "dice"
+    #: Every box is filled.
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Note:
+    """What a session tells its watchers: the game changed (``kind="state"``), or a
+    computer shows ``action``, the reroll it is about to make (``kind="computer"``)."""
+
+    kind: str
+    action: Action | None = None
+
+
+Watcher = Callable[[Note], Awaitable[None] | None]
+
+
+def executor_runner(executor: Executor | None) -> Runner:
+    """A runner that does the work on ``executor`` (``None``: the loop's default)."""
+
+    async def run(work: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(executor, functools.partial(work, *args))
+
+    return run
+
+
+class GameSession:
+    """One game in play: its table, its phase, and the task that plays its computers."""
+
+    def __init__(self, table: Table, *, pace: float = PACE, run: Runner | None = None,
+                 think: Runner | None = None, sleep: Sleep = asyncio.sleep) -> None:
+        self.table = table
+        #: Seconds a computer seems to think before each step (0: at once).
+        self.pace = pace
+        self._run: Runner = run or executor_runner(None)
+        #: Where a computer's choice is worked out (it may load a solver table): the
+        #: advice service's pool, never the database threads.
+        self._think: Runner = think or self._run
+        self._sleep = sleep
+        self._lock = asyncio.Lock()
+        self._watchers: list[Watcher] = []
+        self._driver: asyncio.Task[None] | None = None
+        #: The reroll a computer shows before it is played.
+        self._showing: Reroll | None = None
+        #: A change made elsewhere: the other process may be playing the computers, so
+        #: this session waits before it takes over (see :meth:`refresh`).
+        self._elsewhere: asyncio.TimerHandle | None = None
+        #: Called when the computers have played as far as they can.
+        self.on_settled: Callable[[], None] | None = None
+
+    # --- What the session shows ---------------------------------------------------------
+
+    @property
+    def saved(self) -> SavedGame:
+        """The game as stored."""
+        return self.table.saved
+
+    @property
+    def game(self) -> Game:
+        """The game as it stands."""
+        return self.table.game
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for now."""
+        table = self.table
+        if table.game.is_over:
+            return Phase.OVER
+        if table.waiting_for_dice:
+            return Phase.DICE
+        if table.bot_to_play is not None:
+            return Phase.SHOWING if self._showing is not None else Phase.THINKING
+        return Phase.PERSON
+
+    @property
+    def pending(self) -> Action | None:
+        """The computer's chosen step, not played yet."""
+        return self.table.pending
+
+    @property
+    def held(self) -> tuple[int, ...]:
+        """The dice (positions) kept: a computer's keep while it shows it, else those
+        the player to move kept at the turn's last reroll."""
+        if self._showing is not None:
+            return self._showing.hold
+        return self.table.hold
+
+    @property
+    def busy(self) -> bool:
+        """True while the session plays a computer's steps."""
+        return self._driver is not None and not self._driver.done()
+
+    @property
+    def idle(self) -> bool:
+        """No computer playing and no roll waiting for its dice: the session may be
+        dropped and opened again from the store."""
+        return not self.busy and not self.table.waiting_for_dice
+
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call ``watcher(note)`` (a function or a coroutine function) after every change
+        and when a computer shows its keep; returns a function that stops watching."""
+        self._watchers.append(watcher)
+
+        def stop() -> None:
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+
+        return stop
+
+    async def _tell(self, note: Note) -> None:
+        for watcher in list(self._watchers):
+            try:
+                result = watcher(note)
+                if result is not None:
+                    await result
+            except Exception:
+                log.exception("A watcher of game %s failed", self.saved.id)
+
+    # --- What people do --------------------------------------------------------------------
+
+    async def act(self, action: Action, *, player: str | None = None,
+                  expected_version: int | None = None) -> SavedGame:
+        """Apply a person's ``action`` for ``player`` (by default whoever is to move) and
+        store it; then tell the watchers and let a computer go on. In scorepad mode,
+        when a computer's roll waits for its real dice, the roll with those dice (and the
+        computer's held dice) is that computer's roll, whoever types it in.
+
+        Raises the core's :class:`~yatzy.core.errors.IllegalMove` and the service's
+        :class:`~yatzy.app.errors.GameChanged` (``expected_version`` is not the version
+        stored; the session then holds the game as stored): nothing is stored then."""
+        async with self._lock:
+            table = self.table
+            if (table.waiting_for_dice and isinstance(action, Roll | Reroll)
+                    and action.dice is not None):
+                if not _same_roll(table.pending, action):
+                    raise IllegalMove(f"It is {table.game.current_player}'s turn",
+                                      code=ErrorCode.NOT_YOUR_TURN,
+                                      player=table.game.current_player)
+                await self._write(table.play_computer, action.dice,
+                                  expected_version=expected_version)
+            else:
+                await self._write(table.act, action, player=player,
+                                  expected_version=expected_version)
+        await self._changed()
+        return self.saved
+
+    async def type_dice(self, dice: Sequence[int], *,
+                        expected_version: int | None = None) -> SavedGame:
+        """Play the computer's roll that waits for its real dice with ``dice``."""
+        async with self._lock:
+            if not self.table.waiting_for_dice:
+                raise IllegalMove("No computer's roll waits for its dice",
+                                  code=ErrorCode.NOT_COMPUTER_TURN)
+            await self._write(self.table.play_computer, Dice(dice),
+                              expected_version=expected_version)
+        await self._changed()
+        return self.saved
+
+    async def undo(self, *, player: str | None = None,
+                   expected_version: int | None = None) -> SavedGame:
+        """Take back the last box a person chose, before the next player acts (see
+        :meth:`~yatzy.app.service.GameService.undo`); ``player``, when given, must be the
+        one who chose it."""
+        async with self._lock:
+            await self._write(self.table.undo, player=player,
+                              expected_version=expected_version)
+        await self._changed()
+        return self.saved
+
+    async def _write(self, change: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+        """Run ``change`` (a table's write) off the loop; the game it leaves is shown
+        whether it succeeded or raised (a refused change may have reloaded the game)."""
+        try:
+            await self._run(functools.partial(change, *args, **kwargs))
+        except GameChanged:
+            await self._tell(Note("state"))
+            raise
+
+    # --- Changes made elsewhere ----------------------------------------------------------
+
+    async def refresh(self, version: int | None = None, *, grace: float | None = None) -> bool:
+        """Read the game again when the store holds a newer version than ``version``
+        says this session has (``None``: read it anyway), tell the watchers, and let a
+        computer go on after ``grace`` seconds (by default four paces, at least two
+        seconds) if nobody else has played it by then: the change came from another
+        process, which may be playing that computer itself. Returns True when the game
+        was read again."""
+        if version is not None and version <= self.saved.version:
+            return False
+        async with self._lock:
+            before = self.saved.version
+            await self._run(self.table.reload)
+            if self.saved.version == before and version is not None:
+                return False
+        await self._tell(Note("state"))
+        wait = max(2.0, 4 * self.pace) if grace is None else grace
+        if self._elsewhere is not None:
+            self._elsewhere.cancel()
+        seen = self.saved.version
+        loop = asyncio.get_running_loop()
+        self._elsewhere = loop.call_later(wait, self._take_over, seen)
+        return True
+
+    def _take_over(self, seen: int) -> None:
+        self._elsewhere = None
+        if self.saved.version == seen:  # nobody played meanwhile
+            self.start()
+
+    # --- The computers ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start playing the computers' steps if a computer is to move (call it after
+        opening a session; every change made here starts it again by itself)."""
+        if self.busy or self.table.bot_to_play is None or self.table.waiting_for_dice:
+            return
+        self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def settled(self) -> None:
+        """Wait until the computers have played as far as they can (a person to move, a
+        roll waiting for its dice, or the game over)."""
+        while self.busy:
+            assert self._driver is not None
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._driver)
+
+    async def _changed(self) -> None:
+        await self._tell(Note("state"))
+        self.start()
+
+    async def _drive(self) -> None:
+        """Play the computers' steps one by one at the session's pace; stop when a
+        person is to move or a roll waits for its real dice."""
+        try:
+            while self.table.bot_to_play is not None:
+                await self._sleep(self.pace)
+                async with self._lock:
+                    action = await self._think(self.table.computer_choice)
+                if action is None or self.table.waiting_for_dice:
+                    await self._tell(Note("state"))
+                    return
+                if isinstance(action, Reroll):  # show the dice it keeps, then roll
+                    self._showing = action
+                    await self._tell(Note("computer", action))
+                    await self._sleep(self.pace / 2)
+                async with self._lock:
+                    try:
+                        await self._run(self.table.play_computer)
+                    finally:
+                        self._showing = None
+                await self._tell(Note("state"))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Nothing is lost (every step played is stored); the next change retries.
+            log.exception("A computer's turn failed in game %s", self.saved.id)
+            with contextlib.suppress(Exception):
+                await self._run(self.table.reload)
+            await self._tell(Note("state"))
+        finally:
+            self._driver = None
+            if self.on_settled is not None:
+                self.on_settled()
+
+    async def close(self) -> None:
+        """Stop playing the computers (at shutdown); what was played is stored."""
+        if self._elsewhere is not None:
+            self._elsewhere.cancel()
+        driver = self._driver
+        if driver is not None and not driver.done():
+            driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await driver
+        self._watchers.clear()
+
+
+def _same_roll(pending: Action | None, action: Roll | Reroll) -> bool:
+    """True when ``action`` is the roll the computer chose (its held dice too)."""
+    if isinstance(pending, Roll):
+        return isinstance(action, Roll)
+    return (isinstance(pending, Reroll) and isinstance(action, Reroll)
+            and action.hold == pending.hold)

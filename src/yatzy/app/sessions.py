@@ -1,0 +1,177 @@
+"""The games in play of one process: a :class:`~yatzy.app.session.GameSession` per game,
+opened on demand from the service, kept while someone uses it or a computer plays, and
+told when the change feed says another process moved its game on.
+
+One registry serves a front end: the web app keeps all its rooms' games here; the
+terminal game keeps the one it shows. It is the one place where a game in play is
+cached above the service (whose own cache only spares replays).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from yatzy.app.events import Event
+from yatzy.app.saved import SavedGame
+from yatzy.app.service import GameService
+from yatzy.app.session import PACE, GameSession, Runner, Sleep, executor_runner
+from yatzy.app.table import Table
+
+#: Sessions kept in memory before idle ones are dropped (they reopen from the store).
+MAX_IDLE = 2000
+
+
+class Sessions:
+    """The sessions of this process; :meth:`start` them on the loop they live on."""
+
+    def __init__(self, service: GameService, *, pace: float = PACE,
+                 run: Runner | None = None, think: Runner | None = None,
+                 sleep: Sleep = asyncio.sleep, max_idle: int = MAX_IDLE) -> None:
+        self.service = service
+        self.pace = pace
+        self.run: Runner = run or executor_runner(None)
+        self.think = think
+        self._sleep = sleep
+        self._max_idle = max_idle
+        self._sessions: dict[str, GameSession] = {}
+        #: How many users (open connections, a screen) each session has.
+        self._users: dict[str, int] = {}
+        self._opening = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def start(self) -> None:
+        """Follow the service's change feed on the running loop."""
+        self._loop = asyncio.get_running_loop()
+        self._unsubscribe = self.service.subscribe(self._heard, others_only=True)
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._sessions
+
+    async def get(self, game_id: str) -> GameSession:
+        """The session of ``game_id``, opening it from the store the first time
+        (:class:`~yatzy.app.errors.GameNotFound` when there is none)."""
+        session = self._sessions.get(game_id)
+        if session is None:
+            async with self._opening:
+                session = self._sessions.get(game_id)
+                if session is None:
+                    saved = await self.run(self.service.load, game_id)
+                    table = await self.run(Table.open, self.service, saved)
+                    session = self._keep(table)
+        session.start()
+        return session
+
+    async def create(self, make: Callable[[], SavedGame]) -> GameSession:
+        """A session for the game ``make()`` creates (through the service)."""
+        def open_new() -> Table:
+            return Table.open(self.service, make())
+
+        table = await self.run(open_new)
+        session = self._keep(table)
+        session.start()
+        return session
+
+    @contextlib.asynccontextmanager
+    async def using(self, game_id: str) -> AsyncIterator[GameSession]:
+        """The session of ``game_id`` for one request: it is not dropped meanwhile (so
+        two sessions never play one game), and stays kept after it."""
+        session = await self.get(game_id)
+        game_id = session.saved.id
+        self._users[game_id] = self._users.get(game_id, 0) + 1
+        try:
+            yield session
+        finally:
+            left = self._users.get(game_id, 1) - 1
+            if left > 0:
+                self._users[game_id] = left
+            else:
+                self._users.pop(game_id, None)
+
+    def use(self, session: GameSession) -> Callable[[], None]:
+        """Count a user of ``session`` (a connection, a screen) until the returned
+        function is called; a session whose last such user leaves is dropped once its
+        computers have played (it reopens from the store on demand)."""
+        game_id = session.saved.id
+        self._users[game_id] = self._users.get(game_id, 0) + 1
+        done = False
+
+        def release() -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            left = self._users.get(game_id, 1) - 1
+            if left > 0:
+                self._users[game_id] = left
+            else:
+                self._users.pop(game_id, None)
+                self._drop_if_idle(session)
+
+        return release
+
+    def _session(self, table: Table) -> GameSession:
+        session = GameSession(table, pace=self.pace, run=self.run, think=self.think,
+                              sleep=self._sleep)
+        session.on_settled = lambda: self._drop_if_idle(session)
+        return session
+
+    def _keep(self, table: Table) -> GameSession:
+        """Keep a new session; beyond the limit, drop the oldest idle ones without
+        users (games played over HTTP only)."""
+        session = self._session(table)
+        self._sessions[table.saved.id] = session
+        if len(self._sessions) > self._max_idle:
+            for game_id, other in list(self._sessions.items()):
+                if len(self._sessions) <= self._max_idle // 2:
+                    break
+                if other is not session and self._unused(other):
+                    del self._sessions[game_id]
+        return session
+
+    def _unused(self, session: GameSession) -> bool:
+        return session.idle and not self._users.get(session.saved.id)
+
+    def _drop_if_idle(self, session: GameSession) -> None:
+        game_id = session.saved.id
+        if self._sessions.get(game_id) is session and self._unused(session):
+            del self._sessions[game_id]
+
+    # --- Changes made elsewhere ----------------------------------------------------------
+
+    def _heard(self, event: Event) -> None:
+        """From the feed's thread: another process changed a game."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                loop.call_soon_threadsafe(self._refresh, event)
+
+    def _refresh(self, event: Event) -> None:
+        session = self._sessions.get(event.game_id)
+        if session is None:
+            return
+        if event.type == "game_deleted":
+            self._sessions.pop(event.game_id, None)
+            return
+        if event.version > session.saved.version:
+            task = asyncio.get_running_loop().create_task(session.refresh(event.version))
+            task.add_done_callback(_quiet)
+
+    async def close(self) -> None:
+        """Stop following the feed and every session's computers (at shutdown)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for session in list(self._sessions.values()):
+            await session.close()
+        self._sessions.clear()
+
+
+def _quiet(task: asyncio.Task[object]) -> None:
+    """A refresh that failed (the store away for a moment): the next change retries."""
+    if not task.cancelled():
+        task.exception()
