@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -57,7 +56,9 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     and an unfinished Yatzy game (Cy, 5 turns of 15), played in this order from
     2026-06-01 12:00 UTC, one second per action."""
     ids = iter([ANN_BO, YAHTZEE, CY])
-    monkeypatch.setattr(uuid, "uuid4", lambda: SimpleNamespace(hex=next(ids)))
+    # The games' ids only (the store takes a uuid of its own when it opens).
+    monkeypatch.setattr("yatzy.app.service.uuid",
+                        SimpleNamespace(uuid4=lambda: SimpleNamespace(hex=next(ids))))
     path = tmp_path / "games.sqlite3"
     with open_service(path, clock=TickingClock()) as service:
         play_game(service, yatzy.ruleset("yatzy"), ["Ann", Seat("Bo", "greedy")], per_player({

@@ -7,7 +7,6 @@ import json
 import os
 import random
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -205,7 +204,9 @@ def test_analyse_input_errors(args: list[str], message: str,
 def test_analyse_an_ambiguous_id(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     ids = iter(["ab" + "1" * 30, "ab" + "2" * 30])
-    monkeypatch.setattr(uuid, "uuid4", lambda: SimpleNamespace(hex=next(ids)))
+    # The games' ids only (the store takes a uuid of its own when it opens).
+    monkeypatch.setattr("yatzy.app.service.uuid",
+                        SimpleNamespace(uuid4=lambda: SimpleNamespace(hex=next(ids))))
     path = tmp_path / "games.sqlite3"
     with open_service(path) as service:
         for seed in (1, 2):
