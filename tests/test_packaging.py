@@ -182,10 +182,13 @@ async def test_the_terminal_game_says_the_win_chances_need_the_solver(
     from yatzy import solver
     from yatzy.app import Seat
     from yatzy.bootstrap import open_service
+    from yatzy.solver import policy
     from yatzy.tui.app import YatzyApp
     from yatzy.tui.screens.setup import GameSetup
 
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # a crash log would go there
     monkeypatch.setattr(solver, "_LOAD_ERROR", ["not built"])
+    monkeypatch.setattr(policy, "_STRATEGIES", {})  # none built by earlier tests
     setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"), Seat("Bo")), seed=7)
     with open_service(tmp_path / "g.sqlite3") as service:
         app = YatzyApp(service, setup=setup, fast=True)  # type: ignore[arg-type]
