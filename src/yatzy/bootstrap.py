@@ -25,6 +25,25 @@ DB_ENV = "YATZY_DB"
 DB_FILENAME = "yatzy.sqlite3"
 
 
+def expand_user(path: str | Path, *, strict: bool = True) -> Path:
+    """The game database's ``path`` with a leading ``~`` or ``~user`` replaced by that
+    home folder. When there is no such user (or no home), :class:`StorageError` (there
+    is no such folder), or with ``strict=False`` the path as it is (to show it).
+
+    >>> expand_user("~no-such-user-here/x.sqlite3", strict=False)
+    PosixPath('~no-such-user-here/x.sqlite3')
+    """
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:  # "Could not determine home directory"
+        if not strict:
+            return Path(path)
+        home = Path(path).parts[0]
+        raise StorageError(
+            f"Cannot open the game database {path}: there is no folder {home}",
+            db=str(path), folder=home, reason=f"there is no folder {home}") from None
+
+
 def default_data_folder() -> Path:
     """The user's data folder for yatzy (``~/.local/share/yatzy`` on Linux): the one
     folder :func:`open_service` creates when it is missing."""
@@ -37,7 +56,7 @@ def default_db_path() -> Path:
     Linux)."""
     env = os.environ.get(DB_ENV)
     if env and not is_url(env):
-        return Path(env).expanduser()
+        return expand_user(env)
     return default_data_folder() / DB_FILENAME
 
 
@@ -60,10 +79,10 @@ def _sqlite_file(target: str | Path) -> Path | None:
     """The file of the SQLite database ``target`` (a path or a URL); ``None`` for a
     database in memory or on a server."""
     if not is_url(target):
-        return Path(target).expanduser()
+        return expand_user(target)
     url = sa.make_url(str(target))
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        return Path(url.database).expanduser()
+        return expand_user(url.database)
     return None
 
 
@@ -85,7 +104,7 @@ def describe_db(db: str | Path | None) -> str:
     """``db`` as a player should see it: a file path, or a URL without its password."""
     target = default_db() if db is None else db
     if not is_url(target):
-        return str(Path(target).expanduser())
+        return str(expand_user(target, strict=False))
     return sa.make_url(database_url(target)).render_as_string(hide_password=True)
 
 

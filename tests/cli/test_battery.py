@@ -7,7 +7,9 @@ bad databases, a damaged solver cache or an odd environment. It fails on a trace
 status but 0 and 2; a refusal must end in one line that starts with ``yatzy``.
 
 Only the small ``in_order`` solver table is ever built (once, in the cache directory
-the CLI tests share); the player's own cache and games are never touched.
+the CLI tests share); the player's own cache and games are never touched. ``yatzy
+serve`` never serves here: a server that would start counts as done (exit 0), each
+case gets a free port, and host names other than localhost never reach a resolver.
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import yatzy
 from tests.app.playing import play_game, same_dice
+from tests.web.server import free_port
 from yatzy.bootstrap import DB_ENV, open_service
 from yatzy.cli import main
 from yatzy.solver import artifacts, policy
@@ -78,6 +83,18 @@ SLOTS: list[tuple[list[str], str | None]] = [
     (["play", "--db"], None),
     (["play", "--first"], None),
     (["play", "--lang"], None),
+    (["games", "--delete"], None),
+    (["solve", "--order", "in_order", "--distribution", "--at-least"], None),
+    (["solve", "--order", "in_order", "--distribution", "--plot"], None),
+    (["analyse", "record.json", "--win-chances", "--plot"], None),
+    (["analyse", "--win-chances", "--game"], None),
+    (["match", "random", "random", "-n", "2", "--json", "--rules"], None),
+    (["serve", "--port", "{port}", "--host"], None),
+    (["serve", "--port"], None),
+    (["serve", "--port", "{port}", "--db"], None),
+    (["serve", "--port", "{port}", "--pace"], None),
+    (["serve", "--port", "{port}", "--rate"], None),
+    (["serve", "--port", "{port}", "--lang"], None),
 ]
 
 
@@ -119,11 +136,17 @@ def run(words: list[str], capsys: pytest.CaptureFixture[str],
     """``main(words)`` with ``stdin``; with ``terminal`` the game's screen counts as
     opened (the checks before it are what is tested). An exception escaping ``main``
     fails the test: it is a traceback for a player."""
+    import uvicorn
+
     from yatzy.tui.app import YatzyApp
 
-    def opened(self: YatzyApp) -> None:
+    def opened(self: object, *args: object, **kwargs: object) -> None:
         raise ScreenOpened
     monkeypatch.setattr(YatzyApp, "run", opened)
+    # A server that would start counts as started; no name reaches a real resolver.
+    monkeypatch.setattr(uvicorn.Server, "run", opened)
+    monkeypatch.setattr(socket, "getaddrinfo", _resolver)
+    words = [word.replace("{port}", str(free_port())) for word in words]
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin)))
     if terminal:
         monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
@@ -136,6 +159,17 @@ def run(words: list[str], capsys: pytest.CaptureFixture[str],
         code = 0
     captured = capsys.readouterr()
     return Outcome(code, captured.out, captured.err)
+
+
+_GETADDRINFO = socket.getaddrinfo
+
+
+def _resolver(host: str, port: object, family: int = 0, type: int = 0, proto: int = 0,
+              flags: int = 0) -> Any:
+    """getaddrinfo that knows numeric addresses and localhost, and no other name."""
+    if host != "localhost":
+        flags |= socket.AI_NUMERICHOST
+    return _GETADDRINFO(host, port, family, type, proto, flags)
 
 
 def check(outcome: Outcome) -> None:
@@ -267,6 +301,19 @@ def test_odd_option_values(words: list[str], after: str | None, value: str,
     ["play", "--dice", "manual", "--seed", "4"],
     ["play", "--players", ",,,"], ["play", "--players", "a,b,c,d,e,f,g"],
     ["play", "--players", "cpu:" + "x" * 300], ["play", "--players", " Ann "],
+    ["serve", "--host", "-5"], ["serve", "--host", "256.256.256.256"],
+    ["serve", "--host", "::1::"], ["serve", "--host", ""], ["serve", "--host", "1" * 5000],
+    ["serve", "--host", "a" * 64 + ".example"], ["serve", "--host", "no-such-host.invalid"],
+    ["serve", "--host", "192.0.2.123", "--port", "{port}"],
+    ["serve", "--host", "0.0.0.0", "--port", "{port}"],
+    ["serve", "--host", "::", "--port", "{port}"],
+    ["serve", "--host", "localhost", "--port", "{port}"],
+    ["serve", "--port", "1"], ["serve", "--port", "65536"], ["serve", "--pace", "11"],
+    ["serve", "--rate", "-1"], ["serve", "--db", "nonexistent/dir/x.sqlite3"],
+    ["analyse", "record.json", "--win-chances"],
+    ["analyse", "record.json", "--plot", "x.png"],
+    ["solve", "--order", "in_order", "--at-least", "100"],
+    ["match", "random", "random", "-n", "2", "--seed", "-1"],
 ])
 def test_odd_command_lines(words: list[str], capsys: pytest.CaptureFixture[str],
                            monkeypatch: pytest.MonkeyPatch) -> None:
@@ -463,3 +510,58 @@ def test_a_path_too_long_for_the_system_is_no_database(
     """pathlib's exists() raised OSError (File name too long)."""
     outcome = run(["stats", "--db", "x" * 5000], capsys, monkeypatch)
     assert outcome.code == 0 and outcome.out.startswith("No games yet: there is no game ")
+
+
+@pytest.mark.parametrize("words", [
+    ["games"], ["games", "--json"], ["stats"], ["stats", "--histogram"],
+    ["analyse", "--game", "x"], ["play", "--players", "Ann"], ["serve", "--port", "{port}"],
+    ["games", "--export", "{id}", "-o", "~no-such-user-here/x.json"],
+])
+def test_a_home_folder_of_nobody(words: list[str], good_db: Path,
+                                 capsys: pytest.CaptureFixture[str],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``~nouser/x`` raised "Could not determine home directory" in a traceback."""
+    words = [w.replace("{id}", _game_id(good_db)).replace("{port}", str(free_port()))
+             for w in words]
+    db = ["--db", "~no-such-user-here/x.sqlite3"] if "-o" not in words else []
+    outcome = run([*words, *db], capsys, monkeypatch, terminal=words[0] == "play")
+    check(outcome)
+    if not db:
+        assert outcome.err == ("yatzy: Cannot write ~no-such-user-here/x.json: No such "
+                               "file or directory\n")
+        return
+    assert outcome.code == 2
+    assert outcome.err == ("yatzy: Cannot open the game database "
+                           "~no-such-user-here/x.sqlite3: there is no folder "
+                           "~no-such-user-here\n")
+    monkeypatch.setenv(DB_ENV, "~no-such-user-here/y.sqlite3")
+    check(run(words, capsys, monkeypatch, terminal=words[0] == "play"))
+
+
+def test_a_plot_in_a_home_folder_of_nobody(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    outcome = run(["simulate", "--bot", "random", "-n", "1", "--plot",
+                   "~no-such-user-here/x.png"], capsys, monkeypatch)
+    check(outcome)
+    assert outcome.err == ("yatzy: Cannot save the histogram to ~no-such-user-here/x.png: "
+                           "there is no folder ~no-such-user-here\n")
+
+
+def test_a_fifo_with_no_writer(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """analyse waited for a writer for good."""
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    outcome = run(["analyse", str(fifo)], capsys, monkeypatch)
+    check(outcome)
+    assert outcome.code == 2 and "is not a file" in outcome.err
+
+
+def test_serve_says_where_it_listens_only_once_it_does(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for host in ("-5", "", "::1::"):
+        outcome = run(["serve", "--host", host], capsys, monkeypatch)
+        assert outcome.code == 2 and "yatzy web app on" not in outcome.err
+    outcome = run(["serve", "--host", "0.0.0.0", "--port", "{port}"], capsys, monkeypatch)
+    assert outcome.code == 0
+    assert "yatzy web app on http://" in outcome.err and "0.0.0.0" not in outcome.err

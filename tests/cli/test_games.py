@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -57,7 +56,9 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     and an unfinished Yatzy game (Cy, 5 turns of 15), played in this order from
     2026-06-01 12:00 UTC, one second per action."""
     ids = iter([ANN_BO, YAHTZEE, CY])
-    monkeypatch.setattr(uuid, "uuid4", lambda: SimpleNamespace(hex=next(ids)))
+    # The games' ids only (the store takes a uuid of its own when it opens).
+    monkeypatch.setattr("yatzy.app.service.uuid",
+                        SimpleNamespace(uuid4=lambda: SimpleNamespace(hex=next(ids))))
     path = tmp_path / "games.sqlite3"
     with open_service(path, clock=TickingClock()) as service:
         play_game(service, yatzy.ruleset("yatzy"), ["Ann", Seat("Bo", "greedy")], per_player({
@@ -149,12 +150,58 @@ def test_export_round_trip(db: Path, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert out.startswith("{\n  ") and Game.from_json(out) == stored[ANN_BO]
     assert json.loads(out) == stored[ANN_BO].to_record()
     assert main(["games", "--db", str(db), "--export", CY.upper()]) == 0  # any case
-    assert Game.from_json(capsys.readouterr().out) == stored[CY]
+    # A game in play: its seed is left out (it tells every roll to come); the record
+    # still replays, since it gives the dice of every roll.
+    out = capsys.readouterr().out
+    assert json.loads(out) == stored[CY].to_record(hide_seed=True)
+    assert Game.from_json(out).cards == stored[CY].cards
     record = tmp_path / "out" / "cy.json"
     record.parent.mkdir()
     assert main(["games", "--db", str(db), "--export", "b", "-o", str(record)]) == 0
     assert capsys.readouterr().out.strip() == f"Wrote the record of game bbbb3333 to {record}."
-    assert Game.from_json(record.read_text(encoding="utf-8")) == stored[CY]
+    assert json.loads(record.read_text(encoding="utf-8")) == stored[CY].to_record(hide_seed=True)
+
+
+def test_a_secret_seed_is_exported_once_the_game_is_over(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whoever reads the export of a game in play must not predict its rolls."""
+    db = tmp_path / "secret.sqlite3"
+    secret = "0123456789abcdef" * 3
+    with open_service(db) as service:
+        saved = service.create(yatzy.ruleset("yatzy", rolls=1), [Seat("Ann")], seed=secret)
+        saved = service.apply(saved.id, yatzy.Roll(), player="Ann")
+    assert main(["games", "--db", str(db), "--export", saved.id]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["seed"] is None and record["seed_hash"] == yatzy.seed_hash(secret)
+    assert secret not in json.dumps(record)
+    with open_service(db) as service:
+        game = service.load(saved.id).game
+        while not game.is_over:
+            game = service.apply(saved.id, yatzy.Score(sorted(game.choices())[0]),
+                                 player="Ann").game
+            if not game.is_over:
+                game = service.apply(saved.id, yatzy.Roll(), player="Ann").game
+    assert main(["games", "--db", str(db), "--export", saved.id]) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == secret
+
+
+def test_the_row_of_a_game_in_play_that_no_longer_reads_has_no_seed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    db = tmp_path / "damaged.sqlite3"
+    secret = "0123456789abcdef" * 3
+    with open_service(db) as service:
+        saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann")], seed=secret)
+        service.apply(saved.id, yatzy.Roll(), player="Ann")
+    with sqlite3.connect(db) as connection:
+        connection.execute("""UPDATE games SET record = '{"format": 1}'""")
+    assert main(["games", "--db", str(db), "--export", saved.id]) == 0
+    captured = capsys.readouterr()
+    assert "cannot be read" in captured.err
+    row = json.loads(captured.out)
+    assert row["seed"] is None and row["status"] == "playing"
+    assert secret not in captured.out
 
 
 def test_export_errors(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

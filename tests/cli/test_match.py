@@ -150,3 +150,34 @@ def test_shares_are_rounded_exactly() -> None:
     rows = [line.split() for line in console.export_text().splitlines()[1:]]
     assert rows[0][:6] == ["1.", "optimal", "5,259.50", "52.60%", "±", rows[0][5]]
     assert rows[0][6] == "+2.60%" and rows[1][3] == "47.40%" and rows[1][6] == "-2.60%"
+
+
+def test_winner_s_table_is_prepared_with_a_line_on_a_terminal(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """winner's first move builds a table for 7 to 14 s: it is built before the games,
+    under a line that says so (on a terminal only)."""
+    import io
+
+    from yatzy.bots import solver_bots
+    from yatzy.cli import match
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    prepared: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise Stop
+
+    monkeypatch.setattr(solver_bots, "prepare", lambda name, rules: prepared.append(name))
+    monkeypatch.setattr(match, "play_match", stop)
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    with pytest.raises(Stop):
+        main(["match", "winner", "greedy", "-n", "2", "--order", "in_order"])
+    assert prepared == ["winner"]
+    assert "Preparing winner: the table of the points still to come" in terminal.getvalue()

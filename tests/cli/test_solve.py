@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -204,7 +204,9 @@ def test_analyse_input_errors(args: list[str], message: str,
 def test_analyse_an_ambiguous_id(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     ids = iter(["ab" + "1" * 30, "ab" + "2" * 30])
-    monkeypatch.setattr(uuid, "uuid4", lambda: SimpleNamespace(hex=next(ids)))
+    # The games' ids only (the store takes a uuid of its own when it opens).
+    monkeypatch.setattr("yatzy.app.service.uuid",
+                        SimpleNamespace(uuid4=lambda: SimpleNamespace(hex=next(ids))))
     path = tmp_path / "games.sqlite3"
     with open_service(path) as service:
         for seed in (1, 2):
@@ -255,6 +257,19 @@ def test_analyse_a_file_that_is_no_record(content: bytes, tmp_path: Path,
     assert capsys.readouterr().err == "yatzy: The game record is not valid JSON\n"
 
 
+def test_analyse_refuses_what_is_not_a_file(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A FIFO with no writer hung the command for good: it is not a file."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        start = time.perf_counter()
+        assert main(["analyse", str(path)]) == 2
+        assert time.perf_counter() - start < 5
+        assert capsys.readouterr().err == (
+            f"yatzy: {path} is not a file: give a game record, or - for standard input\n")
+
+
 def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """/dev/zero was read without end (5 GB in 8 s); standard input too."""
@@ -264,8 +279,8 @@ def test_analyse_reads_no_more_than_a_record_can_be(capsys: pytest.CaptureFixtur
     assert main(["analyse", "/dev/zero", "--lang", "fi"]) == 2
     assert time.perf_counter() - start < 5
     assert capsys.readouterr().err == (
-        "yatzy: Pöytäkirja on suurempi kuin 4 Mt: yksikään pelin pöytäkirja ei ole niin "
-        "suuri\n")
+        "yatzy: /dev/zero ei ole tiedosto: anna pelin pöytäkirja tai - vakiosyötettä "
+        "varten\n")
     stdin = io.TextIOWrapper(io.BytesIO(b" " * (MOST_RECORD_BYTES + 1)))
     monkeypatch.setattr("sys.stdin", stdin)
     assert main(["analyse", "-"]) == 2
@@ -408,3 +423,25 @@ def test_analyse_win_chances_refusals(args: list[str], message: str, tmp_path: P
     record.write_text(game.roll().score("ones").to_json())
     assert main(["analyse", str(record), *args]) == 2
     assert capsys.readouterr().err.strip() == f"yatzy: {message}"
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_analyse_shows_how_far_the_win_chances_are_on_a_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seconds a turn, 20 s and more for a game: nothing was shown meanwhile."""
+    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", rolls=1),
+                              ["Ann", "Bo"], "greedy")
+    assert main(["analyse", str(record), "--win-chances", "--json"]) == 0
+    assert capsys.readouterr().err == ""  # not a terminal: nothing
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["analyse", str(record), "--win-chances", "--json"]) == 0
+    assert "Working out the win chances of every turn" in terminal.getvalue()
+    assert json.loads(capsys.readouterr().out)["win_chances"]

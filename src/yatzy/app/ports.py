@@ -71,7 +71,7 @@ class GameRepository(ChangeLog, Protocol):
     def stored(self, game_id: str) -> dict[str, Any]:
         """The row of game ``game_id`` as stored, JSON-ready (columns that do not
         decode stay text), or :class:`~yatzy.app.errors.GameNotFound`: the way out for
-        a game that no longer reads."""
+        a game that no longer reads. The seed of a game not finished is left out."""
         ...
 
     def ids_starting_with(self, prefix: str) -> list[str]:

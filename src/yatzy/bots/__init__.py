@@ -15,6 +15,7 @@ returns the next action: ``Roll()`` at a turn's start, then ``Reroll(hold)`` or
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
@@ -51,6 +52,9 @@ class UnknownBot(YatzyError):
         )
 
 _REGISTRY: dict[str, BotFactory] = {}
+#: Levels that exist but cannot play in this installation, with the error that says why
+#: (the solver's levels, when its compiled part is not installed).
+_UNAVAILABLE: dict[str, Callable[[], YatzyError]] = {}
 
 
 def register(name: str, factory: BotFactory) -> None:
@@ -58,15 +62,24 @@ def register(name: str, factory: BotFactory) -> None:
     _REGISTRY[name] = factory
 
 
+def register_unavailable(name: str, error: Callable[[], YatzyError]) -> None:
+    """Make ``name`` a level that cannot play here: :func:`bot_names` leaves it out and
+    :func:`check_level` raises ``error()``."""
+    _UNAVAILABLE[name] = error
+
+
 def bot_names() -> tuple[str, ...]:
-    """The names :func:`make_bot` knows, weakest first."""
+    """The names :func:`make_bot` knows, weakest first (the levels that can play here)."""
     _load_plugins()
     return tuple(_REGISTRY)
 
 
 def check_level(name: object) -> str:
-    """``name`` if :func:`make_bot` knows the level, else :class:`UnknownBot`."""
+    """``name`` if :func:`make_bot` knows the level; else :class:`UnknownBot`, or the
+    error of a level that cannot play here (see :func:`register_unavailable`)."""
     _load_plugins()
+    if isinstance(name, str) and name in _UNAVAILABLE and name not in _REGISTRY:
+        raise _UNAVAILABLE[name]()
     if not isinstance(name, str) or name not in _REGISTRY:
         raise UnknownBot(name, tuple(_REGISTRY))
     return name
@@ -90,21 +103,27 @@ def play_turn(game: Game, bot: Bot) -> Game:
 #: Modules that register more bots when first needed (they may load heavy code).
 PLUGIN_MODULES: tuple[str, ...] = ("yatzy.bots.solver_bots",)
 _loaded = False
+_LOAD_LOCK = threading.Lock()
 
 
 def _load_plugins() -> None:
+    """Register the simple bots and the plugins' once. Callers on other threads wait
+    until every level is registered: the flag is set last."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    import importlib
+    with _LOAD_LOCK:
+        if _loaded:
+            return
+        import importlib
 
-    from yatzy.bots import simple
+        from yatzy.bots import simple
 
-    simple.register_all()
-    for module in PLUGIN_MODULES:
-        importlib.import_module(module).register_all()
+        simple.register_all()
+        for module in PLUGIN_MODULES:
+            importlib.import_module(module).register_all()
+        _loaded = True
 
 
 __all__ = ["Bot", "BotFactory", "UnknownBot", "bot_names", "check_level", "make_bot", "play_turn",
-           "register"]
+           "register", "register_unavailable"]

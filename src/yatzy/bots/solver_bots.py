@@ -102,6 +102,18 @@ def _planner(ruleset: Ruleset) -> WinPlanner:
 _PLANNERS: dict[Ruleset, WinPlanner] = {}
 
 
+def prepare(name: str, ruleset: Ruleset) -> None:
+    """Build what level ``name`` needs before its first move in ``ruleset``: the
+    solver's table, and for ``winner`` the table of the points still to come (7 to 14 s,
+    once per process), so that a caller can show that it is working."""
+    from yatzy.solver import strategy
+
+    if name == "winner":
+        _ = _planner(ruleset).table
+    elif name in LEVELS:
+        strategy(ruleset)
+
+
 def _factory(name: str, temperature: float) -> Callable[[random.Random], SolverBot]:
     def make(rng: random.Random) -> SolverBot:
         return SolverBot(name, temperature, rng)
@@ -110,8 +122,14 @@ def _factory(name: str, temperature: float) -> Callable[[random.Random], SolverB
 
 
 def register_all() -> None:
-    from yatzy import bots
+    """Register the solver's levels; without its compiled part, as levels that cannot
+    play here (refused with :class:`~yatzy.solver.SolverMissing`)."""
+    from yatzy import bots, solver
 
+    if not solver.available():
+        for name in (*LEVELS, "winner"):
+            bots.register_unavailable(name, solver.SolverMissing)
+        return
     for name, temperature in LEVELS.items():
         bots.register(name, _factory(name, temperature))
     bots.register("winner", WinnerBot)

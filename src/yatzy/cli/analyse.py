@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -15,7 +17,7 @@ from yatzy.cli.errors import CommandError
 from yatzy.cli.numbers import decimal, percent
 from yatzy.cli.options import add_language_argument, command_translator
 from yatzy.cli.plots import new_figure, plot_file, save_figure
-from yatzy.cli.solve import load_strategy
+from yatzy.cli.solve import load_strategy, progress_line
 from yatzy.core import rules
 from yatzy.core.actions import Action, Score
 from yatzy.i18n import N_, Translator
@@ -85,11 +87,23 @@ def _game_to_analyse(args: argparse.Namespace) -> Game:
         # The bytes, as a file's: the record format (the core) decodes and checks them.
         return Game.from_json(_read_record(getattr(sys.stdin, "buffer", sys.stdin)))
     try:
-        with open(args.record, "rb") as f:
-            data = _read_record(f)
+        # Opened without waiting: a FIFO with no writer would block the open for good.
+        fd = os.open(args.record, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise CommandError(N_("Cannot read {file}: {reason}"), file=args.record,
                            reason=exc.strerror or exc) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        # A FIFO, a device, a socket, a folder: not a game record (standard input, -,
+        # reads a pipe).
+        os.close(fd)
+        raise CommandError(N_("{file} is not a file: give a game record, or - for "
+                              "standard input"), file=args.record)
+    with open(fd, "rb") as f:
+        try:
+            data = _read_record(f)
+        except OSError as exc:
+            raise CommandError(N_("Cannot read {file}: {reason}"), file=args.record,
+                               reason=exc.strerror or exc) from None
     return Game.from_json(data)
 
 
@@ -130,7 +144,11 @@ def run_analyse(args: argparse.Namespace) -> int:
     plot = plot_file(args.plot) if args.plot else None
     load_strategy(t, game.ruleset)
     result = analyse(game)
-    history = win_chance_history(game) if args.win_chances else ()
+    history: Sequence[WinChances] = ()
+    if args.win_chances:
+        # Seconds a turn in the first rounds: a line on a terminal says how far it is.
+        with progress_line(t._("Working out the win chances of every turn")) as update:
+            history = win_chance_history(game, progress=update)
     if plot is not None:
         _plot_chances(t, game, history, plot)
     decisions = [d for d in result.decisions if args.player in (None, d.player)]

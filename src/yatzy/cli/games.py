@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -27,7 +26,12 @@ from yatzy.app import (
     player_results,
 )
 from yatzy.cli.errors import CommandError
-from yatzy.cli.options import add_language_argument, command_translator, whole_number
+from yatzy.cli.options import (
+    add_language_argument,
+    command_translator,
+    user_path,
+    whole_number,
+)
 from yatzy.core.errors import RecordError
 from yatzy.i18n import N_, Translator, translator
 from yatzy.i18n.words import ruleset_title
@@ -134,7 +138,9 @@ def _export(console: Console, t: Translator, service: GameService,
             args: argparse.Namespace) -> int:
     game_id = service.full_id(args.export)
     try:
-        text = service.load(game_id).game.to_json(indent=2) + "\n"
+        game = service.load(game_id).game
+        # The seed of a game in play is left out: with it, every roll to come is known.
+        text = json.dumps(game.to_record(hide_seed=not game.is_over), indent=2) + "\n"
     except (RecordError, StorageError) as exc:
         # A game that no longer reads: its row as stored (a database that fails raises
         # again here).
@@ -146,7 +152,7 @@ def _export(console: Console, t: Translator, service: GameService,
         sys.stdout.write(text)
         return 0
     try:
-        Path(args.output).expanduser().write_text(text, encoding="utf-8")
+        user_path(args.output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CommandError(N_("Cannot write {file}: {reason}"), file=args.output,
                            reason=exc.strerror or exc) from None

@@ -100,6 +100,13 @@ def run_match(args: argparse.Namespace, console: Console | None = None) -> int:
         from yatzy.cli.solve import load_strategy
 
         load_strategy(t, ruleset)
+    if "winner" in levels:
+        from yatzy.bots.solver_bots import prepare
+        from yatzy.cli.solve import progress_line
+
+        # Its first move would build a table for seconds with the games' bar at 0.
+        with progress_line(t._("Preparing winner: the table of the points still to come")):
+            prepare("winner", ruleset)
     start = time.perf_counter()
     with _progress(t, games) as update:
         result = play_match(levels, games, ruleset, args.seed, progress=update)

@@ -7,6 +7,7 @@ import argparse
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 
 from yatzy.core.errors import ErrorCode, RulesError
 from yatzy.core.rulesets import RULESET_NAMES, OptionInfo, Ruleset, ruleset, rulesets
@@ -101,6 +102,19 @@ def _option_flags() -> dict[str, tuple[OptionInfo, str, tuple[str, ...]]]:
             owners = found[option.name][2] if option.name in found else ()
             found[option.name] = (option, flag, (*owners, info.name))
     return found
+
+
+def user_path(name: str) -> Path:
+    """A file a command writes, ``~`` or ``~user`` expanded; as it is when there is no
+    such user (then there is no such folder either, and writing says so).
+
+    >>> user_path("~no-such-user-here/x.png")
+    PosixPath('~no-such-user-here/x.png')
+    """
+    try:
+        return Path(name).expanduser()
+    except RuntimeError:  # "Could not determine home directory"
+        return Path(name)
 
 
 def add_ruleset_arguments(parser: argparse.ArgumentParser, t: Translator) -> None:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from yatzy.bots import bot_names
+from yatzy.bots import UnknownBot, bot_names, check_level
 from yatzy.cli.errors import CommandError
 from yatzy.cli.options import (
     add_language_argument,
@@ -80,7 +80,11 @@ def run(args: argparse.Namespace) -> int:
     rules = ruleset_from_args(args)
     setup = None
     if args.players is not None:
-        seats = parse_seats(args.players, bot_names())
+        try:
+            seats = parse_seats(args.players, bot_names())
+        except UnknownBot as unknown:
+            check_level(unknown.params.get("bot"))  # a level that cannot play here says so
+            raise
         setup = GameSetup(rules, seats, args.dice, args.first, args.seed)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         # The screen would wait for keys that never come (or draw into a pipe).

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from pathlib import Path
 from typing import Any
 
 from yatzy.cli.errors import CommandError
+from yatzy.cli.options import user_path
 from yatzy.i18n import N_
 
 #: The file types ``--plot`` writes, by extension (matplotlib's, less those that need
@@ -22,7 +22,7 @@ def plot_file(name: str) -> str:
     extension. A folder, a missing folder or a file type we do not write is refused."""
     if importlib.util.find_spec("matplotlib") is None:
         raise CommandError(N_("--plot needs matplotlib: pip install 'yatzy[plot]'"))
-    if name.endswith(("/", os.sep)) or os.path.isdir(Path(name).expanduser()):
+    if name.endswith(("/", os.sep)) or os.path.isdir(user_path(name)):
         raise CommandError(N_("{file} is a folder: give --plot a file name, such as "
                               "scores.png"), file=name)
     stem, extension = os.path.splitext(name)
@@ -32,7 +32,7 @@ def plot_file(name: str) -> str:
         raise CommandError(N_("--plot cannot write {extension} files; it writes "
                               "{extensions}"), extension=extension,
                            extensions=", ".join("." + f for f in PLOT_FORMATS))
-    folder = Path(name).expanduser().parent
+    folder = user_path(name).parent
     if not os.path.isdir(folder):
         raise CommandError(N_("Cannot save the histogram to {file}: there is no folder "
                               "{folder}"), file=name, folder=folder)
@@ -58,7 +58,7 @@ def save_figure(fig: Any, path: str) -> None:
 
     fig.tight_layout()
     try:
-        fig.savefig(Path(path).expanduser(), format=os.path.splitext(path)[1][1:].lower())
+        fig.savefig(user_path(path), format=os.path.splitext(path)[1][1:].lower())
     except (OSError, ValueError, RuntimeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise CommandError(N_("Cannot save the histogram to {file}: {reason}"), file=path,

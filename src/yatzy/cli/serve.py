@@ -4,20 +4,34 @@ commands use."""
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import ipaddress
 import re
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from yatzy.cli.errors import CommandError
 from yatzy.cli.options import add_language_argument, command_translator, whole_number
-from yatzy.i18n import Translator
+from yatzy.i18n import N_, Translator
 
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
 
 _TENTHS = re.compile(r"[0-9]{1,5}(?:\.[0-9])?")
+#: One label of a host name (RFC 1123): letters, digits and inner hyphens, 1-63 long.
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+#: Addresses that mean "every address of this machine".
+_EVERYWHERE = ("0.0.0.0", "::")
+#: Why the system refused to listen, in words a player understands.
+_REASONS = {
+    errno.EADDRINUSE: N_("the port is in use by another program"),
+    errno.EACCES: N_("no permission (ports below 1024 need administrator rights)"),
+    errno.EADDRNOTAVAIL: N_("this machine has no such address"),
+}
 
 
 def register(subparsers: Any, t: Translator) -> None:
@@ -65,18 +79,106 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.web.app import Settings, create_app
 
     t = command_translator(args)
-    service = open_service(args.db, cache_size=GAMES_KEPT, follow=True)
-    app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0)))
-    # A server holds many games for long: move what exists at start out of the garbage
-    # collector's way and collect the oldest objects less often (each full collection of
-    # a large heap pauses every game; the benchmark saw 100-400 ms pauses without this).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
-              url=f"http://{host}:{args.port}/", db=describe_db(args.db)), file=sys.stderr,
-          flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                access_log=False, ws_max_size=16 * 1024)
+    sock = listening_socket(args.host, args.port, t)
+    try:
+        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True)
+        app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0)))
+        # A server holds many games for long: move what exists at start out of the
+        # garbage collector's way and collect the oldest objects less often (each full
+        # collection of a large heap pauses every game; the benchmark saw 100-400 ms
+        # pauses without this).
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(10_000, 50, 100)
+        urls = ", ".join(urls_to_open(args.host, sock.getsockname()[1]))
+        print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
+                  url=urls, db=describe_db(args.db)), file=sys.stderr, flush=True)
+        config = uvicorn.Config(app, log_level="warning", access_log=False,
+                                ws_max_size=16 * 1024)
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
     return 0
+
+
+def _address(host: str, port: int) -> str:
+    """``host:port`` as a person reads it (an IPv6 address in brackets, a long host
+    cut short)."""
+    shown = host if len(host) <= 60 else host[:57] + "..."
+    return f"[{shown}]:{port}" if ":" in host else f"{shown}:{port}"
+
+
+def _refused(host: str, port: int, reason: str) -> CommandError:
+    """``cannot listen on HOST:PORT: reason``; ``reason`` is in the player's language."""
+    return CommandError(N_("cannot listen on {address}: {reason}"),
+                        address=_address(host, port), reason=reason)
+
+
+def _socket_address(host: str, port: int, t: Translator) -> tuple[socket.AddressFamily, Any]:
+    """The family and socket address to listen on at ``host``: an IP address, or a host
+    name that resolves. The text is checked first, so that nothing odd reaches the
+    resolver (a label too long, 5,000 digits, a lone hyphen)."""
+    text = host.strip()
+    if not text:
+        raise _refused(host, port, t._(N_("an address is needed, such as 127.0.0.1 or 0.0.0.0")))
+    try:
+        ipaddress.ip_address(text)
+        numeric = True
+    except ValueError:
+        numeric = False
+        name = text.removesuffix(".")
+        looks_numeric = ":" in text or all(c in "0123456789." for c in text)
+        if (looks_numeric or not text.isascii() or len(name) > 253
+                or not all(_LABEL.fullmatch(label) for label in name.split("."))):
+            raise _refused(host, port, t._(N_("not an IP address or a host name"))) from None
+    flags = socket.AI_PASSIVE | (socket.AI_NUMERICHOST if numeric else 0)
+    try:
+        found = socket.getaddrinfo(text, port, type=socket.SOCK_STREAM, flags=flags)
+    except (OSError, UnicodeError):
+        raise _refused(host, port, t._(N_("no such host"))) from None
+    family, _, _, _, address = found[0]
+    return family, address
+
+
+def listening_socket(host: str, port: int, t: Translator) -> socket.socket:
+    """A socket that listens at ``host:port``; :class:`CommandError` ``cannot listen on
+    HOST:PORT: reason`` (in ``t``'s language) when the address is not one, the port is
+    taken, or listening there is not allowed."""
+    family, address = _socket_address(host, port, t)
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        known = _REASONS.get(exc.errno or 0)
+        reason = t._(known) if known else exc.strerror or str(exc)
+        raise _refused(host, port, reason) from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def urls_to_open(host: str, port: int) -> list[str]:
+    """The addresses to open the app at: for every address of the machine (0.0.0.0,
+    ``::``), the ones a phone on the same network can reach, else this one."""
+    if host.strip() not in _EVERYWHERE:
+        text = host.strip()
+        return [f"http://[{text}]:{port}/" if ":" in text else f"http://{text}:{port}/"]
+    return [f"http://{ip}:{port}/" for ip in network_addresses()]
+
+
+def network_addresses() -> list[str]:
+    """This machine's IPv4 address on its network (the one its default route leaves
+    from), then 127.0.0.1; only 127.0.0.1 when it has no network."""
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # chooses a route; sends nothing
+            ip = probe.getsockname()[0]
+        if not ipaddress.ip_address(ip).is_loopback and not ipaddress.ip_address(
+                ip).is_unspecified:
+            found.append(ip)
+    except OSError:
+        pass
+    return [*found, "127.0.0.1"]

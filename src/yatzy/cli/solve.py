@@ -91,8 +91,9 @@ def register(subparsers: Any, t: Translator) -> None:
 
 
 @contextmanager
-def _progress(title: str) -> Iterator[Any]:
-    """A progress bar on standard error while a table builds (none when not a terminal)."""
+def progress_line(title: str) -> Iterator[Any]:
+    """A progress bar on standard error while long work runs (none when it is not a
+    terminal): yields ``update(done, total)``, or ``None``."""
     if not sys.stderr.isatty():
         yield None
         return
@@ -114,7 +115,7 @@ def load_strategy(t: Translator, ruleset: Ruleset, *, rebuild: bool = False) -> 
     from yatzy.solver import strategy
 
     title = t._("Solving {rules}", rules=ruleset_title(t, ruleset))
-    with _progress(title) as update:
+    with progress_line(title) as update:
         return strategy(ruleset, progress=update, rebuild=rebuild)
 
 
@@ -129,7 +130,7 @@ def run_solve(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     dist = None
     if args.distribution:
-        with _progress(t._("Working out the distribution of the score")):
+        with progress_line(t._("Working out the distribution of the score")):
             dist = s.distribution(Scorecard.empty(ruleset))
         thresholds = sorted(set(args.at_least or _round_scores(dist)))
     data = {

@@ -92,6 +92,7 @@ class ErrorCode(StrEnum):
     BAD_PERCENTILE = "bad_percentile"
     BAD_SCORE = "bad_score"
     NO_OPPONENTS = "no_opponents"
+    SOLVER_MISSING = "solver_missing"
     # The game service and its store (yatzy.app, yatzy.storage).
     APP = "app"
     GAME_NOT_FOUND = "game_not_found"

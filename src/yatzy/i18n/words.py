@@ -253,6 +253,9 @@ ERROR_TEXTS: dict[ErrorCode, str] = {
     ErrorCode.BAD_PERCENTILE: N_("A percentile is a number from 0 to 100, not {value}"),
     ErrorCode.BAD_SCORE: N_("A score is a whole number, not {value}"),
     ErrorCode.NO_OPPONENTS: N_("Win chances are for games of two players or more"),
+    ErrorCode.SOLVER_MISSING: N_(
+        "The solver is not installed (its compiled part was not built): install yatzy from"
+        " a wheel, or install a C compiler and reinstall yatzy"),
     ErrorCode.APP: N_("The game service refused: {detail}"),
     ErrorCode.GAME_NOT_FOUND: N_("That game is no longer saved"),
     ErrorCode.AMBIGUOUS_GAME_ID: N_(

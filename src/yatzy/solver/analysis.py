@@ -15,6 +15,7 @@ best play to maximise one's own expected score, whatever the others do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from yatzy.core.actions import Action, Reroll, Roll, Score
@@ -139,19 +140,26 @@ class WinChances:
     chances: dict[str, float]
 
 
-def win_chance_history(game: Game, solver: Strategy | None = None) -> tuple[WinChances, ...]:
+def win_chance_history(game: Game, solver: Strategy | None = None, *,
+                       progress: Callable[[int, int], None] | None = None
+                       ) -> tuple[WinChances, ...]:
     """Every player's chance of winning at the start of every turn of ``game`` and at its
     end (or where it stands, when it is not over), as :meth:`Strategy.win_chances` gives
-    them: the graph of a game, as a chess engine draws its evaluation."""
+    them: the graph of a game, as a chess engine draws its evaluation.
+    ``progress(done, total)`` is called after each point (the first ones take seconds)."""
     solver = solver or strategy(game.ruleset)
     replay = game.at_start()
-    points = []
+    positions = []
     for step in game.history:
         if isinstance(step.action, Roll) and replay.rolls_used == 0:
-            points.append(WinChances(replay.turns_played, replay.round,
-                                     replay.current_player, solver.win_chances(replay)))
+            positions.append(replay)
         replay = replay.apply(step.action, player=step.player)
-    points.append(WinChances(replay.turns_played, replay.round,
-                             None if replay.is_over else replay.current_player,
-                             solver.win_chances(replay)))
+    positions.append(replay)
+    points = []
+    for i, position in enumerate(positions):
+        points.append(WinChances(position.turns_played, position.round,
+                                 None if position.is_over else position.current_player,
+                                 solver.win_chances(position)))
+        if progress is not None:
+            progress(i + 1, len(positions))
     return tuple(points)

@@ -1,5 +1,7 @@
 """The solver's compiled loops: the C extension :mod:`yatzy.solver._kernels`, built when
-the package is installed, and the threads that run it.
+the package is installed, and the threads that run it. Installed without it (no C
+compiler), this module still imports; handing tables to the compiled code raises
+:class:`~yatzy.solver.SolverMissing`.
 
 A ruleset's :class:`~yatzy.solver.model.Tables` and its value table ``V[mask, y, u]``
 are handed to the compiled code once, as one :class:`Kernels` object (it reads the
@@ -26,25 +28,34 @@ from threading import Lock
 
 import numpy as np
 
-from yatzy.solver import _kernels
+from yatzy.solver import require
 from yatzy.solver.keeps import FloatArray
 from yatzy.solver.model import Tables
 
-#: The value of no option: a box the rules forbid now, or a state no game reaches (the
-#: value table holds it there). Finite, and so low that any sum with it stays below
-#: ``NEG / 2``.
-NEG: float = _kernels.NEG
+try:
+    from yatzy.solver._kernels import COLUMNS as COLUMNS
+    from yatzy.solver._kernels import NEG as NEG
+    from yatzy.solver._kernels import Kernels as Kernels
+except ImportError:  # installed without a C compiler: see compile_tables
+    #: The value of no option: a box the rules forbid now, or a state no game reaches
+    #: (the value table holds it there). Finite, and so low that any sum with it stays
+    #: below ``NEG / 2``. (The compiled part's, also when it is missing.)
+    NEG = -1.0e18
+    #: Columns of a simulated game's row: mask, y, u, total, five-of-a-kind box points,
+    #: extra Yahtzees, and the state of its own stream of dice.
+    COLUMNS = 7
 
-Kernels = _kernels.Kernels
+    class Kernels:  # type: ignore[no-redef]
+        """Stands for the compiled class: making one says the solver is missing."""
 
-#: Columns of a simulated game's row: mask, y, u, total, five-of-a-kind box points,
-#: extra Yahtzees, and the state of its own stream of dice.
-COLUMNS: int = _kernels.COLUMNS
+        def __init__(self, *args: object) -> None:
+            require()
 
 
 def compile_tables(tables: Tables, values: FloatArray) -> Kernels:
     """The compiled view of ``tables`` and the value table ``values`` (read and, while
     the table is built, written in place: keep both alive and unchanged in shape)."""
+    require()
     if values.dtype != np.float64 or not values.flags.c_contiguous:
         raise ValueError("The value table must be a C-contiguous float64 array")
     t = tables

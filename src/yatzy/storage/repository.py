@@ -459,6 +459,11 @@ class SqlGameRepository:
             with contextlib.suppress(*_DECODING):
                 stored[name] = int(stored[name])
         stored["moves"] = [{"step": move.step, "action": _json(move.action)} for move in played]
+        if stored.get("status") != FINISHED:
+            # The seed of a game in play is no one's to see: it tells every roll to come.
+            stored["seed"] = None
+            if isinstance(stored.get("record"), dict):
+                stored["record"]["seed"] = None
         return stored
 
     def ids_starting_with(self, prefix: str) -> list[str]:

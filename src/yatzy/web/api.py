@@ -250,6 +250,10 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
     return review_data(translator(request_lang(request)), result)
 
 
+#: The most bytes a QR code holds (version 40, error correction M, byte mode).
+QR_MOST_BYTES = 2331
+
+
 @router.post("/api/qr", responses={**ERRORS, 200: {"content": {"image/svg+xml": {}}}},
              tags=["server"], response_class=Response)
 async def qr(body: QrIn, request: Request) -> Response:
@@ -260,9 +264,16 @@ async def qr(body: QrIn, request: Request) -> Response:
 
     import segno
 
+    try:
+        code = segno.make(body.text, error="m")
+    except segno.DataOverflowError:
+        # The largest code holds 2,331 bytes at this error correction: fewer characters
+        # of a script whose characters take several bytes each.
+        raise WebError(413, "qr_too_long", N_(
+            "The text is too long for a QR code: at most {most} bytes of UTF-8"),
+            most=QR_MOST_BYTES) from None
     buffer = io.BytesIO()
-    segno.make(body.text, error="m").save(buffer, kind="svg", scale=4, border=2,
-                                          xmldecl=False, svgns=True)
+    code.save(buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True)
     return Response(buffer.getvalue(), media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 

@@ -24,6 +24,7 @@ from yatzy.app.advice import AdviceService
 from yatzy.app.policy import GameCounter, TablePolicy
 from yatzy.app.service import GameService
 from yatzy.core.rulesets import ruleset
+from yatzy.solver import available as solver_available
 from yatzy.web import api, errors, pages, ws
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
@@ -60,8 +61,9 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         rooms.start()
-        for name in settings.prepare:
-            advice.prepare(ruleset(name))
+        if solver_available():  # without the compiled solver there is nothing to load
+            for name in settings.prepare:
+                advice.prepare(ruleset(name))
         yield
         await rooms.close()
         advice.close()

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from yatzy.app.advice import AdviceBusy
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.app.policy import SeatsRefused, TooManyGames
+from yatzy.solver import SolverMissing
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
@@ -68,8 +69,8 @@ def status_of(error: YatzyError) -> int:
         return 404
     if isinstance(error, GameChanged):
         return 409
-    if isinstance(error, StorageError | AdviceBusy):
-        return 503
+    if isinstance(error, StorageError | AdviceBusy | SolverMissing):
+        return 503  # not the request's fault: the server cannot do it now
     if isinstance(error, TooManyGames):
         return 429
     if isinstance(error, SeatsRefused):

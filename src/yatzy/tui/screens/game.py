@@ -366,6 +366,11 @@ class GameScreen(TranslatedScreen):
         if len(game.players) < 2:
             self.say(lambda t: t._("Win chances are for games of two players or more"))
             return
+        from yatzy import solver
+
+        if not solver.available():  # installed without the solver's compiled part
+            self.say(self._error_message(solver.SolverMissing(), game))
+            return
         self.show_chances = not self.show_chances
         self.refresh_view()
         if self.show_chances:

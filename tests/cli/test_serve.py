@@ -1,0 +1,126 @@
+"""``yatzy serve`` checks its address before it says where it listens: an address
+that is none, a port in use or not allowed ends in one line ``yatzy: cannot listen on
+HOST:PORT: reason`` and exit status 2, before any database is opened."""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.web.server import free_port
+from yatzy.cli import main, serve
+
+
+@pytest.fixture(autouse=True)
+def _no_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv("YATZY_DB", str(db))
+    return db
+
+
+@pytest.mark.parametrize(("host", "shown", "reason"), [
+    ("-5", "-5:8000", "not an IP address or a host name"),
+    ("256.256.256.256", "256.256.256.256:8000", "not an IP address or a host name"),
+    ("::1::", "[::1::]:8000", "not an IP address or a host name"),
+    ("", ":8000", "an address is needed, such as 127.0.0.1 or 0.0.0.0"),
+    (" ", ":8000", "an address is needed, such as 127.0.0.1 or 0.0.0.0"),
+    ("1" * 5000, "1" * 57 + "...:8000", "not an IP address or a host name"),
+    ("a" * 63 + "x.example", "a" * 57 + "...:8000", "not an IP address or a host name"),
+    ("bad_name.example", "bad_name.example:8000", "not an IP address or a host name"),
+    ("x" * 300, "x" * 57 + "...:8000", "not an IP address or a host name"),
+    ("host..example", "host..example:8000", "not an IP address or a host name"),
+])
+def test_an_address_that_is_none_is_refused_in_one_line(
+        host: str, shown: str, reason: str, capsys: pytest.CaptureFixture[str],
+        _no_database: Path) -> None:
+    started = time.monotonic()
+    assert main(["serve", "--host", host, "--lang", "en"]) == 2
+    assert time.monotonic() - started < 5  # no resolver was asked
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"yatzy: cannot listen on {shown}: {reason}\n"
+    assert not _no_database.exists()
+
+
+def test_the_refusal_speaks_the_player_s_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--host", "-5", "--lang", "sv"]) == 2
+    assert capsys.readouterr().err == (
+        "yatzy: kan inte lyssna på -5:8000: inte en IP-adress eller ett värdnamn\n")
+
+
+def test_a_port_in_use_is_refused_in_one_line(capsys: pytest.CaptureFixture[str],
+                                              _no_database: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--lang", "en"]) == 2
+    assert capsys.readouterr().err == (
+        f"yatzy: cannot listen on 127.0.0.1:{port}: the port is in use by another program\n")
+    assert not _no_database.exists()
+
+
+def test_an_address_of_another_machine_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--host", "192.0.2.123", "--port", "8000"]) == 2
+    assert capsys.readouterr().err == (
+        "yatzy: cannot listen on 192.0.2.123:8000: this machine has no such address\n")
+
+
+def test_a_privileged_port_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    if os.geteuid() == 0:  # root may listen on port 1: refuse it the way others are
+        class Unprivileged(socket.socket):
+            def bind(self, address: object) -> None:
+                raise PermissionError(errno.EACCES, "Permission denied")
+
+        monkeypatch.setattr(serve.socket, "socket", Unprivileged)
+    assert main(["serve", "--port", "1", "--lang", "en"]) == 2
+    assert capsys.readouterr().err == (
+        "yatzy: cannot listen on 127.0.0.1:1: no permission (ports below 1024 need "
+        "administrator rights)\n")
+
+
+def test_another_reason_is_the_system_s(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    class Full(socket.socket):
+        def bind(self, address: object) -> None:
+            raise OSError(errno.ENOBUFS, os.strerror(errno.ENOBUFS))
+
+    monkeypatch.setattr(serve.socket, "socket", Full)
+    assert main(["serve", "--host", "::1", "--port", "8000"]) == 2
+    assert capsys.readouterr().err == (
+        f"yatzy: cannot listen on [::1]:8000: {os.strerror(errno.ENOBUFS)}\n")
+
+
+def test_every_address_shows_the_ones_a_phone_can_open() -> None:
+    urls = serve.urls_to_open("0.0.0.0", 8000)
+    assert urls[-1] == "http://127.0.0.1:8000/"
+    assert all("0.0.0.0" not in url for url in urls)
+    assert serve.urls_to_open("::", 9) == serve.urls_to_open("0.0.0.0", 9)
+    assert serve.urls_to_open("::1", 9) == ["http://[::1]:9/"]
+    assert serve.urls_to_open("localhost", 9) == ["http://localhost:9/"]
+
+
+def test_the_server_says_where_to_open_it_once_it_listens(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "yatzy.cli", "serve", "--host", "0.0.0.0", "--port", str(port),
+         "--db", str(tmp_path / "g.sqlite3"), "--lang", "en"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        assert line.startswith("yatzy web app on http://")
+        assert "0.0.0.0" not in line and f"http://127.0.0.1:{port}/" in line
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass  # it listens
+    finally:
+        process.kill()
+        process.wait(timeout=10)
