@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard bench)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest --cov --cov-branch --cov-report=term:skip-covered
+	$(BIN)/python -m pytest -n 2 --dist loadfile --cov --cov-branch --cov-report=term:skip-covered
 
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py
