@@ -15,11 +15,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from yatzy.app.advice import AdviceBusy
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.app.policy import SeatsRefused, TooManyGames
-from yatzy.solver import SolverMissing
 from yatzy.core.errors import YatzyError
 from yatzy.core.game import Game
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from yatzy.i18n.words import error_text
+from yatzy.solver import SolverMissing
 
 
 class WebError(Exception):
