@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from yatzy.core import (
     RULESET_NAMES,
     Action,
+    BadInput,
     Dice,
     ErrorCode,
     Game,
@@ -85,6 +86,7 @@ def strategy(ruleset: Ruleset) -> Strategy:
 __all__ = [
     "RULESET_NAMES",
     "Action",
+    "BadInput",
     "Dice",
     "ErrorCode",
     "Game",

@@ -23,14 +23,14 @@ from collections.abc import Iterable
 
 from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
-from yatzy.core.errors import ErrorCode
+from yatzy.core.errors import BadInput, ErrorCode
 
 #: A player key: what a browser keeps (random, no password) so that "my games" and "my
 #: best" follow that device. 22 to 64 URL-safe characters (128 bits and more).
 PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
-class BadPlayerKey(AppError):
+class BadPlayerKey(BadInput, AppError):
     """A player key that is not one (a browser makes them; see :data:`PLAYER_KEY`)."""
 
     code = ErrorCode.BAD_PLAYER_KEY

@@ -1,8 +1,10 @@
-"""Typed errors of the game service and its storage port.
+r"""Typed errors of the game service and its storage port.
 
-Each is a :class:`~yatzy.core.errors.YatzyError` (so a :class:`ValueError`) with a
-message a player understands, a machine-readable ``code`` and the data behind the
-message in ``params``. Errors about dice in an action are also
+Each is a :class:`~yatzy.core.errors.YatzyError` with a message a player understands, a
+machine-readable ``code`` and the data behind the message in ``params``. Those about bad
+input (an unknown game, bad seats or arguments) are also
+:class:`~yatzy.core.errors.BadInput`, so :class:`ValueError`\ s; a game changed elsewhere
+and a failing store are not. Errors about dice in an action are also
 :class:`~yatzy.core.errors.IllegalMove`, so an interface that shows illegal moves shows
 these too.
 """
@@ -10,7 +12,7 @@ these too.
 from __future__ import annotations
 
 from yatzy.bots import UnknownBot as UnknownBot  # re-exported: a seat's level
-from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError, shown
+from yatzy.core.errors import BadInput, ErrorCode, IllegalMove, YatzyError, shown
 
 
 class AppError(YatzyError):
@@ -19,7 +21,7 @@ class AppError(YatzyError):
     code = ErrorCode.APP
 
 
-class GameNotFound(AppError):
+class GameNotFound(BadInput, AppError):
     """No saved game has this id (never saved, or deleted)."""
 
     code = ErrorCode.GAME_NOT_FOUND
@@ -29,7 +31,7 @@ class GameNotFound(AppError):
         self.game_id = game_id
 
 
-class AmbiguousGameId(AppError):
+class AmbiguousGameId(BadInput, AppError):
     """A shortened game id that is the start of several saved games' ids."""
 
     code = ErrorCode.AMBIGUOUS_GAME_ID
@@ -67,14 +69,14 @@ class GameChanged(AppError):
         self.game_id = game_id
 
 
-class BadSeats(AppError):
+class BadSeats(BadInput, AppError):
     """Seats that cannot make a game: not a list of seats, or names the core refuses
     (then ``code`` and ``params`` are the core's, see :mod:`yatzy.core.names`)."""
 
     code = ErrorCode.BAD_SEATS
 
 
-class BadQuery(AppError):
+class BadQuery(BadInput, AppError):
     """An argument of the service of the wrong kind (a limit that is not a whole number,
     a game id that is not text...), refused before the store sees it. A player filter
     the core refuses as a name keeps the core's ``code`` and ``params``."""
@@ -82,7 +84,7 @@ class BadQuery(AppError):
     code = ErrorCode.BAD_QUERY
 
 
-class BadMatch(AppError):
+class BadMatch(BadInput, AppError):
     """A match that cannot be played: fewer than two computer players (code
     ``MATCH_LEVELS``), or a number of games that is no whole number of deals in the
     allowed range (code ``MATCH_GAMES``)."""
@@ -90,7 +92,7 @@ class BadMatch(AppError):
     code = ErrorCode.MATCH_GAMES
 
 
-class BadDiceMode(AppError):
+class BadDiceMode(BadInput, AppError):
     """A dice mode other than ``"auto"`` and ``"manual"``, or a seed for manual dice."""
 
     code = ErrorCode.BAD_DICE_MODE

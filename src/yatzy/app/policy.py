@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
 from yatzy.bots import bot_names, check_level
-from yatzy.core.errors import ErrorCode
+from yatzy.core.errors import BadInput, ErrorCode
 
 #: Computer levels whose table a server builds only when told to (memory and minutes).
 COSTLY_LEVELS = frozenset({"winner"})
 
 
-class SeatsRefused(AppError):
+class SeatsRefused(BadInput, AppError):
     """Seats this server does not offer (a level, too many computers, no person)."""
 
     code = ErrorCode.SEATS_REFUSED

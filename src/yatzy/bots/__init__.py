@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from yatzy.core.actions import Action
-from yatzy.core.errors import ErrorCode, YatzyError, shown
+from yatzy.core.errors import BadInput, ErrorCode, YatzyError, shown
 from yatzy.core.game import Game
 
 
@@ -39,7 +39,7 @@ class Bot(Protocol):
 BotFactory = Callable[[random.Random], Bot]
 
 
-class UnknownBot(YatzyError):
+class UnknownBot(BadInput):
     """A computer player level that does not exist (``params``: ``bot``, the name
     asked for, and ``known``, the levels there are)."""
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from yatzy.app.errors import AmbiguousGameId, GameNotFound
-from yatzy.core.errors import ErrorCode, YatzyError
+from yatzy.core.errors import BadInput, ErrorCode, YatzyError
 from yatzy.i18n import Translator
 from yatzy.i18n.words import error_text
 
 
-class CommandError(YatzyError):
+class CommandError(BadInput):
     """A command's refusal of its input. ``text`` is an English catalog message (marked
     with ``N_`` where it is raised) that :func:`error_message` translates, filled with
     ``params``.

@@ -6,6 +6,7 @@ Standard library only: no I/O, no randomness (seeded dice are a pure function), 
 from yatzy.core.actions import Action, Reroll, Roll, Score, action_from_dict, parse_action
 from yatzy.core.dice import Dice
 from yatzy.core.errors import (
+    BadInput,
     ErrorCode,
     IllegalMove,
     InvalidDice,
@@ -22,6 +23,7 @@ from yatzy.core.scorecard import Scorecard
 __all__ = [
     "RULESET_NAMES",
     "Action",
+    "BadInput",
     "Dice",
     "ErrorCode",
     "Game",

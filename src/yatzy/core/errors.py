@@ -1,8 +1,12 @@
 """Typed errors of the rules core, the one list of error codes, and a safe short repr.
 
-Every error is a :class:`ValueError` with a message a player understands. Each also
-carries a machine-readable ``code`` (an :class:`ErrorCode`) and the data behind the
-message in ``params``, so that an interface can translate it.
+Every error of :mod:`yatzy` is a :class:`YatzyError` with a message a player
+understands, a machine-readable ``code`` (an :class:`ErrorCode`) and the data behind the
+message in ``params``, so that an interface can translate it. One hierarchy serves every
+layer, from the core to the web: an error about bad input (a rule broken, an argument
+that cannot be) is a :class:`BadInput`, and so a :class:`ValueError`; the others (the
+store failing, the solver missing, too much work at once) are not, so that code catching
+bad input never swallows an outage.
 
 Messages quote bad input with :func:`shown`, never with a bare ``repr``: a value handed
 to the library can be anything (a number of 5,000 digits, a list nested 100,000 deep, a
@@ -159,12 +163,12 @@ def shown(value: object) -> str:
     return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 3] + "..."
 
 
-class YatzyError(ValueError):
-    """Base class of every error raised by :mod:`yatzy`."""
+class YatzyError(Exception):
+    """Base class of every error raised by :mod:`yatzy` (see the module)."""
 
-    code: ErrorCode = ErrorCode.ERROR
+    code: str = ErrorCode.ERROR
 
-    def __init__(self, message: str, *, code: ErrorCode | None = None, **params: Any) -> None:
+    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -172,14 +176,19 @@ class YatzyError(ValueError):
         self.params: dict[str, Any] = params
 
 
-class RulesError(YatzyError):
+class BadInput(YatzyError, ValueError):
+    """An error about bad input: what was asked cannot be, and asking again the same way
+    will not help. Every :class:`BadInput` is a :class:`ValueError`."""
+
+
+class RulesError(BadInput):
     """An unknown ruleset, an unknown or invalid option, an unknown box, or a scorecard
     that cannot be."""
 
     code = ErrorCode.RULES
 
 
-class IllegalMove(YatzyError):
+class IllegalMove(BadInput):
     """An action that the rules do not allow now. The game is left unchanged."""
 
     code = ErrorCode.ILLEGAL_MOVE
@@ -205,7 +214,7 @@ class UnknownBox(RulesError, IllegalMove):
     code = ErrorCode.UNKNOWN_BOX
 
 
-class RecordError(YatzyError):
+class RecordError(BadInput):
     """A game record that is malformed or does not replay.
 
     ``step`` is the 0-based index of the offending action, or ``None`` when the

@@ -195,7 +195,7 @@ def refusal(t: Translator, game: Game, box: str) -> str:
 #: ``{placeholders}`` are filled from the error's ``params`` (renamed by
 #: :data:`_PARAM_NAMES`), and ``{detail}`` with the error's English message: the base
 #: classes' codes say what kind of thing went wrong and keep the core's words for what.
-ERROR_TEXTS: dict[ErrorCode, str] = {
+ERROR_TEXTS: dict[str, str] = {
     ErrorCode.ERROR: N_("That cannot be done: {detail}"),
     ErrorCode.RULES: N_("Those rules cannot be used: {detail}"),
     ErrorCode.ILLEGAL_MOVE: N_("That move is not allowed: {detail}"),
@@ -293,7 +293,7 @@ ERROR_TEXTS: dict[ErrorCode, str] = {
 }
 
 #: Placeholders of :data:`ERROR_TEXTS` whose value is a ``params`` entry of another name.
-_PARAM_NAMES: dict[ErrorCode, dict[str, str]] = {
+_PARAM_NAMES: dict[str, dict[str, str]] = {
     ErrorCode.TOO_MANY_PLAYERS: {"n": "most"},
     ErrorCode.UNKNOWN_BOT: {"level": "bot", "levels": "known"},
     ErrorCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from yatzy.core.errors import ErrorCode, YatzyError, shown
+from yatzy.core.errors import BadInput, ErrorCode, shown
 from yatzy.solver.keeps import FloatArray
 
 
@@ -161,7 +161,7 @@ def win_shares(distributions: Sequence[ScoreDistribution]) -> list[float]:
     return shares
 
 
-class DistributionError(YatzyError):
+class DistributionError(BadInput):
     """A question a score distribution cannot answer (a percentile outside 0-100, a
     score that is no whole number)."""
 

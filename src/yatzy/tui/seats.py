@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yatzy.app import Seat, UnknownBot
-from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
+from yatzy.core.errors import BadInput, ErrorCode, IllegalMove
 from yatzy.core.names import check_players, same_name
 
 #: The most players at one table.
 MAX_SEATS = 6
 
 
-class SeatsError(YatzyError):
+class SeatsError(BadInput):
     """A list of players that cannot make a game. Names are checked by the core
     (:mod:`yatzy.core.names`); its refusal keeps its ``code`` and ``params`` here."""
 

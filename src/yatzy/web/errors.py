@@ -22,14 +22,15 @@ from yatzy.i18n.words import error_text
 from yatzy.solver import SolverMissing
 
 
-class WebError(Exception):
+class WebError(YatzyError):
     """An error of the web layer itself (no token, another seat's token, too many
-    requests), with its status, code and English message: a catalog text, marked with
-    ``N_`` where it is raised, translated when sent."""
+    requests), in the one hierarchy of :class:`~yatzy.core.errors.YatzyError`: with its
+    HTTP status, its code and an English message, a catalog text marked with ``N_``
+    where it is raised and translated when sent."""
 
     def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.params = status, code, message, params
+        super().__init__(message, code=code, **params)
+        self.status = status
 
 
 def forbidden(message: str = N_("Only the player in this seat can act for it")) -> WebError:
