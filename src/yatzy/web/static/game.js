@@ -65,17 +65,18 @@ function receive(message) {
     if (state && message.state.version < state.version) return;
     const before = state;
     state = message.state;
+    // The dice kept are the server's (a computer's keep while it shows it, or the keep
+    // of its roll that waits for real dice); a person's own picks stay until the game
+    // moves on.
+    if (!before || before.steps !== state.steps || before.current_player !== state.current_player
+        || state.phase !== "person") {
+      holds = new Set(state.phase === "dice" ? state.pending?.hold || [] : state.held);
+    }
     if (!before || before.steps !== state.steps || before.current_player !== state.current_player) {
-      if (!state.dice || (before && before.current_player !== state.current_player) || state.last?.type !== "reroll") holds = new Set();
-      if (state.last && state.last.type === "reroll" && state.last.player === state.current_player) holds = new Set(state.last.hold);
       $("hint-box").hidden = true;
       suggested = new Set();
     }
-    if (state.pending && state.pending.type === "reroll") holds = new Set(state.pending.hold);
     render();
-  } else if (message.type === "computer") {
-    holds = new Set(message.action.hold || []);
-    renderDice();
   } else if (message.type === "error") {
     if (message.error.code === "forbidden" && !state) forgetSeat();
     say(message.error.message);
@@ -149,16 +150,15 @@ async function act(action) {
 function myTurn() {
   return Boolean(state && !state.is_over && me && state.current_player === me);
 }
-function isComputer(name) { return state.seats.some((s) => s.name === name && s.bot); }
 
 function roll() {
-  if (!myTurn() || state.rolls_left === 0) return;
+  if (!myTurn() || !state.can_roll) return;
   if (state.dice_mode === "manual") { $("dice-input").focus(); return; }
   act(state.dice ? { type: "reroll", hold: [...holds].sort() } : { type: "roll" });
 }
 
 function toggle(i) {
-  if (!myTurn() || !state.dice || state.rolls_left === 0 || i >= state.dice_count) return;
+  if (!myTurn() || !state.dice || !state.can_roll || i >= state.dice_count) return;
   holds.has(i) ? holds.delete(i) : holds.add(i);
   renderDice();
 }
@@ -195,7 +195,7 @@ $("dice-entry").addEventListener("submit", (event) => {
   event.preventDefault();
   const dice = parseDice($("dice-input").value);
   $("dice-input").value = "";
-  if (state.waiting_for_dice) {
+  if (state.phase === "dice") {
     const p = state.pending;
     act(p.type === "roll" ? { type: "roll", dice } : { type: "reroll", hold: p.hold, dice });
   } else {
@@ -289,7 +289,7 @@ function renderDice() {
       + (suggested.has(i) ? " suggest" : "");
     die.setAttribute("aria-pressed", String(holds.has(i)));
     die.setAttribute("aria-label", face ? `${i + 1}: ${face}${holds.has(i) ? ` (${T.held})` : ""}` : `${i + 1}`);
-    die.disabled = !myTurn() || !state.dice || state.rolls_left === 0;
+    die.disabled = !myTurn() || !state.dice || !state.can_roll;
     die.replaceChildren(...(PIPS[face] || []).map((cell) => {
       const pip = document.createElement("span");
       pip.className = "pip";
@@ -305,10 +305,10 @@ function renderDice() {
 // held (the computer's held ones too); it follows the dice held.
 function renderEntry() {
   const s = state;
-  const computerDice = s.waiting_for_dice && me;
-  $("dice-entry").hidden = !(s.dice_mode === "manual" && ((myTurn() && s.rolls_left > 0) || computerDice));
-  const kept = computerDice ? (s.pending.hold || []).length : s.dice ? holds.size : 0;
-  const n = s.dice_count - (s.dice || computerDice ? kept : 0);
+  const computerDice = s.phase === "dice" && me;
+  $("dice-entry").hidden = !(s.dice_mode === "manual" && ((myTurn() && s.can_roll) || computerDice));
+  const kept = computerDice ? (s.pending?.hold || []).length : s.dice ? holds.size : 0;
+  const n = s.dice_count - kept;
   $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: s.current_player })
     : fill(T.type_roll, { player: s.current_player, n });
   $("dice-input").placeholder = Array(n).fill("?").join(" ");
@@ -320,7 +320,7 @@ function render() {
   const who = s.current_player;
   let status;
   if (s.is_over) status = T.game_over;
-  else if (isComputer(who)) status = fill(T.computer_plays, { player: who });
+  else if (s.phase !== "person") status = fill(T.computer_plays, { player: who });
   else status = fill(T.turn, { player: who });
   if (!s.is_over) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
   $("status").textContent = status;
@@ -328,7 +328,7 @@ function render() {
   const mine = myTurn();
   const roll = $("roll");
   roll.textContent = s.dice ? T.reroll : T.roll;
-  roll.disabled = !mine || s.rolls_left === 0 || s.dice_mode === "manual";
+  roll.disabled = !mine || !s.can_roll || s.dice_mode === "manual";
   roll.hidden = s.dice_mode === "manual";
   $("hint").hidden = !(s.hints && me);
   $("hint").disabled = !mine;
@@ -337,10 +337,10 @@ function render() {
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
-    if (s.last.bonus) notes.push(fill(T.yahtzee_bonus_plus, { points: 100 }));
+    if (s.last.bonus_points) notes.push(fill(T.yahtzee_bonus_plus, { points: s.last.bonus_points }));
   }
   if (s.steps === 0 && s.roll_off.length) {
-    notes.push(T.roll_off, ...s.roll_off.map((r) => `${r.player}: ${r.dice.join(" ")} = ${r.dice.reduce((a, b) => a + b, 0)}`),
+    notes.push(T.roll_off, ...s.roll_off.map((r) => `${r.player}: ${r.dice.join(" ")} = ${r.total}`),
                fill(T.starts, { player: s.current_player }));
   }
   if (s.texts?.upper && !replayMode) notes.push(`${s.current_player}: ${s.texts.upper}`);
@@ -408,7 +408,7 @@ function renderCards() {
       row(T.bonus, s.players.map((p) => cell("td", String(s.scorecards[p].upper_bonus))), "sum");
     }
   }
-  if (s.rules.name === "yahtzee") row(T.yahtzee_bonus, s.players.map((p) => cell("td", String(s.scorecards[p].yahtzee_bonus))), "sum");
+  if (s.extra_yahtzee_points) row(T.yahtzee_bonus, s.players.map((p) => cell("td", String(s.scorecards[p].yahtzee_bonus))), "sum");
   row(T.total, s.players.map((p) => cell("td", String(s.scorecards[p].total))), "sum");
   table.replaceChildren(head, body);
 }
@@ -490,8 +490,8 @@ async function showStep(step) {
   replayStep = Math.max(0, Math.min(step, steps));
   const { ok, data } = await api(`/replay`, {}, `&step=${replayStep}`);
   if (!ok) { say(data.error?.message || "?"); return; }
-  holds = new Set();
   state = data;
+  holds = new Set(state.held);
   render();
   $("replay-step").textContent = fill(T.step_of, { step: data.replay.step, steps: data.replay.steps });
   $("replay-range").max = String(data.replay.steps);

@@ -1,0 +1,90 @@
+"""The web page's front end in a real browser: the page shows what the server's state
+says and decides nothing (a made-up state over a stand-in websocket proves it), the
+home form is made from the rulesets' description, and a seat takes back its box."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx2 as httpx
+from playwright.sync_api import Browser, WebSocketRoute, expect
+
+from tests.web.test_browser import DESKTOP, record_errors
+
+# --- 1. The page renders and never decides. --------------------------------------------
+
+
+def test_the_page_shows_the_servers_numbers(browser: Browser, base: str) -> None:
+    """Values a page could work out itself (the extra-Yahtzee bonus, a roll-off's sum,
+    whether a roll is allowed, the dice kept, who moves) are taken from the state as it
+    is: here a made-up state whose values no rule would give."""
+    created = httpx.post(f"{base}/api/games", json={
+        "rules": "yatzy", "seats": [{"name": "Ann"}, {"bot": "hard", "name": "Cy"}]}).json()
+    real = httpx.get(f"{base}/api/games/{created['id']}?lang=en").json()
+    page = browser.new_page(**DESKTOP)
+    errors: list[str] = []
+    record_errors(page, errors)
+    sockets: list[WebSocketRoute] = []
+
+    def handler(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        ws.send(json.dumps({"type": "welcome", "seat": "Ann"}))
+
+    page.route_web_socket(re.compile(r"/ws/games/"), handler)
+    page.goto(f"{created['seats'][0]['url']}".replace("#", "?lang=en#"))
+
+    shown = dict(real)
+
+    def send(**changes: Any) -> None:
+        """The state as last sent, with ``changes``, at the next version."""
+        shown.update(changes, version=shown["version"] + 1)
+        sockets[-1].send(json.dumps({"type": "state", "state": shown}))
+
+    for _ in range(200):
+        if sockets:
+            break
+        page.wait_for_timeout(50)
+    send()
+    expect(page.locator("#cards tr").first).to_be_visible()
+
+    # A roll-off: each roll's total as the server says it.
+    send(roll_off=[{"player": "Ann", "dice": [1, 2], "total": 99},
+                   {"player": "Cy", "dice": [3, 4], "total": 98}])
+    notes = page.locator("#notes")
+    expect(notes).to_contain_text("Ann: 1 2 = 99")
+    expect(notes).to_contain_text("Cy: 3 4 = 98")
+
+    # The extra-Yahtzee bonus: its points from the last step, its row from the rules'
+    # points (in a ruleset the page would not expect it in).
+    card = real["scorecards"]["Ann"] | {"yatzy": 50, "yahtzee_bonus": 77, "total": 127}
+    send(steps=1, extra_yahtzee_points=77, scorecards=real["scorecards"] | {"Ann": card},
+         last={"type": "score", "player": "Ann", "box": "yatzy", "points": 50,
+               "bonus": True, "bonus_points": 77})
+    expect(notes).to_contain_text("Yahtzee bonus +77!")
+    expect(page.locator("#cards tr", has_text="Yahtzee bonus")).to_contain_text("77")
+
+    # Rolls left, yet no roll allowed: the roll button and the dice stay off.
+    send(steps=2, dice=[1, 2, 3, 4, 5], rolls_left=2, can_roll=False, choices={"chance": 15},
+         last={"type": "roll", "player": "Ann"})
+    expect(page.locator("#roll")).to_be_disabled()
+    expect(page.locator("#dice .die").first).to_be_disabled()
+    # And allowed: on.
+    send(steps=3, can_roll=True)
+    expect(page.locator("#roll")).to_be_enabled()
+    expect(page.locator("#dice .die").first).to_be_enabled()
+
+    # A computer shows the dice it keeps: the held ones are the state's, the status its.
+    send(steps=4, current_player="Cy", phase="showing", held=[1, 3], dice=[6, 6, 6, 6, 6],
+         choices={}, last={"type": "roll", "player": "Cy"})
+    dice = page.locator("#dice .die")
+    expect(dice.nth(1)).to_have_attribute("aria-pressed", "true")
+    expect(dice.nth(3)).to_have_attribute("aria-pressed", "true")
+    expect(dice.nth(0)).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#status")).to_contain_text("Cy (computer) plays")
+    # The session's phase says who moves, not the seats: a person's phase is a person's.
+    send(steps=5, phase="person")
+    expect(page.locator("#status")).to_contain_text("Cy's turn")
+    assert errors == []
+    page.close()
