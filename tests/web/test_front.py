@@ -9,9 +9,11 @@ import re
 from typing import Any
 
 import httpx2 as httpx
+import pytest
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from tests.web.test_browser import DESKTOP, record_errors
+from tests.web.test_table_defects import first_roll, state
 
 # --- 1. The page renders and never decides. --------------------------------------------
 
@@ -87,4 +89,81 @@ def test_the_page_shows_the_servers_numbers(browser: Browser, base: str) -> None
     send(steps=5, phase="person")
     expect(page.locator("#status")).to_contain_text("Cy's turn")
     assert errors == []
+    page.close()
+
+
+# --- 2. The home form is made from the rulesets' description. -------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+def test_the_home_form_offers_every_rulesets_options(browser: Browser, base: str,
+                                                      lang: str) -> None:
+    """Every option of every ruleset has a field of its kind, with the description's
+    label, default and bounds; choosing a ruleset shows its fields only."""
+    rulesets = httpx.get(f"{base}/api/rulesets?lang={lang}").json()
+    page = browser.new_page(**DESKTOP)
+    errors: list[str] = []
+    record_errors(page, errors)
+    page.goto(f"{base}/?lang={lang}")
+    for described in rulesets:
+        name = described["name"]
+        page.locator(f"input[name=rules][value={name}]").check()
+        for other in rulesets:
+            block = page.locator(f"[data-rules={other['name']}]")
+            expect(block).to_be_visible() if other is described else expect(block).to_be_hidden()
+        assert described["options"], "a ruleset without options tests nothing"
+        for option in described["options"]:
+            field_id = f"option-{name}-{option['name']}"
+            field = page.locator(f"#{field_id}")
+            expect(field).to_be_visible()
+            label = page.locator(f"[data-rules={name}] label", has=field) \
+                if option["kind"] == "bool" else page.locator(f"label[for={field_id}]")
+            expect(label).to_have_text(re.compile(rf"^\s*{re.escape(option['label'])}\s*$"))
+            if option["kind"] == "choice":
+                expect(field).to_have_value(option["default"])
+                texts = [option["choice_labels"][c] for c in option["choices"]]
+                assert [t.strip() for t in field.locator("option").all_inner_texts()] == texts
+            elif option["kind"] == "bool":
+                (expect(field).to_be_checked() if option["default"]
+                 else expect(field).not_to_be_checked())
+            else:
+                assert option["kind"] == "int"
+                expect(field).to_have_value(str(option["default"]))
+                expect(field).to_have_attribute("min", str(option["minimum"]))
+                expect(field).to_have_attribute("max", str(option["maximum"]))
+    assert errors == []
+    page.close()
+
+
+def test_a_game_gets_the_options_chosen(browser: Browser, base: str) -> None:
+    page = browser.new_page(**DESKTOP)
+    errors: list[str] = []
+    record_errors(page, errors)
+    page.goto(f"{base}/?lang=en")
+    page.get_by_label("Yahtzee", exact=True).check()
+    page.locator("#option-yahtzee-rolls").fill("2")
+    page.locator("#option-yahtzee-joker").select_option("gated")
+    page.locator("#option-yahtzee-yahtzee_bonus").uncheck()
+    page.fill("#seats input[name=name]", "Ann")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/games/\w+"))
+    options = state(base, page)["rules"]["options"]
+    assert options["rolls"] == 2 and options["joker"] == "gated"
+    assert options["yahtzee_bonus"] is False and options["upper_first"] is False
+    # Two rolls a turn: after the first roll, one roll left.
+    first_roll(page)
+    expect(page.locator("#status")).to_contain_text("1 roll left")
+    assert errors == []
+    page.close()
+
+
+def test_an_option_out_of_bounds_is_refused_in_words(browser: Browser, base: str) -> None:
+    """The page sends what was typed; the server's translated message says what is
+    wrong, and no game is made."""
+    page = browser.new_page(**DESKTOP)
+    page.goto(f"{base}/?lang=en")
+    page.locator("#option-yatzy-rolls").fill("0")
+    page.click("#start")
+    expect(page.locator("#form-error")).not_to_be_empty()
+    assert "/games/" not in page.url
     page.close()
