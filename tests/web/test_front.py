@@ -12,8 +12,8 @@ import httpx2 as httpx
 import pytest
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
-from tests.web.test_browser import DESKTOP, record_errors
-from tests.web.test_table_defects import first_roll, state
+from tests.web.test_browser import DESKTOP, PHONE, record_errors, score_best, start_game
+from tests.web.test_table_defects import first_roll, game_id, state
 
 # --- 1. The page renders and never decides. --------------------------------------------
 
@@ -167,3 +167,56 @@ def test_an_option_out_of_bounds_is_refused_in_words(browser: Browser, base: str
     expect(page.locator("#form-error")).not_to_be_empty()
     assert "/games/" not in page.url
     page.close()
+
+
+# --- 3. Undo: a seat takes back the box it just chose, until the next player acts. ----
+
+
+def test_a_seat_takes_back_its_box_until_the_next_player_acts(browser: Browser,
+                                                               base: str) -> None:
+    desktop = browser.new_context(**DESKTOP)
+    ann = desktop.new_page()
+    errors: list[str] = []
+    record_errors(ann, errors)
+    start_game(ann, base, ["Ann", "Bo"])
+    bo_link = ann.locator("#links a", has_text="Bo").get_attribute("href")
+    assert bo_link
+    bo_token = bo_link.split("#token=")[1]
+    phone = browser.new_context(**PHONE)
+    bo = phone.new_page()
+    record_errors(bo, errors)
+    bo.goto(bo_link.replace("#", "?lang=en#"))
+    undo = ann.locator("#undo")
+    expect(undo).to_be_hidden()
+
+    first_roll(ann)
+    expect(undo).to_be_hidden()                 # a roll is no box to take back
+    rolled = state(base, ann)
+    score_best(ann)
+    expect(undo).to_be_visible()
+    expect(undo).to_have_text("Undo (u)")
+    expect(bo.locator("#status")).to_contain_text("Bo's turn")
+    expect(bo.locator("#undo")).to_be_hidden()  # only the seat that chose it
+    filled = state(base, ann)
+    box = filled["last"]["box"]
+
+    # The key takes it back: Ann's turn again, the box open, the same dice.
+    ann.keyboard.press("u")
+    expect(undo).to_be_hidden()
+    expect(ann.locator("#status")).to_contain_text("Ann's turn")
+    expect(ann.locator("#cards button.box").first).to_be_visible()
+    back = state(base, ann)
+    assert back["current_player"] == "Ann" and back["scorecards"]["Ann"][box] is None
+    assert back["dice"] == rolled["dice"] and back["rolls_left"] == rolled["rolls_left"]
+    expect(bo.locator("#status")).to_contain_text("Ann's turn")
+
+    # Chosen again, then Bo rolls: it is Bo's game now, no undo.
+    score_best(ann)
+    expect(undo).to_be_visible()
+    answer = httpx.post(f"{base}/api/games/{game_id(ann)}/actions", json={"type": "roll"},
+                        headers={"Authorization": f"Bearer {bo_token}"})
+    assert answer.status_code == 200, answer.text
+    expect(undo).to_be_hidden()
+    assert errors == []
+    desktop.close()
+    phone.close()

@@ -127,13 +127,18 @@ async function api(path, options = {}, query = "") {
 }
 
 async function act(action) {
+  await post("/actions", action);
+}
+
+// An action or an undo, at the version seen: its answer is the new state.
+async function post(path, body) {
   if (busy) return;                       // a double click is sent once
   busy = true;
   say("");
   let answer;
   try {
-    answer = await api("/actions", {
-      method: "POST", body: JSON.stringify({ ...action, expected_version: state.version }) });
+    answer = await api(path, {
+      method: "POST", body: JSON.stringify({ ...body, expected_version: state.version }) });
   } finally {
     busy = false;
   }
@@ -149,6 +154,17 @@ async function act(action) {
 
 function myTurn() {
   return Boolean(state && !state.is_over && me && state.current_player === me);
+}
+
+// The box this seat just chose can be taken back until the next player acts: while the
+// game's last step is still this seat's score.
+function canUndo() {
+  return Boolean(!replayMode && state && !state.is_over && me && state.last
+    && state.last.type === "score" && state.last.player === me);
+}
+
+function undo() {
+  if (canUndo()) post("/undo", {});
 }
 
 function roll() {
@@ -243,6 +259,7 @@ async function refreshChances() {
 
 $("roll").addEventListener("click", roll);
 $("hint").addEventListener("click", hint);
+$("undo").addEventListener("click", undo);
 $("chances").addEventListener("click", toggleChances);
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, select, textarea, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -258,6 +275,7 @@ document.addEventListener("keydown", (event) => {
   if (/^[1-9]$/.test(key)) { toggle(Number(key) - 1); event.preventDefault(); }
   else if (key === " " || key === "r") { roll(); event.preventDefault(); }
   else if (key === "h") { hint(); }
+  else if (key === "u") { undo(); }
   else if (key === "w") { toggleChances(); }
 });
 
@@ -332,6 +350,7 @@ function render() {
   roll.hidden = s.dice_mode === "manual";
   $("hint").hidden = !(s.hints && me);
   $("hint").disabled = !mine;
+  $("undo").hidden = !canUndo();
   $("chances").hidden = replayMode || s.players.length < 2;  // the live game's, not a step's
   refreshChances();
   const notes = [];
