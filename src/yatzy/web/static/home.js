@@ -1,9 +1,10 @@
 // The home page: set up a game, create it, keep the invite links on this device, go play.
+import { pageData } from "./common.js";
 import { playerKey } from "./player.js";
 
 const form = document.getElementById("new-game");
 const seats = document.getElementById("seats");
-const texts = JSON.parse(document.getElementById("texts").textContent);
+const texts = pageData("texts");
 
 function addRow(templateId, name) {
   const row = document.getElementById(templateId).content.firstElementChild.cloneNode(true);
@@ -78,7 +79,7 @@ form.addEventListener("submit", async (event) => {
     const page = new URL(me ? me.url : data.watch_url);
     page.searchParams.set("lang", lang);
     location.assign(page.toString());
-  } catch (e) {
+  } catch {
     error.textContent = texts.unreachable;
   } finally {
     button.disabled = false;
