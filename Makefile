@@ -23,6 +23,9 @@ run: $(STAMP)
 	$(BIN)/yatzy serve $(if $(PORT),--port $(PORT))
 
 test: $(STAMP)
+	test -d node_modules || npm ci --prefix . --no-audit --no-fund
+	npx eslint
+	node --test tests/js/*.test.js
 	$(BIN)/ruff check src tests $(wildcard bench)
 	$(BIN)/mypy
 	$(BIN)/lint-imports

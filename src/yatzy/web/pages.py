@@ -14,10 +14,9 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from yatzy.app.errors import GameNotFound
-from yatzy.core.rulesets import JOKERS, ORDERS, RULESET_NAMES, ruleset
+from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
-from yatzy.i18n.words import BOX_LABELS, JOKER_NAMES, ORDER_NAMES
-from yatzy.i18n.words import RULESET_NAMES as TITLES
+from yatzy.i18n.words import BOX_LABELS, ruleset_description
 from yatzy.web.errors import request_lang
 from yatzy.web.texts import page_texts
 
@@ -41,13 +40,12 @@ def _common(request: Request) -> dict[str, Any]:
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    """Start a game: rules and options, seats, dice, hints, language."""
+    """Start a game: rules and options, seats, dice, hints, language. The rules and
+    their options are those of ``GET /api/rulesets`` (the same description): a field for
+    each option, of its kind, with its label and default."""
     t = translator(request_lang(request))
     context = _common(request) | {
-        "rulesets": [(name, t._(TITLES[name])) for name in RULESET_NAMES],
-        "orders": [(o, t._(ORDER_NAMES[o])) for o in ORDERS],
-        "jokers": [(j, t._(JOKER_NAMES[j])) for j in JOKERS],
-        "defaults": {name: ruleset(name).options for name in RULESET_NAMES},
+        "rulesets": [ruleset_description(t, info) for info in all_rulesets()],
         # The levels the server's policy offers (winner only where allowed), but random,
         # which is no opponent.
         "bots": [b for b in request.app.state.policy.levels() if b != "random"],

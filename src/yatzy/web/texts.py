@@ -97,6 +97,7 @@ TEXTS: dict[str, str] = {
     "copy_by_hand": N_("Copy it by hand"),
     "play_as": N_("Play as {player}"),
     "no_seat": N_("Name at least one player"),
+    "undo": N_("Undo (u)"),
 }
 
 

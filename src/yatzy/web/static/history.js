@@ -1,16 +1,9 @@
 // The history page: this browser's games and best scores, and the leaderboards.
+import { $, el, fill, pageData } from "./common.js";
 import { playerKey } from "./player.js";
 
-const T = JSON.parse(document.getElementById("texts").textContent);
+const T = pageData("texts");
 const lang = document.documentElement.lang;
-const $ = (id) => document.getElementById(id);
-const fill = (text, params = {}) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
-const el = (tag, text, attrs = {}) => {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
-};
 const date = (iso) => new Date(iso).toLocaleDateString(lang);
 
 async function get(path, headers = {}) {

@@ -1,9 +1,10 @@
 // The home page: set up a game, create it, keep the invite links on this device, go play.
+import { pageData } from "./common.js";
 import { playerKey } from "./player.js";
 
 const form = document.getElementById("new-game");
 const seats = document.getElementById("seats");
-const texts = JSON.parse(document.getElementById("texts").textContent);
+const texts = pageData("texts");
 
 function addRow(templateId, name) {
   const row = document.getElementById(templateId).content.firstElementChild.cloneNode(true);
@@ -29,9 +30,23 @@ function showRules() {
   for (const block of form.querySelectorAll("[data-rules]")) block.hidden = block.dataset.rules !== rules;
 }
 
+// The options of the chosen ruleset, each field as the rulesets' description made it: a
+// number field's text goes as it is when it is no number (the server says what is wrong).
+function chosenOptions(rules) {
+  const options = {};
+  const block = form.querySelector(`[data-rules="${CSS.escape(rules)}"]`);
+  for (const field of block ? block.querySelectorAll("[data-option]") : []) {
+    const kind = field.dataset.kind;
+    options[field.dataset.option] = kind === "bool" ? field.checked
+      : kind === "int" && field.value.trim() !== "" && !Number.isNaN(field.valueAsNumber) ? field.valueAsNumber
+        : field.value;
+  }
+  return options;
+}
+
 document.getElementById("add-person").addEventListener("click", () => addRow("person-row").querySelector("input").focus());
 document.getElementById("add-computer").addEventListener("click", () => addRow("computer-row"));
-for (const radio of form.elements.rules) radio.addEventListener("change", showRules);
+for (const radio of form.querySelectorAll("input[name=rules]")) radio.addEventListener("change", showRules);
 addRow("person-row", localStorage.getItem("yatzy.name") || "");
 showRules();
 
@@ -41,10 +56,7 @@ form.addEventListener("submit", async (event) => {
   const error = document.getElementById("form-error");
   error.textContent = "";
   const rules = form.elements.rules.value;
-  const options = rules === "yatzy"
-    ? { order: form.elements.order.value }
-    : { joker: form.elements.joker.value, yahtzee_bonus: form.elements.yahtzee_bonus.checked,
-        upper_first: form.elements.upper_first.checked };
+  const options = chosenOptions(rules);
   const seatList = [...seats.children].map((li) => {
     const bot = li.querySelector("select");
     return bot ? { bot: bot.value } : { name: li.querySelector("input").value.trim() };
@@ -67,7 +79,7 @@ form.addEventListener("submit", async (event) => {
     const page = new URL(me ? me.url : data.watch_url);
     page.searchParams.set("lang", lang);
     location.assign(page.toString());
-  } catch (e) {
+  } catch {
     error.textContent = texts.unreachable;
   } finally {
     button.disabled = false;

@@ -1,0 +1,44 @@
+// The game page's state: the server's last state, the seat, the dice this person holds;
+// and the pure functions that say what changes when a new state comes. None of them
+// knows a rule of the game: they read what the state says.
+
+// What the page shows: the state, my seat's name (once the server has confirmed the
+// token), the dice held, the dice the hint keeps (outlined), and whether it is a replay.
+export const view = { state: null, me: null, holds: new Set(), suggested: new Set(), replay: false };
+
+// An action's HTTP answer can come after the websocket's newer states (a computer moving
+// at once): an older state must not undo them.
+export function isStale(before, next) {
+  return Boolean(before) && next.version < before.version;
+}
+
+// The game went on: another step, or another player to move.
+export function movedOn(before, next) {
+  return !before || before.steps !== next.steps || before.current_player !== next.current_player;
+}
+
+// The dice held after ``next``: the server's (a computer's keep while it shows it, or the
+// keep of its roll that waits for real dice) once the game moves on or a computer
+// plays; else a person's own picks stay.
+export function keptDice(before, next, holds) {
+  if (!movedOn(before, next) && next.phase === "person") return holds;
+  return new Set(next.phase === "dice" ? next.pending?.hold || [] : next.held);
+}
+
+export function isMyTurn(state, me) {
+  return Boolean(state && !state.is_over && me && state.current_player === me);
+}
+
+// The box this seat just chose can be taken back until the next player acts: while the
+// game's last step is still this seat's score.
+export function canUndo(state, me, replay = false) {
+  return Boolean(!replay && state && !state.is_over && me && state.last
+    && state.last.type === "score" && state.last.player === me);
+}
+
+// Dice typed in: "3 5 6", "3,5,6" or "356". The server judges them.
+export function parseDice(text) {
+  const parts = text.trim().split(/[\s,]+/).filter(Boolean);
+  const digits = parts.length === 1 && parts[0].length > 1 ? [...parts[0]] : parts;
+  return digits.map(Number);
+}

@@ -1,0 +1,74 @@
+// The game page's state: what changes when a new state comes (node --test). Every value
+// comes from the server's state; these functions only read it.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice } from "../../src/yatzy/web/static/store.js";
+
+const state = (changes = {}) => ({
+  version: 5, steps: 3, current_player: "Ann", phase: "person", held: [], pending: null,
+  is_over: false, last: { type: "roll", player: "Ann" }, ...changes,
+});
+
+test("an older state is stale, a newer or equal one is not", () => {
+  assert.equal(isStale(state({ version: 6 }), state({ version: 5 })), true);
+  assert.equal(isStale(state({ version: 5 }), state({ version: 5 })), false);
+  assert.equal(isStale(null, state()), false);
+});
+
+test("the game moves on with another step or another player", () => {
+  assert.equal(movedOn(null, state()), true);
+  assert.equal(movedOn(state(), state({ version: 6 })), false);
+  assert.equal(movedOn(state(), state({ steps: 4 })), true);
+  assert.equal(movedOn(state(), state({ current_player: "Bo" })), true);
+});
+
+test("a person's own picks stay while the game stands still", () => {
+  const mine = new Set([0, 4]);
+  assert.equal(keptDice(state(), state({ version: 6, held: [1] }), mine), mine);
+});
+
+test("the server's held dice once the game moves on", () => {
+  assert.deepEqual(keptDice(state(), state({ steps: 4, held: [1, 2] }), new Set([0])), new Set([1, 2]));
+  assert.deepEqual(keptDice(null, state({ held: [3] }), new Set()), new Set([3]));
+});
+
+test("a computer's keep as the state shows it, whatever was picked", () => {
+  const showing = state({ version: 6, current_player: "Cy", phase: "showing", held: [0, 2] });
+  assert.deepEqual(keptDice(state({ current_player: "Cy", phase: "thinking" }), showing, new Set([4])),
+                   new Set([0, 2]));
+});
+
+test("a computer's roll that waits for real dice keeps its chosen dice", () => {
+  const waiting = state({ phase: "dice", held: [], pending: { type: "reroll", hold: [1, 3] } });
+  assert.deepEqual(keptDice(state(), waiting, new Set()), new Set([1, 3]));
+  const first = state({ phase: "dice", pending: { type: "roll" } });
+  assert.deepEqual(keptDice(state(), first, new Set([2])), new Set());
+});
+
+test("my turn: the state's player to move is my seat, and the game goes on", () => {
+  assert.equal(isMyTurn(state(), "Ann"), true);
+  assert.equal(isMyTurn(state(), "Bo"), false);
+  assert.equal(isMyTurn(state(), null), false);
+  assert.equal(isMyTurn(state({ is_over: true }), "Ann"), false);
+  assert.equal(isMyTurn(null, "Ann"), false);
+});
+
+test("undo while the last step is my seat's score", () => {
+  const scored = state({ current_player: "Bo", last: { type: "score", player: "Ann", box: "chance" } });
+  assert.equal(canUndo(scored, "Ann"), true);
+  assert.equal(canUndo(scored, "Bo"), false);
+  assert.equal(canUndo(scored, null), false);
+  assert.equal(canUndo(scored, "Ann", true), false);                    // a replay
+  assert.equal(canUndo({ ...scored, is_over: true }, "Ann"), false);
+  assert.equal(canUndo({ ...scored, last: { type: "roll", player: "Bo" } }, "Ann"), false);
+  assert.equal(canUndo(state({ last: null }), "Ann"), false);
+});
+
+test("dice typed in, with spaces, commas or none", () => {
+  assert.deepEqual(parseDice("3 5 6"), [3, 5, 6]);
+  assert.deepEqual(parseDice(" 3,5, 6 "), [3, 5, 6]);
+  assert.deepEqual(parseDice("356"), [3, 5, 6]);
+  assert.deepEqual(parseDice("7 12"), [7, 12]);                          // the server judges them
+  assert.deepEqual(parseDice(""), []);
+});
