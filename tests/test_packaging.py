@@ -137,7 +137,7 @@ def test_without_the_solver_its_features_are_refused_in_one_line(tmp_path: Path)
     out = json.loads(done.stdout.splitlines()[-1])
     assert out["available"] is False
     assert out["bots"] == ["random", "greedy"]
-    assert out["check"] == ["solver_missing", True]
+    assert out["check"] == ["solver_missing", False]  # not bad input: no ValueError
     assert out["commands"] == [2, 2, 2, 2, 2, 0, 0]
     lines = [line for line in done.stderr.splitlines() if line.startswith("yatzy:")]
     assert lines == [MISSING_LINE] * 5
