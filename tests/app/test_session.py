@@ -187,3 +187,16 @@ async def test_sessions_hear_of_changes_made_elsewhere(db: Path) -> None:
         assert session.saved.version == 2 and session.game.dice is not None
         release()
         await sessions.close()
+
+
+async def test_a_computers_reroll_waiting_for_dice_shows_its_keep(service: GameService) -> None:
+    saved = service.create(YATZY, [Seat("cpu", bot="greedy"), Seat("Ann")],
+                           dice_mode="manual")
+    session = GameSession(Table.open(service, saved, seed=1), pace=0)
+    session.start()
+    await session.settled()
+    await session.type_dice([1, 1, 2, 3, 5])  # ones kept, most likely
+    await session.settled()
+    pending = session.pending
+    assert isinstance(pending, Reroll), pending  # greedy rerolls a junk roll
+    assert session.phase is Phase.DICE and session.held == pending.hold != ()

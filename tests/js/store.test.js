@@ -40,7 +40,8 @@ test("a computer's keep as the state shows it, whatever was picked", () => {
 });
 
 test("a computer's roll that waits for real dice keeps its chosen dice", () => {
-  const waiting = state({ phase: "dice", held: [], pending: { type: "reroll", hold: [1, 3] } });
+  // The server says the dice the waiting reroll keeps.
+  const waiting = state({ phase: "dice", held: [1, 3], pending: { type: "reroll", hold: [1, 3] } });
   assert.deepEqual(keptDice(state(), waiting, new Set()), new Set([1, 3]));
   const first = state({ phase: "dice", pending: { type: "roll" } });
   assert.deepEqual(keptDice(state(), first, new Set([2])), new Set());
@@ -54,15 +55,17 @@ test("my turn: the state's player to move is my seat, and the game goes on", () 
   assert.equal(isMyTurn(null, "Ann"), false);
 });
 
-test("undo while the last step is my seat's score", () => {
-  const scored = state({ current_player: "Bo", last: { type: "score", player: "Ann", box: "chance" } });
+test("undo while the server says my seat may take back its box", () => {
+  const scored = state({ current_player: "Bo", undo_by: "Ann",
+                         last: { type: "score", player: "Ann", box: "chance" } });
   assert.equal(canUndo(scored, "Ann"), true);
   assert.equal(canUndo(scored, "Bo"), false);
   assert.equal(canUndo(scored, null), false);
   assert.equal(canUndo(scored, "Ann", true), false);                    // a replay
-  assert.equal(canUndo({ ...scored, is_over: true }, "Ann"), false);
-  assert.equal(canUndo({ ...scored, last: { type: "roll", player: "Bo" } }, "Ann"), false);
-  assert.equal(canUndo(state({ last: null }), "Ann"), false);
+  assert.equal(canUndo({ ...scored, is_over: true, undo_by: null }, "Ann"), false);
+  assert.equal(canUndo({ ...scored, last: { type: "roll", player: "Bo" }, undo_by: null }, "Ann"),
+               false);
+  assert.equal(canUndo(state({ last: null, undo_by: null }), "Ann"), false);
 });
 
 test("dice typed in, with spaces, commas or none", () => {

@@ -439,3 +439,12 @@ def test_a_seat_takes_back_its_box_until_the_next_player_acts(client: TestClient
     late = client.post(f"/api/games/{game_id}/undo", json={}, headers=bearer(ann))
     assert late.status_code == 422 and late.json()["error"]["code"] == "nothing_to_undo"
     assert client.post(f"/api/games/{game_id}/undo", json={}).status_code == 403
+
+
+def test_the_state_says_who_may_take_back_a_box(client: TestClient) -> None:
+    created = new_game(client, seats=[{"name": "Ann"}, {"bot": "greedy"}])
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    assert client.get(f"/api/games/{game_id}").json()["undo_by"] is None
+    act(client, game_id, ann, type="roll")
+    scored = act(client, game_id, ann, type="score", box="chance").json()
+    assert scored["undo_by"] == "Ann"  # until the computer acts

@@ -61,7 +61,7 @@ from yatzy.app.saved import (
 from yatzy.bots import check_level
 from yatzy.core.actions import Action, Score
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
-from yatzy.core.game import Game
+from yatzy.core.game import Game, Step
 from yatzy.core.names import MAX_PLAYERS, check_name, check_players
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
 from yatzy.core.seeded import Seed
@@ -309,18 +309,10 @@ class GameService:
         saved = self._cached(game_id) or self._repo.get(game_id)
         _check_expected(saved, expected_steps, expected_version)
         game = saved.game
-        last = game.history[-1] if game.history else None
-        if game.is_over:
-            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
-        if last is None or not isinstance(last.action, Score):
-            raise IllegalMove("Only the last box chosen can be taken back",
-                              code=ErrorCode.NOTHING_TO_UNDO)
+        last = check_undo(saved)
         if player is not None and player != last.player:
             raise IllegalMove(f"Only {last.player} can take back their move",
                               code=ErrorCode.NOT_YOUR_MOVE, player=last.player)
-        if any(seat.name == last.player and seat.bot for seat in saved.seats):
-            raise IllegalMove("A computer player's move cannot be taken back",
-                              code=ErrorCode.COMPUTER_MOVE, player=last.player)
         new = replace(saved, game=game.undo(), updated_at=self._clock(),
                       version=saved.version + 1)
         event = ActionUndone(saved.id, new.steps, last.player, version=new.version)
@@ -537,6 +529,30 @@ class GameService:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def check_undo(saved: SavedGame) -> Step:
+    """The step an undo would take back (the last box a person chose), or the
+    :class:`IllegalMove` that says why nothing can be taken back now."""
+    game = saved.game
+    last = game.history[-1] if game.history else None
+    if game.is_over:
+        raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
+    if last is None or not isinstance(last.action, Score):
+        raise IllegalMove("Only the last box chosen can be taken back",
+                          code=ErrorCode.NOTHING_TO_UNDO)
+    if any(seat.name == last.player and seat.bot for seat in saved.seats):
+        raise IllegalMove("A computer player's move cannot be taken back",
+                          code=ErrorCode.COMPUTER_MOVE, player=last.player)
+    return last
+
+
+def undo_by(saved: SavedGame) -> str | None:
+    """The player who may take back their last box now, or ``None``."""
+    try:
+        return check_undo(saved).player
+    except IllegalMove:
+        return None
 
 
 def _check_expected(saved: SavedGame, steps: int | None, version: int | None) -> None:

@@ -155,10 +155,14 @@ class GameSession:
 
     @property
     def held(self) -> tuple[int, ...]:
-        """The dice (positions) kept: a computer's keep while it shows it, else those
-        the player to move kept at the turn's last reroll."""
+        """The dice (positions) kept: a computer's keep while it shows it or while its
+        reroll waits for its real dice, else those the player to move kept at the turn's
+        last reroll."""
         if self._showing is not None:
             return self._showing.hold
+        pending = self.table.pending
+        if self.table.waiting_for_dice and isinstance(pending, Reroll):
+            return pending.hold
         return self.table.hold
 
     @property

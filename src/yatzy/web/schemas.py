@@ -167,9 +167,12 @@ class GameState(BaseModel):
         description="What the game waits for: a person, a computer (choosing, or showing "
                     "the dice it keeps), a computer's real dice, nothing (over)")
     dice: list[int] | None
-    held: list[int] = Field(description="Positions of the dice kept at the turn's last "
-                                        "reroll (a computer's keep while it shows it)")
+    held: list[int] = Field(description="Positions of the dice kept: at the turn's last "
+                                        "reroll, or a computer's keep while it shows it "
+                                        "or waits for the real dice of its reroll")
     can_roll: bool = Field(description="The player to move may roll or reroll now")
+    undo_by: str | None = Field(description="The player who may take back the box they "
+                                            "just chose (POST …/undo), or null")
     rolls_left: int
     round: int
     rounds: int

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from yatzy.app.saved import SavedGame
+from yatzy.app.service import undo_by
 from yatzy.core.actions import Action
 from yatzy.core.game import Game
 from yatzy.core.scorecard import Scorecard
@@ -81,6 +82,7 @@ def game_state(
         "dice": None if game.dice is None else list(game.dice),
         "held": list(held),
         "can_roll": game.can_roll,
+        "undo_by": undo_by(saved),
         "rolls_left": game.rolls_left,
         "round": game.round,
         "rounds": len(rules.boxes),

@@ -67,7 +67,7 @@ export function renderEntry() {
   const s = view.state;
   const computerDice = s.phase === "dice" && view.me;
   $("dice-entry").hidden = !(s.dice_mode === "manual" && ((isMyTurn(view.state, view.me) && s.can_roll) || computerDice));
-  const kept = computerDice ? (s.pending?.hold || []).length : s.dice ? view.holds.size : 0;
+  const kept = computerDice ? s.held.length : s.dice ? view.holds.size : 0;
   const n = s.dice_count - kept;
   $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: s.current_player })
     : fill(T.type_roll, { player: s.current_player, n });

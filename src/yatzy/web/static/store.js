@@ -22,7 +22,7 @@ export function movedOn(before, next) {
 // plays; else a person's own picks stay.
 export function keptDice(before, next, holds) {
   if (!movedOn(before, next) && next.phase === "person") return holds;
-  return new Set(next.phase === "dice" ? next.pending?.hold || [] : next.held);
+  return new Set(next.held);
 }
 
 export function isMyTurn(state, me) {
@@ -32,8 +32,7 @@ export function isMyTurn(state, me) {
 // The box this seat just chose can be taken back until the next player acts: while the
 // game's last step is still this seat's score.
 export function canUndo(state, me, replay = false) {
-  return Boolean(!replay && state && !state.is_over && me && state.last
-    && state.last.type === "score" && state.last.player === me);
+  return Boolean(!replay && state && me && state.undo_by === me);
 }
 
 // Dice typed in: "3 5 6", "3,5,6" or "356". The server judges them.
