@@ -37,7 +37,16 @@ from yatzy.core import (
 )
 from yatzy.core.dice import DiceLike
 from yatzy.core.record import audit as audit_record
-from yatzy.core.rulesets import OptionInfo, RulesetInfo, rulesets
+from yatzy.core.rulesets import (
+    Option,
+    OptionInfo,
+    RulesetDefinition,
+    RulesetInfo,
+    define_ruleset,
+    forget_ruleset,
+    ruleset_names,
+    rulesets,
+)
 from yatzy.core.seeded import MAX_SEED, Seed, seed_hash
 
 if TYPE_CHECKING:
@@ -93,12 +102,14 @@ __all__ = [
     "IllegalMove",
     "InvalidDice",
     "InvalidName",
+    "Option",
     "OptionInfo",
     "RecordError",
     "Reroll",
     "Roll",
     "RulesError",
     "Ruleset",
+    "RulesetDefinition",
     "RulesetInfo",
     "Score",
     "Scorecard",
@@ -106,8 +117,11 @@ __all__ = [
     "YatzyError",
     "__version__",
     "audit_record",
+    "define_ruleset",
+    "forget_ruleset",
     "new_game",
     "ruleset",
+    "ruleset_names",
     "rulesets",
     "seed_hash",
     "strategy",

@@ -115,8 +115,10 @@ def test_every_ruleset_is_described_once() -> None:
     assert described["yatzy"].joker_points == ()
     assert yatzy.ruleset("yahtzee", yahtzee_bonus=False).describe().extra_yahtzee_points == 0
     assert json.loads(json.dumps(yahtzee.to_dict()))["options"][0] == {
-        "name": "joker", "kind": "choice", "default": "forced",
-        "choices": ["forced", "gated", "free", "none"]}
+        "name": "joker", "kind": "choice", "default": "forced", "label": "Joker",
+        "choices": ["forced", "gated", "free", "none"], "choice_labels": {
+            "forced": "forced Joker", "gated": "gated Joker", "free": "free Joker",
+            "none": "no Joker"}}
 
 
 @pytest.mark.parametrize("box", ["full_house", "small_straight", "large_straight",

@@ -26,6 +26,7 @@ SIZE = (80, 24)
 async def play_to_the_end(pilot, app: YatzyApp) -> None:  # type: ignore[no-untyped-def]
     for _ in range(100):
         if isinstance(app.screen, EndScreen):
+            await pilot.pause()  # its on_mount fills it in
             return
         await play_best_box(pilot, app)
     raise AssertionError("the game did not end")

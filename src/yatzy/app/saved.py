@@ -161,6 +161,7 @@ def player_results(saved: SavedGame) -> tuple[PlayerResult, ...]:
     if not game.is_over:
         raise IllegalMove("The game is not over yet", code=ErrorCode.GAME_NOT_OVER)
     totals = [card.total for card in game.cards]
+    ybox = game.ruleset.yahtzee_box  # none in a ruleset without n of a kind
     return tuple(
         PlayerResult(
             seat=i,
@@ -168,7 +169,7 @@ def player_results(saved: SavedGame) -> tuple[PlayerResult, ...]:
             bot=seat.bot,
             total=card.total,
             upper_bonus=card.upper_bonus,
-            yahtzee_points=card[game.ruleset.yahtzee_box] or 0,
+            yahtzee_points=card[ybox] or 0 if ybox in card else 0,
             yahtzee_bonuses=card.yahtzee_bonus_count,
             place=1 + sum(t > card.total for t in totals),
         )

@@ -4,15 +4,15 @@ numbers, and choosing a ruleset and its options."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from yatzy.core.errors import ErrorCode, RulesError
-from yatzy.core.rulesets import RULESET_NAMES, OptionInfo, Ruleset, ruleset, rulesets
+from yatzy.core.rulesets import OptionInfo, Ruleset, ruleset, ruleset_names, rulesets
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
-from yatzy.i18n.words import OPTION_LABELS
 
 #: A whole number as a player types it: ASCII digits, perhaps a sign.
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -99,7 +99,12 @@ def _option_flags() -> dict[str, tuple[OptionInfo, str, tuple[str, ...]]]:
         for option in info.options:
             dashed = option.name.replace("_", "-")
             flag = f"--no-{dashed}" if option.kind == "bool" and option.default else f"--{dashed}"
-            owners = found[option.name][2] if option.name in found else ()
+            if option.name in found:  # another ruleset's option of that name
+                seen, _, owners = found[option.name]
+                choices = (*seen.choices, *(c for c in option.choices if c not in seen.choices))
+                option = dataclasses.replace(seen, choices=choices)
+            else:
+                owners = ()
             found[option.name] = (option, flag, (*owners, info.name))
     return found
 
@@ -121,12 +126,12 @@ def add_ruleset_arguments(parser: argparse.ArgumentParser, t: Translator) -> Non
     """Add ``--rules`` and the options of every ruleset, as the rulesets describe them
     (``--order``, ``--joker``, ``--no-yahtzee-bonus``, ``--upper-first``, ``--rolls``)."""
     group = parser.add_argument_group("rules")
-    group.add_argument("--rules", choices=RULESET_NAMES, default="yatzy",
+    group.add_argument("--rules", choices=ruleset_names(), default="yatzy",
                        help="the ruleset (default: yatzy, Scandinavian)")
-    everyone = len(RULESET_NAMES)
+    everyone = len(ruleset_names())
     for name, (option, flag, owners) in _option_flags().items():
         where = "" if len(owners) == everyone else f"{', '.join(owners)}: "
-        label = OPTION_LABELS.get(name, name).lower()
+        label = option.label.lower()
         if option.kind == "bool":
             group.add_argument(flag, dest=name, default=None,
                                action="store_false" if option.default else "store_true",
@@ -139,20 +144,17 @@ def add_ruleset_arguments(parser: argparse.ArgumentParser, t: Translator) -> Non
                                help=f"{where}{label} (default {option.default})")
 
 
-#: The command-line flag of each ruleset option.
-FLAGS = {name: flag for name, (_, flag, _) in _option_flags().items()}
-
-
 def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
     """The ruleset the options of :func:`add_ruleset_arguments` ask for."""
+    flags = {name: flag for name, (_, flag, _) in _option_flags().items()}
     options = {
-        key: getattr(args, key) for key in FLAGS if getattr(args, key, None) is not None
+        key: getattr(args, key) for key in flags if getattr(args, key, None) is not None
     }
     known = ruleset(args.rules).options
     for key in options:
         if key not in known:
             raise RulesError(
-                f"{FLAGS[key]} is not an option of {args.rules}",
-                code=ErrorCode.FLAG_NOT_FOR_RULES, flag=FLAGS[key], rules=args.rules,
+                f"{flags[key]} is not an option of {args.rules}",
+                code=ErrorCode.FLAG_NOT_FOR_RULES, flag=flags[key], rules=args.rules,
             )
     return ruleset(args.rules, **options)

@@ -19,10 +19,9 @@ from rich.text import Text
 
 from yatzy.app import GameService, StatsRow
 from yatzy.cli.options import add_language_argument, command_translator
-from yatzy.core.rulesets import RULESET_NAMES, Ruleset
+from yatzy.core.rulesets import Ruleset, ruleset_names
 from yatzy.i18n import Translator, translator
-from yatzy.i18n.words import RULESET_NAMES as RULESET_WORDS
-from yatzy.i18n.words import box_label, ruleset_title
+from yatzy.i18n.words import box_label, ruleset_name, ruleset_title
 
 #: Bin widths a histogram may use, smallest first.
 NICE_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
@@ -38,7 +37,7 @@ def register(subparsers: Any, t: Translator) -> None:
         description="Show statistics of finished games per ruleset and player.",
     )
     parser.add_argument("--db", help="the game database (default: in your data folder)")
-    parser.add_argument("--rules", choices=RULESET_NAMES, help="only this ruleset")
+    parser.add_argument("--rules", choices=ruleset_names(), help="only this ruleset")
     parser.add_argument("--player", help="only this player")
     parser.add_argument("--histogram", action="store_true",
                         help="also draw the distribution of final scores")
@@ -99,7 +98,7 @@ def _json(service: GameService, rows: list[StatsRow], args: argparse.Namespace) 
 
 def _no_games_message(t: Translator, args: argparse.Namespace) -> Text:
     """What ``yatzy stats`` says when no game matches (plain text: a name as it is)."""
-    rules = t._(RULESET_WORDS[args.rules]) if args.rules else None
+    rules = ruleset_name(t, args.rules) if args.rules else None
     player = args.player or None
     if rules and player:
         return Text(t._("No finished games of {rules} for {player} yet. "

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     NOT_A_GAME = "not_a_game"
     # Rulesets and boxes.
     UNKNOWN_RULESET = "unknown_ruleset"
+    BAD_RULESET_DEFINITION = "bad_ruleset_definition"
     UNKNOWN_OPTION = "unknown_option"
     BAD_OPTION = "bad_option"
     UNKNOWN_BOX = "unknown_box"

@@ -61,7 +61,7 @@ def _allowed_bits(ruleset: Ruleset, filled: int) -> int:
 
 @lru_cache(maxsize=32)
 def _upper_bits(ruleset: Ruleset) -> int:
-    return sum(1 << i for i, box in enumerate(ruleset.boxes) if box in UPPER_BOXES)
+    return (1 << ruleset.upper_count) - 1
 
 
 def _allowed(ruleset: Ruleset, card: Scorecard) -> tuple[str, ...]:
@@ -156,7 +156,8 @@ def _joker_options(
         if lower:
             return {box: joker[box] for box in lower}
         return {box: table[box] for box in allowed}
-    wild = ruleset.joker == "free" or not card.is_open(upper_box)
+    wild = (ruleset.joker == "free" or upper_box not in ruleset.upper_boxes
+            or not card.is_open(upper_box))
     return {
         box: joker[box] if wild and box not in UPPER_BOXES else table[box]
         for box in allowed
@@ -288,7 +289,8 @@ def refusal(
         return None
     face = d[0]
     upper_box = UPPER_BOXES[face - 1]
-    reason = "joker_upper" if card.is_open(upper_box) else "joker_lower"
+    reason = ("joker_upper" if upper_box in ruleset.upper_boxes and card.is_open(upper_box)
+              else "joker_lower")
     return Refusal(box, reason, face=face, upper_box=upper_box)
 
 

@@ -15,7 +15,7 @@ yatzy.core.errors.RulesError: Unknown value 'wild' for option joker of yahtzee; 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -86,10 +86,18 @@ _FALSE = {"false", "no", "off", "0"}
 
 
 @dataclass(frozen=True)
-class _Option:
+class Option:
+    """One option of a ruleset as its definition gives it: the default, the choices
+    (an option of ``kind`` ``str``), the range (``int``; ``bool`` has neither), and its
+    English name and those of its choices (the front ends translate them)."""
+
     default: Any
     choices: tuple[Any, ...] | None = None  # for enumerated options
     kind: type = str
+    minimum: int = 1
+    maximum: int = 10
+    label: str = ""
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -103,12 +111,17 @@ class OptionInfo:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    #: English names: the option's, and each choice's (the front ends translate them).
+    label: str = ""
+    choice_labels: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The description as JSON-ready data."""
-        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default}
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default,
+                                "label": self.label}
         if self.kind == "choice":
             data["choices"] = list(self.choices)
+            data["choice_labels"] = dict(self.choice_labels)
         if self.kind == "int":
             data.update(minimum=self.minimum, maximum=self.maximum)
         return data
@@ -121,10 +134,14 @@ class RulesetInfo:
     of the defaults in :func:`rulesets`).
 
     ``joker_points`` gives, for each lower box, what a Joker scores there: a number, or
-    ``None`` for the sum of the dice (empty where the ruleset has no Joker)."""
+    ``None`` for the sum of the dice (empty where the ruleset has no Joker). ``title``,
+    ``labels`` (of the boxes) and the options' labels are English: the front ends
+    translate them."""
 
     name: str
+    title: str
     boxes: tuple[str, ...]
+    labels: tuple[tuple[str, str], ...]
     upper_boxes: tuple[str, ...]
     lower_boxes: tuple[str, ...]
     dice_count: int
@@ -145,7 +162,8 @@ class RulesetInfo:
     def to_dict(self) -> dict[str, Any]:
         """The description as JSON-ready data."""
         return {
-            "name": self.name, "boxes": list(self.boxes),
+            "name": self.name, "title": self.title, "boxes": list(self.boxes),
+            "labels": dict(self.labels),
             "upper_boxes": list(self.upper_boxes), "lower_boxes": list(self.lower_boxes),
             "dice_count": self.dice_count, "faces": self.faces, "rolls": self.rolls,
             "upper_bonus_threshold": self.upper_bonus_threshold,
@@ -159,24 +177,134 @@ class RulesetInfo:
         }
 
 
-_OPTIONS: dict[str, dict[str, _Option]] = {
-    "yatzy": {
-        "order": _Option("free", ORDERS),
-        "rolls": _Option(3, kind=int),
-    },
-    "yahtzee": {
-        "joker": _Option("forced", JOKERS),
-        "yahtzee_bonus": _Option(True, kind=bool),
-        "upper_first": _Option(False, kind=bool),
-        "rolls": _Option(3, kind=int),
-    },
-}
+@dataclass(frozen=True, eq=False)
+class RulesetDefinition:
+    """A ruleset's rules, once: its boxes and their table scores, dice, bonus and
+    options, from which :func:`ruleset` builds each variant. The rulesets of the rule
+    sheets are defined here; :func:`define_ruleset` adds another, which every front end
+    then offers (its description, :func:`rulesets`, is all they read).
 
-#: The names of the rulesets, for :func:`ruleset`.
-RULESET_NAMES = tuple(_OPTIONS)
+    - ``upper``: the upper section, at the top of the card: boxes from
+      :data:`UPPER_BOXES` (ones … sixes, each the face times its count), in that order.
+    - ``lower``: the other boxes in card order, each with its :data:`scoring.Scorer
+      <yatzy.core.scoring.Scorer>`.
+    - ``labels``: English names of boxes that :data:`LABELS` does not have.
+    - ``yahtzee_box``: the box of n of a kind (its Joker and extra bonus), or ``""``.
+    - ``variant``: the rule values an option choice sets, from the options' values
+      (every option with its value): any of ``rolls``, ``order``, ``joker``,
+      ``extra_yahtzee_points``, ``upper_bonus_threshold``, ``upper_bonus_points``. By
+      default an option called ``rolls`` or ``order`` sets that value.
+    """
 
+    name: str
+    title: str
+    upper: tuple[str, ...]
+    lower: Mapping[str, scoring.Scorer]
+    dice_count: int = 5
+    upper_bonus_threshold: int = 63
+    upper_bonus_points: int = 50
+    yahtzee_box: str = ""
+    first_player: str = "seat"
+    options: Mapping[str, Option] = field(default_factory=dict)
+    labels: Mapping[str, str] = field(default_factory=dict)
+    variant: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+
+
+#: The rule values a variant may set (see :class:`RulesetDefinition`).
+_VARIANT_VALUES = frozenset({"rolls", "order", "joker", "extra_yahtzee_points",
+                             "upper_bonus_threshold", "upper_bonus_points"})
+
+#: The most rolls a turn may have (the ``rolls`` option's maximum).
 MAX_ROLLS = 10
 
+_ROLLS = Option(3, kind=int, minimum=1, maximum=MAX_ROLLS, label="Rolls per turn")
+_ORDER_LABELS = {"free": "any order", "upper_first": "upper section first",
+                 "in_order": "in order"}
+
+#: The rulesets by name, in the order they are offered.
+_DEFINITIONS: dict[str, RulesetDefinition] = {}
+#: The rulesets of the rule sheets (which :func:`forget_ruleset` keeps).
+_BUILT_IN = ("yatzy", "yahtzee")
+
+
+def _yahtzee_variant(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {"rolls": values["rolls"], "joker": values["joker"],
+            "order": "upper_first" if values["upper_first"] else "free",
+            "extra_yahtzee_points": 100 if values["yahtzee_bonus"] else 0}
+
+
+def _check_definition(d: RulesetDefinition) -> None:
+    def bad(why: str) -> RulesError:
+        return RulesError(f"Ruleset definition {shown(d.name)}: {why}",
+                          code=ErrorCode.BAD_RULESET_DEFINITION, name=shown(d.name), why=why)
+
+    if not isinstance(d, RulesetDefinition):
+        raise RulesError(f"Expected a RulesetDefinition, not {shown(d)}",
+                         code=ErrorCode.BAD_RULESET_DEFINITION, name=shown(d), why="")
+    if not (isinstance(d.name, str) and d.name.isascii() and d.name.isidentifier()
+            and d.name == d.name.lower()):
+        raise bad("the name must be lower-case letters, digits and underscores")
+    if d.name in _DEFINITIONS:
+        raise bad("a ruleset of that name exists")
+    if tuple(d.upper) != UPPER_BOXES[: len(d.upper)]:
+        raise bad(f"the upper section must be the first boxes of {', '.join(UPPER_BOXES)}")
+    boxes = (*d.upper, *d.lower)
+    if len(set(boxes)) != len(boxes) or not 1 <= len(boxes) <= 30:
+        raise bad("the boxes must be 1 to 30 different names")
+    unnamed = [b for b in d.lower if b not in LABELS and b not in d.labels]
+    if unnamed or any(not isinstance(b, str) or not b.isidentifier() for b in boxes):
+        raise bad(f"every box needs a name and an English label ({', '.join(unnamed)})")
+    if any(b in LABELS and LABELS[b] != label for b, label in d.labels.items()):
+        raise bad("a box of another ruleset's name must keep its label")
+    if not 1 <= d.dice_count <= 6 or d.yahtzee_box not in ("", *d.lower):
+        raise bad("1 to 6 dice, and the n-of-a-kind box must be a lower box")
+    if d.first_player not in ("seat", "roll"):
+        raise bad("the first player is chosen by 'seat' or 'roll'")
+    if any(not isinstance(o, Option) for o in d.options.values()):
+        raise bad("each option must be an Option")
+
+
+def define_ruleset(definition: RulesetDefinition) -> None:
+    """Add ``definition``'s ruleset: :func:`ruleset` builds it by name from now on, and
+    :func:`rulesets` describes it for every front end. Raises :class:`RulesError` for a
+    name in use or a definition that breaks the rules above.
+
+    >>> from yatzy.core import scoring
+    >>> define_ruleset(RulesetDefinition(
+    ...     "tiny", "Tiny", upper=("ones", "twos"), lower={"chance": scoring.chance},
+    ...     dice_count=2, upper_bonus_threshold=6, options={"rolls": Option(2, kind=int)}))
+    >>> ruleset("tiny").boxes, ruleset("tiny", rolls=3).rolls
+    (('ones', 'twos', 'chance'), 3)
+    >>> forget_ruleset("tiny")
+    """
+    _check_definition(definition)
+    _DEFINITIONS[definition.name] = definition
+    LABELS.update(definition.labels)
+
+
+def forget_ruleset(name: str) -> None:
+    """Remove a ruleset added by :func:`define_ruleset` (the rule sheets' stay)."""
+    if name in _BUILT_IN or name not in _DEFINITIONS:
+        raise RulesError(f"No added ruleset {shown(name)}", code=ErrorCode.UNKNOWN_RULESET,
+                         name=shown(name), valid=", ".join(ruleset_names()))
+    definition = _DEFINITIONS.pop(name)
+    used = {b for d in _DEFINITIONS.values() for b in (*d.upper, *d.lower)}
+    for box in definition.labels:
+        if box not in used:
+            LABELS.pop(box, None)
+
+
+def ruleset_names() -> tuple[str, ...]:
+    """The names of every ruleset :func:`ruleset` builds, in the order they are offered.
+
+    >>> ruleset_names()
+    ('yatzy', 'yahtzee')
+    """
+    return tuple(_DEFINITIONS)
+
+
+#: The rule sheets' rulesets (:func:`ruleset_names` has every ruleset, added ones too).
+RULESET_NAMES = _BUILT_IN
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -205,6 +333,10 @@ class Ruleset:
     #: roll-off, as Yahtzee's rule sheet has it) or ``"seat"`` (the first seat).
     first_player: str
     _scorers: Mapping[str, scoring.Scorer] = field(compare=False, repr=False, hash=False)
+    #: How many boxes at the top of the card form the upper section.
+    upper_count: int = 6
+    #: The ruleset's English name ("Yahtzee").
+    title: str = field(default="", compare=False)
 
     @property
     def options(self) -> dict[str, Any]:
@@ -213,13 +345,13 @@ class Ruleset:
 
     @property
     def upper_boxes(self) -> tuple[str, ...]:
-        """The upper section: ones … sixes."""
-        return self.boxes[:6]
+        """The upper section: ones … sixes (as many of them as the ruleset has)."""
+        return self.boxes[: self.upper_count]
 
     @property
     def lower_boxes(self) -> tuple[str, ...]:
-        """The lower section: every box after sixes."""
-        return self.boxes[6:]
+        """The lower section: every box after the upper section."""
+        return self.boxes[self.upper_count :]
 
     def label(self, box: str) -> str:
         """The English name of ``box`` ("Full house")."""
@@ -331,8 +463,9 @@ class Ruleset:
         return f"ruleset({self.name!r}{args})"
 
     def _changed_options(self) -> list[tuple[str, Any]]:
-        spec = _OPTIONS[self.name]
-        return [(k, v) for k, v in self.option_items if v != spec[k].default]
+        definition = _DEFINITIONS.get(self.name)
+        spec = definition.options if definition is not None else {}
+        return [(k, v) for k, v in self.option_items if k not in spec or v != spec[k].default]
 
 
 def check_ruleset(value: object) -> Ruleset:
@@ -358,19 +491,26 @@ def _full_values(rules: Ruleset) -> dict[str, int]:
 
 @lru_cache(maxsize=32)
 def _describe(rules: Ruleset) -> RulesetInfo:
-    spec = _OPTIONS[rules.name]
+    definition = _DEFINITIONS.get(rules.name)
+    spec = definition.options if definition is not None else {}
     options = tuple(
         OptionInfo(key, "bool" if opt.kind is bool else "int" if opt.kind is int
                    else "choice", opt.default, tuple(opt.choices or ()),
-                   *((1, MAX_ROLLS) if opt.kind is int else (None, None)))
+                   minimum=opt.minimum if opt.kind is int else None,
+                   maximum=opt.maximum if opt.kind is int else None,
+                   label=opt.label or key,
+                   choice_labels=tuple((c, opt.choice_labels.get(c, c))
+                                       for c in opt.choices or ()))
         for key, opt in spec.items())
     full = _full_values(rules)
     return RulesetInfo(
-        name=rules.name, boxes=rules.boxes, upper_boxes=rules.upper_boxes,
+        name=rules.name, title=rules.title or rules.name, boxes=rules.boxes,
+        labels=tuple((box, LABELS.get(box, box)) for box in rules.boxes),
+        upper_boxes=rules.upper_boxes,
         lower_boxes=rules.lower_boxes, dice_count=rules.dice_count, faces=len(FACES),
         rolls=rules.rolls, upper_bonus_threshold=rules.upper_bonus_threshold,
         upper_bonus_points=rules.upper_bonus_points, yahtzee_box=rules.yahtzee_box,
-        yahtzee_points=full[rules.yahtzee_box],
+        yahtzee_points=full.get(rules.yahtzee_box, 0),
         extra_yahtzee_points=rules.extra_yahtzee_points, joker=rules.joker,
         joker_points=() if rules.joker == "none" else tuple(
             (box, None if box in JOKER_SUMS else full[box]) for box in rules.lower_boxes
@@ -389,7 +529,7 @@ def rulesets() -> tuple[RulesetInfo, ...]:
     >>> [option.name for option in rulesets()[1].options]
     ['joker', 'yahtzee_bonus', 'upper_first', 'rolls']
     """
-    return tuple(ruleset(name).describe() for name in RULESET_NAMES)
+    return tuple(ruleset(name).describe() for name in _DEFINITIONS)
 
 
 @lru_cache(maxsize=32)
@@ -416,7 +556,7 @@ def _five_of_a_kind_points(rules: Ruleset) -> dict[str, frozenset[int]]:
     return {box: frozenset(values) for box, values in points.items()}
 
 
-def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:
+def _coerce(ruleset_name: str, key: str, value: Any, option: Option) -> Any:
     where = f"option {key} of {ruleset_name}"
     if option.kind is bool:
         if isinstance(value, bool):
@@ -433,12 +573,13 @@ def _coerce(ruleset_name: str, key: str, value: Any, option: _Option) -> Any:
         # of them (int() of thousands of digits raises too).
         if text is not None and text.isascii() and text.isdigit() and len(text) <= 3:
             value = int(text)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROLLS:
+        low, high = option.minimum, option.maximum
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RulesError(
-                f"Option {key} of {ruleset_name} must be a whole number from 1 to {MAX_ROLLS},"
+                f"Option {key} of {ruleset_name} must be a whole number from {low} to {high},"
                 f" not {shown(value)}",
                 code=ErrorCode.BAD_OPTION, option=key, value=shown(value),
-                valid=f"1-{MAX_ROLLS}",
+                valid=f"{low}-{high}",
             )
         return value
     assert option.choices is not None
@@ -473,14 +614,16 @@ def ruleset(name: str, /, **options: Any) -> Ruleset:
 
 
 def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
-    if not isinstance(name, str) or name.lower() not in _OPTIONS:
-        valid = ", ".join(repr(n) for n in RULESET_NAMES)
+    if not isinstance(name, str) or name.lower() not in _DEFINITIONS:
+        names = ruleset_names()
+        valid = ", ".join(repr(n) for n in names)
         raise RulesError(
             f"Unknown ruleset {shown(name)}; valid rulesets: {valid}",
-            code=ErrorCode.UNKNOWN_RULESET, name=shown(name), valid=", ".join(RULESET_NAMES),
+            code=ErrorCode.UNKNOWN_RULESET, name=shown(name), valid=", ".join(names),
         )
     name = name.lower()
-    spec = _OPTIONS[name]
+    d = _DEFINITIONS[name]
+    spec = d.options
     unknown = [key for key in options if not isinstance(key, str) or key not in spec]
     if unknown:
         raise RulesError(
@@ -492,35 +635,64 @@ def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
         key: _coerce(name, key, options[key], opt) if key in options else opt.default
         for key, opt in spec.items()
     }
-    items = tuple(values.items())
-    if name == "yatzy":
-        return Ruleset(
-            name=name,
-            option_items=items,
-            boxes=tuple(_YATZY_SCORERS),
-            dice_count=5,
-            rolls=values["rolls"],
-            upper_bonus_threshold=63,
-            upper_bonus_points=50,
-            order=values["order"],
-            joker="none",
-            extra_yahtzee_points=0,
-            yahtzee_box="yatzy",
-            first_player="seat",
-            _scorers=_YATZY_SCORERS,
-        )
+    rule_values: dict[str, Any] = {
+        "rolls": 3, "order": "free", "joker": "none", "extra_yahtzee_points": 0,
+        "upper_bonus_threshold": d.upper_bonus_threshold,
+        "upper_bonus_points": d.upper_bonus_points,
+    }
+    if d.variant is not None:
+        chosen = dict(d.variant(values))
+        if not chosen.keys() <= _VARIANT_VALUES:
+            raise RulesError(f"Ruleset definition {name!r}: a variant sets only "
+                             f"{', '.join(sorted(_VARIANT_VALUES))}",
+                             code=ErrorCode.BAD_RULESET_DEFINITION, name=name, why="")
+        rule_values.update(chosen)
+        if not d.yahtzee_box and (rule_values["joker"] != "none"
+                                  or rule_values["extra_yahtzee_points"]):
+            raise RulesError(f"Ruleset definition {name!r}: a Joker or an extra bonus "
+                             "needs an n-of-a-kind box",
+                             code=ErrorCode.BAD_RULESET_DEFINITION, name=name, why="")
+    else:
+        rule_values.update((k, values[k]) for k in ("rolls", "order") if k in values)
     return Ruleset(
         name=name,
-        option_items=items,
-        boxes=tuple(_YAHTZEE_SCORERS),
-        dice_count=5,
-        rolls=values["rolls"],
-        upper_bonus_threshold=63,
-        upper_bonus_points=35,
-        order="upper_first" if values["upper_first"] else "free",
-        joker=values["joker"],
-        extra_yahtzee_points=100 if values["yahtzee_bonus"] else 0,
-        yahtzee_box="yahtzee",
-        first_player="roll",
-        _scorers=_YAHTZEE_SCORERS,
+        option_items=tuple(values.items()),
+        boxes=(*d.upper, *d.lower),
+        dice_count=d.dice_count,
+        yahtzee_box=d.yahtzee_box,
+        first_player=d.first_player,
+        _scorers=_scorers_of(d),
+        upper_count=len(d.upper),
+        title=d.title,
+        **rule_values,
     )
+
+
+@lru_cache(maxsize=64)
+def _scorers_of(d: RulesetDefinition) -> Mapping[str, scoring.Scorer]:
+    return {**{box: _UPPER_SCORERS[box] for box in d.upper}, **d.lower}
+
+
+define_ruleset(RulesetDefinition(
+    "yatzy", "Yatzy", upper=UPPER_BOXES,
+    lower={box: _YATZY_SCORERS[box] for box in _YATZY_SCORERS if box not in UPPER_BOXES},
+    yahtzee_box="yatzy",
+    options={
+        "order": Option("free", ORDERS, label="Play order", choice_labels=_ORDER_LABELS),
+        "rolls": _ROLLS,
+    },
+))
+define_ruleset(RulesetDefinition(
+    "yahtzee", "Yahtzee", upper=UPPER_BOXES,
+    lower={box: _YAHTZEE_SCORERS[box] for box in _YAHTZEE_SCORERS if box not in UPPER_BOXES},
+    upper_bonus_points=35, yahtzee_box="yahtzee", first_player="roll",
+    options={
+        "joker": Option("forced", JOKERS, label="Joker", choice_labels={
+            "forced": "forced Joker", "gated": "gated Joker", "free": "free Joker",
+            "none": "no Joker"}),
+        "yahtzee_bonus": Option(True, kind=bool, label="Yahtzee bonus"),
+        "upper_first": Option(False, kind=bool, label="Upper section first"),
+        "rolls": _ROLLS,
+    },
+    variant=_yahtzee_variant,
+))

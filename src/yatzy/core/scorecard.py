@@ -123,7 +123,7 @@ class Scorecard(Mapping[str, "int | None"]):
     @property
     def upper_sum(self) -> int:
         """Points in ones … sixes."""
-        return sum(filter(None, self.entries[:6]))
+        return sum(filter(None, self.entries[: self.ruleset.upper_count]))
 
     @property
     def upper_bonus(self) -> int:
@@ -135,7 +135,8 @@ class Scorecard(Mapping[str, "int | None"]):
     def upper_par_delta(self) -> int:
         """Upper sum minus three of each filled upper face: ``+3`` means 3 over par
         for the bonus (three of every face gives exactly 63)."""
-        par = sum(3 * face for face, v in enumerate(self.entries[:6], start=1) if v is not None)
+        upper = self.entries[: self.ruleset.upper_count]
+        par = sum(3 * face for face, v in enumerate(upper, start=1) if v is not None)
         return self.upper_sum - par
 
     @property
@@ -146,7 +147,7 @@ class Scorecard(Mapping[str, "int | None"]):
     @property
     def lower_sum(self) -> int:
         """Points in the lower section (bonuses not included)."""
-        return sum(filter(None, self.entries[6:]))
+        return sum(filter(None, self.entries[self.ruleset.upper_count :]))
 
     @property
     def total(self) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from yatzy.core import rules
 from yatzy.core.errors import ErrorCode, YatzyError
 from yatzy.core.game import Game
-from yatzy.core.rulesets import UPPER_BOXES, Ruleset, RulesetInfo
+from yatzy.core.rulesets import LABELS, UPPER_BOXES, Ruleset, RulesetInfo, ruleset
 from yatzy.core.scorecard import BONUS_KEY, Scorecard
 from yatzy.i18n import N_, Translator
 
@@ -100,6 +100,24 @@ OPTION_LABELS: dict[str, str] = {
     "rolls": N_("Rolls per turn"),
 }
 CHOICE_LABELS: dict[str, dict[str, str]] = {"order": ORDER_NAMES, "joker": JOKER_NAMES}
+#: What a ruleset's title says of a yes-or-no option turned off (on, its label).
+OFF_LABELS: dict[str, str] = {"yahtzee_bonus": N_("no Yahtzee bonus")}
+#: Options whose value the title shows through the rule they set (the play order).
+_SHOWN_AS_RULE = frozenset({"order", "upper_first", "rolls"})
+
+
+def ruleset_name(t: Translator, name: str) -> str:
+    """The title of the ruleset called ``name`` in ``t``'s language (as its definition
+    has it, for a ruleset the catalogs do not know).
+
+    >>> from yatzy.i18n import translator
+    >>> ruleset_name(translator("fi"), "yahtzee"), ruleset_name(translator("fi"), "poker")
+    ('Yahtzee', 'poker')
+    """
+    try:
+        return t._(ruleset(name).title)
+    except YatzyError:
+        return name
 
 
 def ruleset_description(t: Translator, info: RulesetInfo) -> dict[str, Any]:
@@ -107,23 +125,20 @@ def ruleset_description(t: Translator, info: RulesetInfo) -> dict[str, Any]:
     ``t``'s language: the ruleset's title, each box's and option's label, each choice's.
     A name the catalogs do not have is shown as it is in the rules."""
     data = info.to_dict()
-    data["title"] = t._(RULESET_NAMES[info.name]) if info.name in RULESET_NAMES \
-        else info.name
-    data["box_labels"] = {box: box_label(t, box) if box in BOX_LABELS else box
-                          for box in info.boxes}
+    data["title"] = t._(info.title)
+    data["box_labels"] = {box: box_label(t, box) for box in info.boxes}
     for option in data["options"]:
-        name = option["name"]
-        option["label"] = t._(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+        option["label"] = t._(option["label"])
         if "choices" in option:
-            names = CHOICE_LABELS.get(name, {})
-            option["choice_labels"] = {c: t._(names[c]) if c in names else c
-                                       for c in option["choices"]}
+            option["choice_labels"] = {c: t._(label)
+                                       for c, label in option["choice_labels"].items()}
     return data
 
 
 def box_label(t: Translator, box: str) -> str:
-    """The name of ``box`` in ``t``'s language."""
-    return t._(BOX_LABELS[box])
+    """The name of ``box`` in ``t``'s language (the English name its ruleset's
+    definition gives, where the catalogs do not have it)."""
+    return t._(BOX_LABELS.get(box) or LABELS.get(box, box))
 
 
 def _name_key(name: str) -> str:
@@ -135,7 +150,7 @@ def box_named(t: Translator, name: str) -> str | None:
     its code name, its English name or its name in ``t``'s language, whatever the
     case, with spaces or underscores between words; ``None`` for no box."""
     key = _name_key(name)
-    for box, label in (*BOX_LABELS.items(), (BONUS_KEY, BONUS_LABEL)):
+    for box, label in (*{**LABELS, **BOX_LABELS}.items(), (BONUS_KEY, BONUS_LABEL)):
         if key in (_name_key(box), _name_key(label), _name_key(t._(label))):
             return box
     return None
@@ -152,14 +167,25 @@ def card_text(t: Translator, card: Scorecard) -> str:
 
 def ruleset_title(t: Translator, ruleset: Ruleset) -> str:
     """A short title such as ``"Yahtzee · free Joker"``: the name and changed options."""
-    parts = [t._(RULESET_NAMES[ruleset.name])]
+    parts = [t._(ruleset.title or ruleset.name)]
     if ruleset.order != "free":
         parts.append(t._(ORDER_NAMES[ruleset.order]))
-    if ruleset.name == "yahtzee":
-        if ruleset.joker != "forced":
-            parts.append(t._(JOKER_NAMES[ruleset.joker]))
-        if not ruleset.extra_yahtzee_points:
-            parts.append(t._("no Yahtzee bonus"))
+    values = ruleset.options
+    for option in ruleset.describe().options:
+        value = values[option.name]
+        if option.name in _SHOWN_AS_RULE or value == option.default:
+            continue
+        if option.kind == "choice":
+            parts.append(t._(dict(option.choice_labels).get(value, value)))
+        elif option.kind == "bool" and value:
+            parts.append(t._(option.label))
+        elif option.kind == "bool" and option.name in OFF_LABELS:
+            parts.append(t._(OFF_LABELS[option.name]))
+        elif option.kind == "bool":
+            word = t._("off")
+            parts.append(f"{t._(option.label)}: {word}")
+        else:
+            parts.append(f"{t._(option.label)}: {value}")
     if ruleset.rolls != 3:
         parts.append(t.ngettext("{n} roll", "{n} rolls", ruleset.rolls, n=ruleset.rolls))
     return " · ".join(parts)
@@ -204,6 +230,7 @@ ERROR_TEXTS: dict[str, str] = {
     ErrorCode.NOT_A_SCORECARD: N_("A scorecard of these rules is needed here, not {value}"),
     ErrorCode.NOT_A_GAME: N_("A game of these rules is needed here, not {value}"),
     ErrorCode.UNKNOWN_RULESET: N_("Unknown rules {name}; choose from {valid}"),
+    ErrorCode.BAD_RULESET_DEFINITION: N_("The rules {name} cannot be added: {why}"),
     ErrorCode.UNKNOWN_OPTION: N_("Unknown option {option}; the options are {valid}"),
     ErrorCode.BAD_OPTION: N_("The option {option} cannot be {value}; choose from {valid}"),
     ErrorCode.UNKNOWN_BOX: N_("There is no box called {box}"),
@@ -329,12 +356,12 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
     box = params.get("box")
     if code in (ErrorCode.BOX_FILLED, ErrorCode.BOX_NOT_ALLOWED) and game is not None and box:
         return refusal(t, game, str(box))
-    if isinstance(box, str) and box in BOX_LABELS:
+    if isinstance(box, str) and (box in BOX_LABELS or box in LABELS):
         params = {**params, "box": box_label(t, box)}
     if code == ErrorCode.INVALID_DICE and "count" in params:
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])
     if code == ErrorCode.FLAG_NOT_FOR_RULES:
-        params = {**params, "rules": t._(RULESET_NAMES.get(str(params.get("rules")), "?"))}
+        params = {**params, "rules": ruleset_name(t, str(params.get("rules", "?")))}
     if code == ErrorCode.STORAGE:
         if "folder" in params:
             return t._("Cannot open the game database {db}: there is no folder {folder}",

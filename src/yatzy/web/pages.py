@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from yatzy.app.errors import GameNotFound
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
-from yatzy.i18n.words import BOX_LABELS, ruleset_description
+from yatzy.i18n.words import box_label, ruleset_description
 from yatzy.web.errors import request_lang
 from yatzy.web.texts import page_texts
 
@@ -69,11 +69,11 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
 async def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse:
     rooms = request.app.state.rooms
     try:
-        await rooms.run(rooms.service.load, game_id)
+        saved = await rooms.run(rooms.service.load, game_id)
     except GameNotFound:
         raise HTTPException(404) from None  # the page that says there is nothing here
     t = translator(request_lang(request))
-    boxes = {box: t._(label) for box, label in BOX_LABELS.items()}
+    boxes = {box: box_label(t, box) for box in saved.game.ruleset.boxes}
     context = _common(request) | {"game_id": game_id[:64], "replay": replay,
                                   "boxes_json": script_json(boxes)}
     return templates.TemplateResponse(request, "game.html", context)

@@ -22,11 +22,12 @@ async def test_yahtzee_with_options_and_real_dice(service: GameService) -> None:
     async with app.run_test(size=SIZE) as pilot:
         setup = app.screen
         assert isinstance(setup, SetupScreen)
-        assert setup.query_one("#joker-field").display is False
+        assert setup.query_one("#opt-joker-field").display is False
         setup.query_one("#rules", Select).value = "yahtzee"
         await pilot.pause()
-        assert setup.query_one("#bonus-field").display is True
-        setup.query_one("#joker", Select).value = "gated"
+        assert setup.query_one("#opt-yahtzee_bonus-field").display is True
+        assert setup.query_one("#opt-order-field").display is False
+        setup.query_one("#opt-joker", Select).value = "gated"
         setup.query_one("#dice", Select).value = "manual"
         await pilot.click("#players")
         await pilot.press(*"Ann", "enter")
@@ -44,14 +45,15 @@ async def test_yahtzee_variants_and_first_player(service: GameService) -> None:
     async with app.run_test(size=SIZE) as pilot:
         setup = app.screen
         assert isinstance(setup, SetupScreen)
-        order: Select[str] = setup.query_one("#order", Select)
+        order: Select[str] = setup.query_one("#opt-order", Select)
         assert [v for _, v in order._options] == ["free", "upper_first", "in_order"]
+        rolls: Select[str] = setup.query_one("#opt-rolls", Select)
+        assert [v for _, v in rolls._options] == [str(n) for n in range(1, 11)]
         setup.query_one("#rules", Select).value = "yahtzee"
         await pilot.pause()
-        assert [v for _, v in order._options] == ["free", "upper_first"]
         assert setup.query_one("#first", Select).value == "rules"
-        order.value = "upper_first"
-        setup.query_one("#bonus", Select).value = "off"
+        setup.query_one("#opt-upper_first", Select).value = "on"
+        setup.query_one("#opt-yahtzee_bonus", Select).value = "off"
         setup.query_one("#first", Select).value = "seat"
         await pilot.click("#players")
         await pilot.press(*"Ann,Bo", "enter")

@@ -14,15 +14,9 @@ from textual.widgets import Button, Input, Label, Select, Static
 from yatzy.app import Seat
 from yatzy.bots import bot_names
 from yatzy.core.errors import YatzyError
-from yatzy.core.rulesets import JOKERS, ORDERS, Ruleset, ruleset
-from yatzy.i18n import LANGUAGES, translator
-from yatzy.i18n.words import (
-    JOKER_NAMES,
-    ORDER_NAMES,
-    RULESET_NAMES,
-    default_player_name,
-    error_text,
-)
+from yatzy.core.rulesets import OptionInfo, Ruleset, ruleset, rulesets
+from yatzy.i18n import LANGUAGES, Translator, translator
+from yatzy.i18n.words import default_player_name, error_text
 from yatzy.tui.screens.base import TranslatedScreen
 from yatzy.tui.seats import parse_seats
 
@@ -60,18 +54,15 @@ class SetupScreen(TranslatedScreen):
         self.previous = previous
         #: How many saved games are not finished (shown with the key to continue one).
         self.unfinished = 0
+        #: Every option of every ruleset, by name (a field each).
+        self._option_names: list[str] = []
         self.players_text = "" if previous is None else ", ".join(
             s.name if s.bot is None else f"{s.name}:{s.bot}" for s in previous.seats)
 
-    def _options(self, rules_name: str = "yatzy") -> dict[str, list[tuple[str, str]]]:
+    def _options(self) -> dict[str, list[tuple[str, str]]]:
         t = self.t
-        orders = ORDERS if rules_name == "yatzy" else ("free", "upper_first")
         return {
-            "rules": [(t._(RULESET_NAMES[n]), n) for n in RULESET_NAMES],
-            "order": [(t._(ORDER_NAMES[o]), o) for o in orders],
-            "joker": [(t._(JOKER_NAMES[j]), j) for j in JOKERS],
-            "bonus": [(t._("+100 for each extra Yahtzee"), "on"),
-                      (t._("no Yahtzee bonus"), "off")],
+            "rules": [(t._(info.title), info.name) for info in rulesets()],
             "first": [(t._("as the rules say (a roll-off in Yahtzee)"), "rules"),
                       (t._("the first in the list"), "seat"),
                       (t._("roll-off (highest sum starts)"), "roll")],
@@ -79,25 +70,35 @@ class SetupScreen(TranslatedScreen):
                      (t._("real dice, typed in (scorepad)"), "manual")],
         }
 
+    def _rule_options(self, rules_name: str) -> dict[str, list[tuple[str, str]]]:
+        """The choices of each option of the ruleset ``rules_name``, as its description
+        gives them (every value as text: :func:`ruleset` reads it back)."""
+        t = self.t
+        [info] = [info for info in rulesets() if info.name == rules_name] or [rulesets()[0]]
+        return {option.name: _choices(t, option) for option in info.options}
+
     def compose(self) -> ComposeResult:
         previous = self.previous
         rules = previous.rules if previous else ruleset("yatzy")
         values = {
             "rules": rules.name,
-            "order": rules.order,
-            "joker": rules.joker if rules.name == "yahtzee" else "forced",
-            "bonus": "off" if rules.name == "yahtzee" and not rules.extra_yahtzee_points
-            else "on",
             "first": previous.first_player or "rules" if previous else "rules",
             "dice": previous.dice_mode if previous else "auto",
         }
+        chosen = {name: _text(value) for name, value in rules.option_items}
+        options = self._options()
         yield Static("", markup=False, id="title")
         with Vertical(id="form"):
-            for key, options in self._options(rules.name).items():
-                with Horizontal(classes="field", id=f"{key}-field"):
-                    yield Label("", markup=False, id=f"{key}-label", classes="field-label")
-                    yield Select(options, id=key, allow_blank=False, value=values[key],
-                                 compact=True)
+            yield from self._field("rules", options.pop("rules"), values["rules"])
+            for info in rulesets():  # every option of every ruleset, shown as it applies
+                for option in info.options:
+                    if option.name not in self._option_names:
+                        self._option_names.append(option.name)
+                        yield from self._field(
+                            f"opt-{option.name}", _choices(self.t, option),
+                            chosen.get(option.name, _text(option.default)))
+            for key, choices in options.items():
+                yield from self._field(key, choices, values[key])
             with Horizontal(classes="field"):
                 yield Label("", markup=False, id="players-label", classes="field-label")
                 yield Input(self.players_text, id="players", compact=True)
@@ -107,22 +108,30 @@ class SetupScreen(TranslatedScreen):
             yield Static("", markup=False, id="resume-hint", classes="hint")
         yield Static("", markup=False, id="keys")
 
+    def _field(self, key: str, choices: list[tuple[str, str]], value: str) -> ComposeResult:
+        with Horizontal(classes="field", id=f"{key}-field"):
+            yield Label("", markup=False, id=f"{key}-label", classes="field-label")
+            yield Select(choices, id=key, allow_blank=False, compact=True,
+                         value=value if any(v == value for _, v in choices) else choices[0][1])
+
     def on_mount(self) -> None:
         self.unfinished = len(self.app.service.unfinished())
         self.retranslate()
-        self._show_options(self.query_one("#rules", Select).value)
+        self._show_options(self._rules_name())
         self.query_one("#players", Input).focus()
 
     def retranslate(self) -> None:
         t = self.t
         self.query_one("#title", Static).update(t._("New game"))
-        labels = {"rules": t._("Rules"), "order": t._("Play order"), "joker": t._("Joker"),
-                  "bonus": t._("Yahtzee bonus"), "first": t._("First player"),
+        labels = {"rules": t._("Rules"), "first": t._("First player"),
                   "dice": t._("Dice"), "players": t._("Players")}
+        for info in rulesets():
+            labels.update((f"opt-{o.name}", t._(o.label)) for o in info.options)
         for key, text in labels.items():
             self.query_one(f"#{key}-label", Label).update(text)
-        for key, options in self._options(self._rules_name()).items():
+        for key, options in self._options().items():
             self._set_options(key, options)
+        self._show_options(self._rules_name())
         players = self.query_one("#players", Input)
         if players.value in {default_player_name(translator(lang)) for lang in LANGUAGES}:
             players.value = default_player_name(t)  # the offered name follows the language
@@ -142,33 +151,35 @@ class SetupScreen(TranslatedScreen):
 
     def _set_options(self, key: str, options: list[tuple[str, str]]) -> None:
         select: Select[str] = self.query_one(f"#{key}", Select)
+        if list(select._options) == options:
+            return
         value = select.value
         select.set_options(options)
         if any(v == value for _, v in options):
             select.value = value
 
-    def _show_options(self, rules_name: object) -> None:
-        self.query_one("#joker-field").display = rules_name == "yahtzee"
-        self.query_one("#bonus-field").display = rules_name == "yahtzee"
+
+    def _show_options(self, rules_name: str) -> None:
+        """Show the options of the ruleset ``rules_name`` (with its choices), hide the
+        others."""
+        own = self._rule_options(rules_name)
+        for name in self._option_names:
+            self.query_one(f"#opt-{name}-field").display = name in own
+            if name in own:
+                self._set_options(f"opt-{name}", own[name])
 
     @on(Select.Changed, "#rules")
     def rules_changed(self, event: Select.Changed) -> None:
         """Show the options of the rules chosen."""
-        name = str(event.value)
-        self._show_options(name)
-        self._set_options("order", self._options(name)["order"])
+        self._show_options(str(event.value))
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#start")
     def start(self) -> None:
         """Check the form and start the game it describes."""
         name = self._rules_name()
-        order = str(self.query_one("#order", Select).value)
-        options: dict[str, object] = {"order": order} if name == "yatzy" else {
-            "joker": self.query_one("#joker", Select).value,
-            "upper_first": order == "upper_first",
-            "yahtzee_bonus": self.query_one("#bonus", Select).value == "on",
-        }
+        options = {key: str(self.query_one(f"#opt-{key}", Select).value)
+                   for key in self._rule_options(name)}
         try:
             rules = ruleset(name, **options)
             seats = parse_seats(self.query_one("#players", Input).value, bot_names())
@@ -180,3 +191,22 @@ class SetupScreen(TranslatedScreen):
         first = None if chosen == "rules" else chosen  # GameSetup.first knows the default
         seed = self.previous.seed if self.previous is not None else None
         self.app.start_game(GameSetup(rules, seats, dice, first_player=first, seed=seed))
+
+
+def _text(value: object) -> str:
+    """An option's value as its field holds it (``ruleset()`` reads it back)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _choices(t: Translator, option: OptionInfo) -> list[tuple[str, str]]:
+    """The choices of a described option, translated: each choice of a choice, on and
+    off, or each whole number of its range."""
+    if option.kind == "choice":
+        labels = dict(option.choice_labels)
+        return [(t._(labels.get(c, c)), c) for c in option.choices]
+    if option.kind == "bool":
+        return [(t._("on"), "on"), (t._("off"), "off")]
+    low, high = option.minimum or 0, option.maximum or 0
+    return [(str(n), str(n)) for n in range(low, high + 1)]

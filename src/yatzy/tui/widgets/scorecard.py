@@ -227,7 +227,8 @@ class ScorecardView(Vertical):
             Text(t._("Upper sum"), style="bold"),
             [(str(c.upper_sum), "bold") for c in game.cards], current))
         self.bonus.update(self._line(
-            Text(t._("Bonus (63: {points})", points=game.ruleset.upper_bonus_points)),
+            Text(t._("Bonus ({threshold}: {points})", points=game.ruleset.upper_bonus_points,
+                     threshold=game.ruleset.upper_bonus_threshold)),
             [bonus_cell(c) for c in game.cards], current))
         self.yahtzee_bonus.update(self._line(
             Text(t._("Yahtzee bonus")),
