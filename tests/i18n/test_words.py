@@ -106,7 +106,17 @@ def test_joker_with_the_upper_box_filled() -> None:
     game = game_with_card(yatzy.ruleset("yahtzee"), ("yahtzee", [2, 2, 2, 2, 2]),
                           ("fives", [5, 5, 1, 2, 3]))
     game = game.roll([5, 5, 5, 5, 5])
-    assert "any open lower box takes full value" in joker_explanation(t, game)
+    assert joker_explanation(t, game) == (
+        "Joker: Fives is filled, so any open lower box takes its full value"
+        " (Full house 25, Small straight 30, Large straight 40).")
+    # The values are the ruleset's, in the player's language, never in the message id.
+    swedish = joker_explanation(translator("sv"), game)
+    assert "(Kåk 25, Liten straight 30, Stor straight 40)" in swedish
+    free = game_with_card(yatzy.ruleset("yahtzee", joker="free"),
+                          ("yahtzee", [2, 2, 2, 2, 2])).roll([5, 5, 5, 5, 5])
+    assert joker_explanation(t, free) == (
+        "Joker: the lower boxes take Joker values"
+        " (Full house 25, Small straight 30, Large straight 40).")
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

@@ -165,3 +165,21 @@ def test_concurrent_callers_build_a_table_once(monkeypatch: pytest.MonkeyPatch) 
     assert built == [r]
     assert len(got) == 4 and all(s is got[0] for s in got)
     assert round(got[0].expected_score, 7) == 122.5585274
+
+
+def test_an_added_rulesets_table_is_named_by_its_rules(tmp_path: Path) -> None:
+    from yatzy.core import scoring
+
+    def define(chance: scoring.Scorer) -> Path:
+        yatzy.define_ruleset(yatzy.RulesetDefinition(
+            "added", "Added", upper=("ones",), lower={"chance": chance}, dice_count=2))
+        try:
+            return artifacts.table_path(yatzy.ruleset("added"), tmp_path)
+        finally:
+            yatzy.forget_ruleset("added")
+
+    first, again = define(scoring.chance), define(scoring.chance)
+    other = define(lambda dice: 2 * scoring.chance(dice))  # the same names, other points
+    assert first == again != other
+    assert first.name.startswith("added-")
+    assert artifacts.table_path(yatzy.ruleset("yatzy"), tmp_path).name.startswith("yatzy-order")

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from yatzy.app.errors import AppError
-from yatzy.core.errors import ErrorCode
+from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 
@@ -52,6 +52,31 @@ T = TypeVar("T")
 WORKERS = 2
 #: Pieces of work that may wait for a thread before new ones are refused.
 QUEUE_LIMIT = 16
+
+
+def check_hint(game: Game, player: str) -> None:
+    """A hint is for the player whose turn it is, in a game not over
+    (:class:`~yatzy.core.errors.IllegalMove` else)."""
+    if game.is_over or game.current_player != player:
+        raise IllegalMove("Hints are for the player whose turn it is",
+                          code=ErrorCode.NOT_YOUR_TURN,
+                          player=game.current_player if not game.is_over else "?")
+
+
+def check_chances(game: Game) -> None:
+    """Win chances are for games of two players or more
+    (:class:`~yatzy.core.errors.IllegalMove` else)."""
+    if len(game.players) < 2:
+        raise IllegalMove("Win chances are for games of two players or more",
+                          code=ErrorCode.NO_OPPONENTS)
+
+
+def check_analysis(game: Game) -> None:
+    """The analysis comes when the game is over (:class:`~yatzy.core.errors.IllegalMove`
+    else)."""
+    if not game.is_over:
+        raise IllegalMove("The analysis comes when the game is over",
+                          code=ErrorCode.GAME_NOT_OVER)
 
 
 class AdviceBusy(AppError):
@@ -112,12 +137,15 @@ class AdviceService:
 
     def chances(self, game_id: str, version: int, game: Game) -> Answer[dict[str, float]]:
         """Every player's chance of winning ``game`` from now on
-        (:meth:`yatzy.solver.policy.Strategy.win_chances`)."""
+        (:meth:`yatzy.solver.policy.Strategy.win_chances`); :func:`check_chances`
+        first."""
+        check_chances(check_game(game))
         return self._ask("chances", game_id, version, functools.partial(_chances, game))
 
     def analysis(self, game_id: str, version: int, game: Game) -> Answer[Any]:
         """What each decision of a finished ``game`` cost
-        (:func:`yatzy.solver.analysis.analyse`)."""
+        (:func:`yatzy.solver.analysis.analyse`); :func:`check_analysis` first."""
+        check_analysis(check_game(game))
         return self._ask("analysis", game_id, version, functools.partial(_analyse, game))
 
     async def latest(self, kind: str, game_id: str, asked: Answer[T]) -> tuple[int, T]:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from yatzy.app.advice import check_chances
 from yatzy.app.hints import describe_action
 from yatzy.cli.errors import CommandError
 from yatzy.cli.numbers import decimal, percent
@@ -139,8 +140,8 @@ def run_analyse(args: argparse.Namespace) -> int:
                            player=args.player, players=", ".join(game.players))
     if args.plot and not args.win_chances:
         raise CommandError(N_("--plot goes with --win-chances"))
-    if args.win_chances and len(game.players) < 2:
-        raise CommandError(N_("Win chances are for games of two players or more"))
+    if args.win_chances:
+        check_chances(game)
     plot = plot_file(args.plot) if args.plot else None
     load_strategy(t, game.ruleset)
     result = analyse(game)

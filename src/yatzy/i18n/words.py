@@ -401,14 +401,21 @@ def joker_explanation(t: Translator, game: Game) -> str:
                        face=face, box=upper_name)
         if any(b in allowed for b in ruleset.lower_boxes):
             return t._(
-                "Joker: {box} is filled, so any open lower box takes full value"
-                " (full house 25, straights 30 and 40).", box=upper_name)
+                "Joker: {box} is filled, so any open lower box takes its full value"
+                " ({values}).", box=upper_name, values=_joker_values(t, ruleset))
         return t._("Joker: no lower box is open, so a zero goes in an upper box.")
     if ruleset.joker == "gated" and card.is_open(upper):
         return t._("Joker: the lower boxes score only by the table while {box} is open.",
                    box=upper_name)
-    return t._("Joker: the lower boxes take Joker values"
-               " (full house 25, straights 30 and 40).")
+    return t._("Joker: the lower boxes take Joker values ({values}).",
+               values=_joker_values(t, ruleset))
+
+
+def _joker_values(t: Translator, ruleset: Ruleset) -> str:
+    """The boxes a Joker fills with a fixed value, and their values, as the ruleset's
+    description gives them: ``"Full house 25, Small straight 30, Large straight 40"``."""
+    return ", ".join(f"{box_label(t, box)} {points}"
+                     for box, points in ruleset.describe().joker_points if points is not None)
 
 
 def upper_bonus_progress(t: Translator, card: Scorecard) -> str:

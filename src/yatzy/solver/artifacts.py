@@ -16,6 +16,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
-from yatzy.core.rulesets import Ruleset
+from yatzy.core.rulesets import RULESET_NAMES, Ruleset
 from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
 
 #: Bump when the table's meaning or layout changes: old files are then ignored.
@@ -51,9 +52,27 @@ def cache_dir() -> Path:
 
 
 def table_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
-    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v3.npz``."""
+    """The file of ``ruleset``'s table, e.g. ``yatzy-order=free-rolls=3-v3.npz``; for a
+    ruleset added with :func:`~yatzy.core.rulesets.define_ruleset`, the name also
+    carries :func:`rules_digest`, so that another ruleset of the same name never reads
+    its table."""
     options = "-".join(f"{k}={str(v).lower()}" for k, v in sorted(ruleset.option_items))
-    return (directory or cache_dir()) / f"{ruleset.name}-{options}-v{SOLVER_VERSION}.npz"
+    added = "" if ruleset.name in RULESET_NAMES else f"-{rules_digest(ruleset)[:16]}"
+    return (directory or cache_dir()) / f"{ruleset.name}{added}-{options}-v{SOLVER_VERSION}.npz"
+
+
+def rules_digest(ruleset: Ruleset) -> str:
+    """A SHA-256 of everything the table depends on: the boxes and sections, the dice,
+    rolls, bonus, play order, Joker and extra bonus, and every box's table score for
+    every roll (so a box's scoring function counts, not only its name)."""
+    h = hashlib.sha256(json.dumps([
+        ruleset.boxes, ruleset.upper_count, ruleset.dice_count, ruleset.rolls,
+        ruleset.upper_bonus_threshold, ruleset.upper_bonus_points, ruleset.order,
+        ruleset.joker, ruleset.extra_yahtzee_points, ruleset.yahtzee_box,
+    ]).encode())
+    for dice in combinations_with_replacement(range(1, 7), ruleset.dice_count):
+        h.update(bytes(ruleset.scores(dice).values()))
+    return h.hexdigest()
 
 
 def _digest(values: FloatArray, allowed: IntArray, five_points: SmallIntArray) -> str:

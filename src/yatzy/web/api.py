@@ -12,11 +12,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from yatzy.app.access import new_token, token_hash
-from yatzy.app.advice import AdviceService
+from yatzy.app.advice import AdviceService, check_hint
 from yatzy.app.hints import describe_action, format_points, win_chances_text
 from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
-from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.core.seeded import seed_hash
@@ -199,10 +198,7 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
     game = room.table.game
     if not room.saved.hints:
         raise forbidden(N_("Hints are off in this game"))
-    if game.is_over or game.current_player != seat.name:
-        raise IllegalMove("Hints are for the player whose turn it is",
-                          code=ErrorCode.NOT_YOUR_TURN,
-                          player=game.current_player if not game.is_over else "?")
+    check_hint(game, seat.name)
     advice = advice_of(request)
     _, options = await advice.latest("hint", room.saved.id, advice.hint(
         room.saved.id, room.saved.version, game))
@@ -222,9 +218,6 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
     request that waited for another gets the game's latest version."""
     check_rate(request)
     room = await room_of(request, game_id)
-    if len(room.table.game.players) < 2:
-        raise IllegalMove("Win chances are for games of two players or more",
-                          code=ErrorCode.NO_OPPONENTS)
     # Worked out by the advice service once per version; a request that waited while
     # the game moved on gets the newest version's answer.
     advice = advice_of(request)
@@ -241,9 +234,6 @@ async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
     check_rate(request)
     room = await room_of(request, game_id)
     game = room.table.game
-    if not game.is_over:
-        raise IllegalMove("The analysis comes when the game is over",
-                          code=ErrorCode.GAME_NOT_OVER)
     advice = advice_of(request)
     _, result = await advice.latest("analysis", room.saved.id, advice.analysis(
         room.saved.id, room.saved.version, game))

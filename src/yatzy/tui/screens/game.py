@@ -22,6 +22,7 @@ from textual.events import Key, Resize
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Static
 
+from yatzy.app.advice import check_chances
 from yatzy.app.events import Event
 from yatzy.app.hints import Advice, hint_text, win_chances_text
 from yatzy.app.session import GameSession, Note, Phase, executor_runner
@@ -363,8 +364,10 @@ class GameScreen(TranslatedScreen):
     def action_win_chances(self) -> None:
         """Show or hide every player's chance of winning (two players or more)."""
         game = self.table.game
-        if len(game.players) < 2:
-            self.say(lambda t: t._("Win chances are for games of two players or more"))
+        try:
+            check_chances(game)
+        except YatzyError as error:
+            self.say(self._error_message(error, game))
             return
         from yatzy import solver
 
