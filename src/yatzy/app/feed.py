@@ -71,6 +71,11 @@ class ChangeFeed(Protocol):
         raises is logged and does not stop the others."""
         ...
 
+    def reachable(self) -> dict[str, bool]:
+        """Each service beyond the database that the feed needs, and whether it answers
+        now (``{"redis": True}``); empty for a feed that needs none."""
+        ...
+
     def close(self) -> None:
         """Stop delivering (a feed with a thread stops it)."""
         ...
@@ -139,6 +144,9 @@ class LocalFeed:
                     self._subscribers.remove(entry)
 
         return unsubscribe
+
+    def reachable(self) -> dict[str, bool]:
+        return {}  # nothing beyond the database
 
     def close(self) -> None:
         with self._lock:

@@ -38,6 +38,7 @@ from yatzy.app.errors import (
     BadSeats,
     GameChanged,
     GameNotFound,
+    StorageError,
 )
 from yatzy.app.events import (
     ActionApplied,
@@ -516,6 +517,18 @@ class GameService:
             kept = self._cache.get(event.game_id)
             if kept is not None and (event.version > kept.version or event.version == 0):
                 del self._cache[event.game_id]
+
+    # --- Readiness ------------------------------------------------------------------
+
+    def readiness(self) -> dict[str, bool]:
+        """What the service needs and whether each answers now: ``"database"`` (one
+        cheap question to the store), and the feed's own services (``"redis"``)."""
+        try:
+            self._repo.ping()
+            database = True
+        except StorageError:
+            database = False
+        return {"database": database, **self._feed.reachable()}
 
     # --- Lifetime -------------------------------------------------------------------
 
