@@ -57,6 +57,11 @@ def register(subparsers: Any, t: Translator) -> None:
                         help="seconds a computer takes for each step, 0 to 10 (default 0.8)")
     parser.add_argument("--rate", type=tenths(t, 10_000), default=20.0,
                         help="requests a second one client may make (0: no limit)")
+    parser.add_argument("--redis", metavar="URL",
+                        help="a Redis server (redis://host:6379/0) that carries every "
+                             "change to the other server processes on the same database "
+                             "at once (default: $YATZY_REDIS_URL, else none: changes go "
+                             "through the database, within a quarter of a second)")
     parser.add_argument("--log-format", choices=("text", "json"), default=None,
                         help="log lines as text for a person, or one JSON object a line "
                              "for a log collector (default: $YATZY_LOG_FORMAT, else text)")
@@ -97,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
             from yatzy.web.logs import configure
 
             configure(json_lines=log_format == "json")
-        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True)
+        redis = redis_url(args.redis)
+        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True, redis=redis)
         app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0),
                                            access_log=args.access_log))
         # A server holds many games for long: move what exists at start out of the
@@ -119,6 +125,23 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0
+
+
+def redis_url(given: str | None) -> str | None:
+    """The Redis URL to use: ``given`` (``--redis``), else ``$YATZY_REDIS_URL``, else
+    none; :class:`CommandError` when it is not a Redis URL."""
+    from yatzy.bootstrap import REDIS_ENV
+
+    url = given if given is not None else os.environ.get(REDIS_ENV) or None
+    if url is None:
+        return None
+    from yatzy.storage.redis_feed import check_redis_url
+
+    try:
+        return check_redis_url(url.strip())
+    except ValueError:
+        raise CommandError(N_("not a Redis URL (redis://host:6379/0): {url}"),
+                           url=repr(url[:60])) from None
 
 
 def _address(host: str, port: int) -> str:
