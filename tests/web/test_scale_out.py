@@ -170,8 +170,8 @@ def test_a_move_through_b_reaches_a_watcher_on_a_at_once(tmp_path: Path) -> None
 
 @pytest.fixture
 def own_redis() -> Iterator[tuple[str, Any]]:
-    """A redis-server of this test's own: its URL, and a function that kills it
-    (SIGKILL) and starts it again on the same port."""
+    """A redis-server of this test's own: its URL, and the functions that kill it
+    (SIGKILL) and start it again on the same port."""
     redis_url()  # the Redis tests run only when asked to
     binary = shutil.which("redis-server")
     if binary is None:
@@ -194,21 +194,19 @@ def own_redis() -> Iterator[tuple[str, Any]]:
                 time.sleep(0.05)
         client.close()
 
-    def restart() -> None:
+    def kill() -> None:
         server[-1].kill()
         server[-1].wait(timeout=10)
-        time.sleep(0.5)  # a moment without Redis
-        run()
 
     run()
-    yield f"redis://127.0.0.1:{port}/0", restart
+    yield f"redis://127.0.0.1:{port}/0", (kill, run)
     server[-1].kill()
     server[-1].wait(timeout=10)
 
 
 def test_redis_lost_mid_game_loses_and_repeats_nothing(
         tmp_path: Path, own_redis: tuple[str, Any]) -> None:
-    url, restart = own_redis
+    url, (kill, run) = own_redis
     with postgres_database() as db, two_servers(db, url, tmp_path) as (a, b):
         created = new_game(b)
         watcher = Watcher(a.replace("http", "ws") + f"/ws/games/{created['id']}")
@@ -233,9 +231,15 @@ def test_redis_lost_mid_game_loses_and_repeats_nothing(
             admin.client_kill_filter(_type="normal", skipme=True)  # type: ignore[no-untyped-call]
             admin.close()
             play(6, 3.0)
-            # 2. Redis killed and started again (it keeps nothing): moves meanwhile.
-            restart()
+            # 2. Redis killed (not ready, but moves go on), then started again empty.
+            kill()
+            response = httpx.get(f"{a}/readyz", timeout=10)
+            assert response.status_code == 503 and response.headers["Retry-After"] == "5"
+            assert response.json()["error"] == {
+                "code": "not_ready", "message": "Not ready: Redis does not answer"}
             play(6, 3.0)
+            run()
+            play(4, 3.0)
             deadline = time.monotonic() + 10
             while not (redis_ready(a) and redis_ready(b)):
                 assert time.monotonic() < deadline, "Redis not ready again"
@@ -252,3 +256,64 @@ def test_redis_lost_mid_game_loses_and_repeats_nothing(
             watcher.close()
         log = (tmp_path / "server-A.log").read_text()
         assert "Redis is lost" in log and "Redis is back" in log
+
+
+def test_racing_moves_through_two_servers_one_wins_the_other_gets_409(
+        tmp_path: Path) -> None:
+    """200 races: the same move for the same version sent through A and B at once;
+    exactly one is stored, the other is refused with 409, and nothing is applied twice
+    (the game's version grows by one a race, and the record has one action a race)."""
+    url = redis_url()
+    with postgres_database() as db, two_servers(db, url, tmp_path) as (a, b):
+        clients = httpx.Client(base_url=a, timeout=10), httpx.Client(base_url=b, timeout=10)
+        barrier = threading.Barrier(2)
+        races = 0
+        games = []
+        try:
+            while races < 200:
+                created = new_game(a)
+                games.append(created["id"])
+                tokens = {seat["name"]: seat["token"] for seat in created["seats"]}
+                state = clients[0].get(f"/api/games/{created['id']}").json()
+                while not state["is_over"] and races < 200:
+                    if state["dice"] is None:
+                        action: dict[str, Any] = {"type": "roll"}
+                    else:
+                        action = {"type": "score", "box": next(
+                            box for box in BOXES if box in state["choices"])}
+                    body = {**action, "expected_version": state["version"]}
+                    headers = {"Authorization": f"Bearer {tokens[state['current_player']]}"}
+                    answers: list[Any] = [None, None]
+
+                    def send(i: int, body: dict[str, Any] = body,
+                             headers: dict[str, str] = headers,
+                             game_id: str = created["id"],
+                             answers: list[Any] = answers) -> None:
+                        barrier.wait()
+                        answers[i] = clients[i].post(f"/api/games/{game_id}/actions",
+                                                     json=body, headers=headers)
+
+                    threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
+                    for thread in threads:
+                        thread.start()
+                    for thread in threads:
+                        thread.join()
+                    statuses = sorted(answer.status_code for answer in answers)
+                    assert statuses == [200, 409], [answer.text for answer in answers]
+                    winner = next(answer for answer in answers if answer.status_code == 200)
+                    loser = next(answer for answer in answers if answer.status_code == 409)
+                    assert loser.json()["error"]["code"] == "game_changed"
+                    assert winner.json()["version"] == state["version"] + 1
+                    state = winner.json()
+                    races += 1
+        finally:
+            for client in clients:
+                client.close()
+        played = 0
+        for game_id in games:  # the record: one action a race, through either server
+            for base in (a, b):
+                record = httpx.get(f"{base}/api/games/{game_id}/record").json()
+                state = httpx.get(f"{base}/api/games/{game_id}").json()
+                assert len(record["actions"]) == state["steps"] == state["version"] - 1
+            played += len(record["actions"])
+        assert played == 200
