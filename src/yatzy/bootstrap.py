@@ -22,6 +22,9 @@ from yatzy.storage.repository import SqlGameRepository
 
 #: The environment variable that names the database (a path or an SQLAlchemy URL).
 DB_ENV = "YATZY_DB"
+#: The environment variable that names the Redis server a web server's change feed
+#: goes through (``redis://host:6379/0``); unset, changes go through the database only.
+REDIS_ENV = "YATZY_REDIS_URL"
 DB_FILENAME = "yatzy.sqlite3"
 
 
@@ -109,14 +112,17 @@ def describe_db(db: str | Path | None) -> str:
 
 
 def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
-                 cache_size: int = CACHE_SIZE, follow: bool = False) -> GameService:
+                 cache_size: int = CACHE_SIZE, follow: bool = False,
+                 redis: str | None = None) -> GameService:
     """A game service on ``db``: an SQLite file path (the file is created if missing,
     in a folder that must exist unless it is :func:`default_data_folder`), an
     SQLAlchemy URL (``sqlite:///…``, ``postgresql://…``) or ``None`` for
     :func:`default_db`. The schema is migrated to the newest version first.
     ``cache_size`` is how many games in play the service keeps in memory. With
     ``follow``, the service's change feed also carries the changes other processes
-    store in the database (for whatever shows games: the web app, the terminal game).
+    store in the database (for whatever shows games: the web app, the terminal game);
+    with ``redis`` (a Redis URL) it carries them through Redis too, at once
+    (:class:`~yatzy.storage.redis_feed.RedisFeed`; the database stays the source).
 
     Raises :class:`~yatzy.app.errors.StorageError` when the database cannot be opened.
     """
@@ -134,8 +140,14 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
             db=describe_db(target), reason=str(reason),
         ) from exc
     try:
-        return GameService(SqlGameRepository(engine), clock=clock, cache_size=cache_size,
-                           follow=follow)
+        repository = SqlGameRepository(engine)
+        feed = None
+        if redis is not None:
+            from yatzy.storage.redis_feed import RedisFeed  # only servers need redis-py
+
+            feed = RedisFeed(repository, redis)
+        return GameService(repository, clock=clock, cache_size=cache_size,
+                           follow=follow, feed=feed)
     except StorageError:
         engine.dispose()
         raise

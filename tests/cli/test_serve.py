@@ -124,3 +124,22 @@ def test_the_server_says_where_to_open_it_once_it_listens(tmp_path: Path) -> Non
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("given", ["nonsense", "http://127.0.0.1:6379", "redis:/x"])
+def test_a_redis_url_that_is_none_is_refused_in_one_line(
+        given: str, capsys: pytest.CaptureFixture[str], _no_database: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YATZY_REDIS_URL", "redis://127.0.0.1:6379/0")  # the option wins
+    assert main(["serve", "--port", str(free_port()), "--redis", given, "--lang", "sv"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"yatzy: inte en Redis-URL (redis://host:6379/0): {given!r}\n"
+    assert not _no_database.exists()
+
+
+def test_the_redis_url_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("YATZY_REDIS_URL", raising=False)
+    assert serve.redis_url(None) is None  # without it, no Redis: as before
+    monkeypatch.setenv("YATZY_REDIS_URL", " redis://127.0.0.1:6379/0 ")
+    assert serve.redis_url(None) == "redis://127.0.0.1:6379/0"
+    assert serve.redis_url("redis://other:6379/1") == "redis://other:6379/1"

@@ -19,17 +19,29 @@ def free_port() -> int:
         return port
 
 
-def start(db: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "LANG": "C.UTF-8"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "yatzy.cli", "serve", "--port", str(port), "--db", str(db),
-         "--pace", "0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def start(db: Path | str, port: int, *args: str, log: Path | None = None,
+          env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """``yatzy serve`` on ``db`` (a path or a URL) and ``port`` with computers at once
+    and ``args`` more, once it is ready (``/readyz``); its standard error goes to
+    ``log`` when given (a pipe fills up and stops a server that logs much)."""
+    environment = {**os.environ, "LANG": "C.UTF-8", **(env or {})}
+    stderr = subprocess.PIPE if log is None else log.open("ab")
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "yatzy.cli", "serve", "--port", str(port), "--db",
+             str(db), "--pace", "0", *args], env=environment, stdout=subprocess.DEVNULL,
+            stderr=stderr)
+    finally:
+        if log is not None:
+            stderr.close()  # type: ignore[union-attr]
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
                 return process
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     process.kill()
-    raise AssertionError(f"the server did not start: {process.stderr and process.stderr.read()!r}")
+    said = process.stderr.read() if process.stderr else (log.read_text() if log else "")
+    raise AssertionError(f"the server did not start: {said!r}")

@@ -12,9 +12,11 @@ is the composition root's choice:
   web). The store writes each event in the transaction of its change (the change log,
   :class:`ChangeLog`); a thread reads the log a few times a second.
 
-A feed for many servers (Redis, PostgreSQL's notifications) implements the same
-protocol. Subscribers are called on the thread that stored the change or on the feed's
-own thread: one that updates a screen hands the event over to its own loop.
+A feed for many servers implements the same protocol:
+:class:`~yatzy.storage.redis_feed.RedisFeed` is a :class:`StoreFeed` whose events also
+travel through Redis, at once. Subscribers are called on the thread that stored the
+change or on the feed's own thread: one that updates a screen hands the event over to
+its own loop.
 
 >>> from yatzy.app.events import GameDeleted
 >>> feed = LocalFeed()
@@ -69,6 +71,11 @@ class ChangeFeed(Protocol):
         """Call ``callback(event)`` for each change (``others_only``: only for those
         other processes made); returns a function that unsubscribes. A callback that
         raises is logged and does not stop the others."""
+        ...
+
+    def reachable(self) -> dict[str, bool]:
+        """Each service beyond the database that the feed needs, and whether it answers
+        now (``{"redis": True}``); empty for a feed that needs none."""
         ...
 
     def close(self) -> None:
@@ -140,6 +147,9 @@ class LocalFeed:
 
         return unsubscribe
 
+    def reachable(self) -> dict[str, bool]:
+        return {}  # nothing beyond the database
+
     def close(self) -> None:
         with self._lock:
             self._subscribers.clear()
@@ -162,34 +172,53 @@ class StoreFeed(LocalFeed):
         self._cursor = changes.last_change()
         #: Sequence numbers delivered within the look-back window.
         self._seen: deque[int] = deque(maxlen=LOOK_BACK * 4)
+        #: One read of the log at a time (a subclass may read it from another thread).
+        self._polling = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="yatzy-feed", daemon=True)
         self._thread.start()
+
+    @property
+    def origin(self) -> str:
+        """The id the store writes beside this process's changes."""
+        return self._changes.origin
 
     def poll(self) -> int:
         """Read the log once and deliver what other processes stored since the last
         read; returns how many events were delivered (the thread calls this; a test
         may too)."""
         delivered = 0
-        for change in self._changes.changes_since(max(0, self._cursor - LOOK_BACK),
-                                                  READ_LIMIT):
-            if change.seq in self._seen:
-                continue
-            self._seen.append(change.seq)
-            self._cursor = max(self._cursor, change.seq)
-            if change.origin == self._changes.origin:
-                continue  # published already, when this process stored it
-            try:
-                event = event_from_dict(change.event)
-            except ValueError:
-                log.warning("Change %d of the log is no event: %r", change.seq, change.event)
-                continue
-            self._deliver(event, here=False)
-            delivered += 1
+        with self._polling:
+            for change in self._changes.changes_since(max(0, self._cursor - LOOK_BACK),
+                                                      READ_LIMIT):
+                if change.seq in self._seen:
+                    continue
+                self._seen.append(change.seq)
+                self._cursor = max(self._cursor, change.seq)
+                if change.origin == self._changes.origin:
+                    continue  # published already, when this process stored it
+                try:
+                    event = event_from_dict(change.event)
+                except ValueError:
+                    log.warning("Change %d of the log is no event: %r", change.seq,
+                                change.event)
+                    continue
+                if self._fresh(event):
+                    self._deliver(event, here=False)
+                    delivered += 1
         return delivered
+
+    def _fresh(self, event: Event) -> bool:
+        """False for an event delivered already by another way (a feed that also
+        hears of changes elsewhere than in the log says so)."""
+        return True
+
+    def _wait(self) -> float:
+        """Seconds until the next read of the log."""
+        return self._interval
 
     def _run(self) -> None:
         last_pruned: datetime | None = None
-        while not self._stop.wait(self._interval):
+        while not self._stop.wait(self._wait()):
             try:
                 self.poll()
                 now = self._clock()

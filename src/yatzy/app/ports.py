@@ -125,6 +125,11 @@ class GameRepository(ChangeLog, Protocol):
         the earliest first among equal totals."""
         ...
 
+    def ping(self) -> None:
+        """Ask the database one cheap question about its games (is it there, does it
+        answer); :class:`~yatzy.app.errors.StorageError` when it does not."""
+        ...
+
     def close(self) -> None:
         """Release connections."""
         ...

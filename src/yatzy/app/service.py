@@ -38,6 +38,7 @@ from yatzy.app.errors import (
     BadSeats,
     GameChanged,
     GameNotFound,
+    StorageError,
 )
 from yatzy.app.events import (
     ActionApplied,
@@ -170,15 +171,18 @@ class GameService:
     the same games. Get one with :func:`yatzy.bootstrap.open_service`. Every stored
     change is published on the service's change feed (:meth:`subscribe`); with
     ``follow=True`` the feed also carries the changes other services (processes) store
-    in the same database (:class:`~yatzy.app.feed.StoreFeed`).
+    in the same database (:class:`~yatzy.app.feed.StoreFeed`), and so does a ``feed``
+    given (one that also goes through Redis, say).
     """
 
     def __init__(self, repository: GameRepository, *, clock: Clock = utc_now,
-                 cache_size: int = CACHE_SIZE, follow: bool = False) -> None:
+                 cache_size: int = CACHE_SIZE, follow: bool = False,
+                 feed: ChangeFeed | None = None) -> None:
         self._repo = repository
-        self._feed: ChangeFeed = (StoreFeed(repository) if follow
-                                  else LocalFeed())
-        if follow:
+        #: A feed given carries other processes' changes (it is for nothing else).
+        self._follows = follow or feed is not None
+        self._feed: ChangeFeed = feed or (StoreFeed(repository) if follow else LocalFeed())
+        if self._follows:
             # A change made elsewhere makes this process's copy stale.
             self._feed.subscribe(self._heard, others_only=True)
         #: Games in play kept in memory: a server with many games at once wants them all
@@ -496,7 +500,7 @@ class GameService:
     @property
     def follows(self) -> bool:
         """True when the feed carries the changes of other processes too."""
-        return isinstance(self._feed, StoreFeed)
+        return self._follows
 
     def subscribe(self, callback: Subscriber, *, others_only: bool = False
                   ) -> Callable[[], None]:
@@ -516,6 +520,18 @@ class GameService:
             kept = self._cache.get(event.game_id)
             if kept is not None and (event.version > kept.version or event.version == 0):
                 del self._cache[event.game_id]
+
+    # --- Readiness ------------------------------------------------------------------
+
+    def readiness(self) -> dict[str, bool]:
+        """What the service needs and whether each answers now: ``"database"`` (one
+        cheap question to the store), and the feed's own services (``"redis"``)."""
+        try:
+            self._repo.ping()
+            database = True
+        except StorageError:
+            database = False
+        return {"database": database, **self._feed.reachable()}
 
     # --- Lifetime -------------------------------------------------------------------
 

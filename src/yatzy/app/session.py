@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -95,7 +96,10 @@ def executor_runner(executor: Executor | None) -> Runner:
 
     async def run(work: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(executor, functools.partial(work, *args))
+        # In the caller's context: what the work logs carries the request's id.
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(
+            executor, functools.partial(context.run, work, *args))
 
     return run
 
@@ -123,6 +127,9 @@ class GameSession:
         self._elsewhere: asyncio.TimerHandle | None = None
         #: Called when the computers have played as far as they can.
         self.on_settled: Callable[[], None] | None = None
+        #: Called with each computer's step this session has played and stored (a
+        #: server counts them).
+        self.on_computer: Callable[[Action], None] | None = None
 
     # --- What the session shows ---------------------------------------------------------
 
@@ -327,6 +334,8 @@ class GameSession:
                         await self._run(self.table.play_computer)
                     finally:
                         self._showing = None
+                if self.on_computer is not None:
+                    self.on_computer(action)
                 await self._tell(Note("state"))
         except asyncio.CancelledError:
             raise

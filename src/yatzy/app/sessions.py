@@ -18,6 +18,7 @@ from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
 from yatzy.app.session import PACE, GameSession, Runner, Sleep, executor_runner
 from yatzy.app.table import Table
+from yatzy.core.actions import Action
 
 #: Sessions kept in memory before idle ones are dropped (they reopen from the store).
 MAX_IDLE = 2000
@@ -28,8 +29,11 @@ class Sessions:
 
     def __init__(self, service: GameService, *, pace: float = PACE,
                  run: Runner | None = None, think: Runner | None = None,
-                 sleep: Sleep = asyncio.sleep, max_idle: int = MAX_IDLE) -> None:
+                 sleep: Sleep = asyncio.sleep, max_idle: int = MAX_IDLE,
+                 computer_played: Callable[[Action], None] | None = None) -> None:
         self.service = service
+        #: Told of each computer's step the sessions play (and store).
+        self.computer_played = computer_played
         self.pace = pace
         self.run: Runner = run or executor_runner(None)
         self.think = think
@@ -119,6 +123,7 @@ class Sessions:
         session = GameSession(table, pace=self.pace, run=self.run, think=self.think,
                               sleep=self._sleep)
         session.on_settled = lambda: self._drop_if_idle(session)
+        session.on_computer = self.computer_played
         return session
 
     def _keep(self, table: Table) -> GameSession:

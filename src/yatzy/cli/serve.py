@@ -7,6 +7,7 @@ import argparse
 import errno
 import gc
 import ipaddress
+import os
 import re
 import socket
 import sys
@@ -16,6 +17,9 @@ from typing import Any
 from yatzy.cli.errors import CommandError
 from yatzy.cli.options import add_language_argument, command_translator, whole_number
 from yatzy.i18n import N_, Translator
+
+#: The environment variable that chooses the log lines' format (``text`` or ``json``).
+LOG_FORMAT_ENV = "YATZY_LOG_FORMAT"
 
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
@@ -53,6 +57,17 @@ def register(subparsers: Any, t: Translator) -> None:
                         help="seconds a computer takes for each step, 0 to 10 (default 0.8)")
     parser.add_argument("--rate", type=tenths(t, 10_000), default=20.0,
                         help="requests a second one client may make (0: no limit)")
+    parser.add_argument("--redis", metavar="URL",
+                        help="a Redis server (redis://host:6379/0) that carries every "
+                             "change to the other server processes on the same database "
+                             "at once (default: $YATZY_REDIS_URL, else none: changes go "
+                             "through the database, within a quarter of a second)")
+    parser.add_argument("--log-format", choices=("text", "json"), default=None,
+                        help="log lines as text for a person, or one JSON object a line "
+                             "for a log collector (default: $YATZY_LOG_FORMAT, else text)")
+    parser.add_argument("--access-log", action="store_true",
+                        help="log a line for every request: method, path (never its "
+                             "query), status, milliseconds, request id")
     add_language_argument(parser)
     parser.set_defaults(handler=run)
 
@@ -81,8 +96,16 @@ def run(args: argparse.Namespace) -> int:
     t = command_translator(args)
     sock = listening_socket(args.host, args.port, t)
     try:
-        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True)
-        app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0)))
+        log_format = args.log_format or os.environ.get(LOG_FORMAT_ENV) or "text"
+        structured = log_format == "json" or args.access_log
+        if structured:
+            from yatzy.web.logs import configure
+
+            configure(json_lines=log_format == "json")
+        redis = redis_url(args.redis)
+        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True, redis=redis)
+        app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0),
+                                           access_log=args.access_log))
         # A server holds many games for long: move what exists at start out of the
         # garbage collector's way and collect the oldest objects less often (each full
         # collection of a large heap pauses every game; the benchmark saw 100-400 ms
@@ -93,12 +116,32 @@ def run(args: argparse.Namespace) -> int:
         urls = ", ".join(urls_to_open(args.host, sock.getsockname()[1]))
         print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
                   url=urls, db=describe_db(args.db)), file=sys.stderr, flush=True)
-        config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                ws_max_size=16 * 1024)
+        # uvicorn's access log would show a websocket's address with its ?token=: the
+        # app logs requests itself (--access-log), without the query.
+        config = uvicorn.Config(app, log_level="info" if structured else "warning",
+                                access_log=False, ws_max_size=16 * 1024,
+                                log_config=None if structured else uvicorn.config.LOGGING_CONFIG)
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
     return 0
+
+
+def redis_url(given: str | None) -> str | None:
+    """The Redis URL to use: ``given`` (``--redis``), else ``$YATZY_REDIS_URL``, else
+    none; :class:`CommandError` when it is not a Redis URL."""
+    from yatzy.bootstrap import REDIS_ENV
+
+    url = given if given is not None else os.environ.get(REDIS_ENV) or None
+    if url is None:
+        return None
+    from yatzy.storage.redis_feed import check_redis_url
+
+    try:
+        return check_redis_url(url.strip())
+    except ValueError:
+        raise CommandError(N_("not a Redis URL (redis://host:6379/0): {url}"),
+                           url=repr(url[:60])) from None
 
 
 def _address(host: str, port: int) -> str:

@@ -512,6 +512,11 @@ class SqlGameRepository:
                 self._log(connection, [GameDeleted(game_id) for game_id in doomed])
         return doomed
 
+    def ping(self) -> None:
+        # The games table, not just "SELECT 1": a database that answers without the
+        # schema (a file deleted and made again empty) cannot serve games either.
+        self._read(lambda c: c.execute(sa.select(games.c.id).limit(1)).all())
+
     # --- The change log ----------------------------------------------------------------
 
     def changes_since(self, seq: int, limit: int) -> list[StoredChange]:

@@ -3,6 +3,7 @@ the analysis after the game. The contract is in ``docs/web.md`` and at ``/docs``
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -29,7 +30,6 @@ from yatzy.web.schemas import (
     ActionIn,
     GameCreated,
     GameState,
-    Health,
     NewGame,
     QrIn,
     ReplayState,
@@ -64,13 +64,6 @@ def check_rate(request: Request, token: str | None = None) -> None:
 
 async def room_of(request: Request, game_id: str) -> Room:
     return await rooms_of(request).get(game_id)
-
-
-@router.get("/healthz", response_model=Health, tags=["server"])
-async def healthz(request: Request) -> dict[str, str]:
-    """200 ``{"status": "ok"}`` once the app can serve games (its database answers)."""
-    await run_in_threadpool(rooms_of(request).service.recent, 1)
-    return {"status": "ok"}
 
 
 def _seats(body: NewGame) -> list[Seat]:
@@ -155,12 +148,15 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
               credentials: Bearer) -> dict[str, Any]:
     """Roll, reroll or fill a box for the seat whose token is given
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
+    started = time.perf_counter()
     token = credentials.credentials if credentials else None
     check_rate(request, token)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await perform(room, seat, body)
-        return room.state(request_lang(request))
+        state = room.state(request_lang(request))
+    request.app.state.metrics.action(body.type, time.perf_counter() - started)
+    return state
 
 
 @router.post("/api/games/{game_id}/undo", response_model=GameState, responses=ERRORS,
@@ -169,12 +165,15 @@ async def undo(game_id: GameId, body: UndoIn, request: Request,
                credentials: Bearer) -> dict[str, Any]:
     """Take back the box this seat just chose, as long as the next player has not acted
     (the turn is back as it was, with its dice); answers the new state."""
+    started = time.perf_counter()
     token = credentials.credentials if credentials else None
     check_rate(request, token)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await room.session.undo(player=seat.name, expected_version=body.expected_version)
-        return room.state(request_lang(request))
+        state = room.state(request_lang(request))
+    request.app.state.metrics.action("undo", time.perf_counter() - started)
+    return state
 
 
 @router.get("/api/games/{game_id}/record", responses=ERRORS, tags=["games"])

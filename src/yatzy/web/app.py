@@ -25,7 +25,9 @@ from yatzy.app.policy import GameCounter, TablePolicy
 from yatzy.app.service import GameService
 from yatzy.core.rulesets import ruleset
 from yatzy.solver import available as solver_available
-from yatzy.web import api, errors, pages, ws
+from yatzy.web import api, errors, ops, pages, ws
+from yatzy.web.logs import RequestIds
+from yatzy.web.metrics import Metrics
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
 
@@ -49,6 +51,8 @@ class Settings:
     #: Rulesets whose optimal strategy is loaded (or built) at start-up, in the
     #: background, so that no request waits for it.
     prepare: tuple[str, ...] = ("yatzy", "yahtzee")
+    #: Log a line for every request (method, path without its query, status, time).
+    access_log: bool = False
 
 
 def create_app(service: GameService, settings: Settings | None = None) -> FastAPI:
@@ -56,7 +60,10 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     settings = settings or Settings()
 
     advice = AdviceService(workers=settings.advice_workers, queue_limit=settings.advice_queue)
-    rooms = Rooms(service, pace=settings.pace, think=advice.think)
+    rooms: Rooms | None = None
+    metrics = Metrics(games_held=lambda: 0 if rooms is None else len(rooms))
+    rooms = Rooms(service, pace=settings.pace, think=advice.think,
+                  computer_played=lambda action: metrics.computer_step(action.to_dict()["type"]))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,6 +86,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     )
     app.state.rooms = rooms
     app.state.advice = advice
+    app.state.metrics = metrics
     app.state.policy = settings.policy
     # Games per client are a rate limit of their own: off with the rate limit (rate 0,
     # as when every client of a load test shares one address).
@@ -86,6 +94,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
         settings.policy if settings.rate > 0 else replace(settings.policy, games_per_window=0))
     app.state.limiter = RateLimiter(settings.rate, settings.burst)
     errors.install(app)
+    app.include_router(ops.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
@@ -93,6 +102,8 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     _docs(app)
     _websocket_schemas(app)
     app.add_middleware(SecureHeaders)
+    # Outermost: every answer, the refusals of SecureHeaders too, carries its id.
+    app.add_middleware(RequestIds, access=settings.access_log)
     redact_server_logs()
     return app
 

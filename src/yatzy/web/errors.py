@@ -28,9 +28,12 @@ class WebError(YatzyError):
     HTTP status, its code and an English message, a catalog text marked with ``N_``
     where it is raised and translated when sent."""
 
-    def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
+    def __init__(self, status: int, code: str, message: str, *,
+                 retry_after: int | None = None, **params: Any) -> None:
         super().__init__(message, code=code, **params)
         self.status = status
+        #: Seconds to wait before asking again (``Retry-After``), when it helps.
+        self.retry_after = retry_after
 
 
 def forbidden(message: str = N_("Only the player in this seat can act for it")) -> WebError:
@@ -89,11 +92,19 @@ def web_error_body(error: WebError, lang: str) -> dict[str, Any]:
     return error_body(error.code, translator(lang)._(error.message, **error.params))
 
 
+def count_error(request: Request, code: str) -> None:
+    """Count an error answered, by code (``/metrics``)."""
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.error(code)
+
+
 def install(app: FastAPI) -> None:
     """Answer every error with the one error shape."""
 
     @app.exception_handler(YatzyError)
     async def yatzy_error(request: Request, error: YatzyError) -> JSONResponse:
+        count_error(request, error.code)
         retry = getattr(error, "retry_after", None)
         return JSONResponse(yatzy_error_body(error, request_lang(request)),
                             status_code=status_of(error),
@@ -101,9 +112,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, error: WebError) -> JSONResponse:
-        headers = {"Retry-After": "1"} if error.status == 429 else None
+        count_error(request, error.code)
+        retry = error.retry_after if error.retry_after is not None else (
+            1 if error.status == 429 else None)
         return JSONResponse(web_error_body(error, request_lang(request)),
-                            status_code=error.status, headers=headers)
+                            status_code=error.status,
+                            headers=None if retry is None else {"Retry-After": str(retry)})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -112,6 +126,7 @@ def install(app: FastAPI) -> None:
         t = translator(request_lang(request))
         message = t._("The request is not valid: {field}: {problem}",
                       field=where or "body", problem=str(first.get("msg", "?"))[:200])
+        count_error(request, "invalid_request")
         return JSONResponse(error_body("invalid_request", message), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
@@ -124,5 +139,6 @@ def install(app: FastAPI) -> None:
         texts = {404: ("not_found", t._("There is nothing here")),
                  405: ("method_not_allowed", t._("This address does not take that method"))}
         code, message = texts.get(error.status_code, ("http_error", str(error.detail)))
+        count_error(request, code)
         return JSONResponse(error_body(code, message), status_code=error.status_code,
                             headers=getattr(error, "headers", None))

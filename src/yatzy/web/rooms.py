@@ -24,6 +24,7 @@ from yatzy.app.service import GameService
 from yatzy.app.session import GameSession, Note, Runner, executor_runner
 from yatzy.app.sessions import Sessions
 from yatzy.app.table import Table
+from yatzy.core.actions import Action
 from yatzy.core.game import Game
 from yatzy.i18n import translator
 from yatzy.i18n.words import bonus_explanation, joker_explanation, upper_bonus_progress
@@ -145,11 +146,13 @@ class Rooms:
     """The rooms of this process, over the sessions of its games."""
 
     def __init__(self, service: GameService, *, pace: float = 0.8,
-                 think: Runner | None = None) -> None:
+                 think: Runner | None = None,
+                 computer_played: Callable[[Action], None] | None = None) -> None:
         self.service = service
         self._executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="yatzy-db")
         self.run = executor_runner(self._executor)
-        self.sessions = Sessions(service, pace=pace, run=self.run, think=think)
+        self.sessions = Sessions(service, pace=pace, run=self.run, think=think,
+                                 computer_played=computer_played)
         self._rooms: dict[str, Room] = {}
 
     @property

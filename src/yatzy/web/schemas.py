@@ -97,6 +97,14 @@ class Health(BaseModel):
     status: Literal["ok"]
 
 
+class Ready(BaseModel):
+    """Ready: each thing the server needs answers (``database``, and ``redis`` when the
+    server uses it)."""
+
+    status: Literal["ok"]
+    checks: dict[str, Literal["ok"]]
+
+
 class QrIn(BaseModel):
     """Text to draw as a QR code (an invite link)."""
 

@@ -25,6 +25,7 @@ from yatzy.app.access import seat_for_token
 from yatzy.core.errors import YatzyError
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from yatzy.web.errors import WebError, error_body, web_error_body, yatzy_error_body
+from yatzy.web.metrics import Metrics
 from yatzy.web.rooms import Listener, Rooms
 from yatzy.web.security import RateLimiter, client_key
 
@@ -57,12 +58,14 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             WebError(403, "forbidden", "Only the player in this seat can act for it"), lang),
             FORBIDDEN)
         return
+    metrics: Metrics = websocket.app.state.metrics
     listener = Listener(websocket.send_text, None if seat is None else seat.name, lang)
     listener.offer(json.dumps({"type": "welcome", "seat": listener.seat}))
     listener.writer = asyncio.create_task(listener.pump())
+    metrics.websocket_opened()
     release = await rooms.join(room, listener)
     reader = asyncio.create_task(_read(websocket, listener, token,
-                                       websocket.app.state.limiter))
+                                       websocket.app.state.limiter, metrics))
     try:
         await asyncio.wait({listener.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -73,12 +76,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 await task
         await rooms.leave(room, listener)
         release()
+        metrics.websocket_closed()
         with contextlib.suppress(Exception):
             await websocket.close(TRY_AGAIN)
 
 
 async def _read(websocket: WebSocket, listener: Listener, token: str | None,
-                limiter: RateLimiter) -> None:
+                limiter: RateLimiter, metrics: Metrics) -> None:
     """Answer what the client sends, until it goes; a frame that is not text closes."""
     address = websocket.client.host if websocket.client else None
     try:
@@ -88,12 +92,15 @@ async def _read(websocket: WebSocket, listener: Listener, token: str | None,
                 return
             text = message.get("text")
             if text is None:  # a binary frame: not this protocol
+                metrics.error("invalid_request")
                 listener.offer(json.dumps(_error(
                     listener.lang, "invalid_request",
                     N_("The request is not valid: {field}: {problem}"), field="frame",
                     problem="text expected")))
                 return
             reply = _answer(listener, token, text, address, limiter)
+            if reply is not None and reply["type"] == "error":
+                metrics.error(reply["error"]["code"])
             if reply is not None:
                 listener.offer(json.dumps(reply, ensure_ascii=False))
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -125,6 +132,7 @@ def _error(lang: str, code: str, message: str, **params: Any) -> dict[str, Any]:
 
 
 async def _refuse(websocket: WebSocket, body: dict[str, Any], code: int) -> None:
+    websocket.app.state.metrics.error(body["error"]["code"])
     with contextlib.suppress(Exception):
         await websocket.send_json({"type": "error", **body})
         await websocket.close(code)

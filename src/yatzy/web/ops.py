@@ -1,0 +1,77 @@
+"""What an operator's tools ask a server: is it alive (``/healthz``), may it take
+requests (``/readyz``), and its numbers (``/metrics``, for Prometheus).
+
+- ``GET|HEAD /healthz``: 200 ``{"status": "ok"}`` while the process serves requests at
+  all; it asks nothing else, so a load balancer or a supervisor may ask often.
+- ``GET|HEAD /readyz``: 200 ``{"status": "ok", "checks": {...}}`` when the game
+  database answers (and Redis, when the server uses it); else 503 with ``Retry-After``
+  and the one error shape, code ``not_ready``, saying what does not answer.
+- ``GET /metrics``: this process's numbers in Prometheus's text format
+  (:mod:`yatzy.web.metrics`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from yatzy.i18n import N_
+from yatzy.web.errors import WebError
+from yatzy.web.metrics import CONTENT_TYPE, Metrics
+from yatzy.web.schemas import ERRORS, Health, Ready
+
+router = APIRouter(tags=["server"])
+
+#: Seconds the readiness check waits for the database and Redis to answer.
+READY_TIMEOUT = 3.0
+#: Seconds a client not served for want of readiness is told to wait.
+RETRY_AFTER = 5
+
+#: What does not answer, in words (the first is told; the checks say every one).
+_DOWN = {
+    "database": N_("Not ready: the game database does not answer"),
+    "redis": N_("Not ready: Redis does not answer"),
+}
+
+
+@router.get("/healthz", response_model=Health, operation_id="healthz")
+@router.head("/healthz", response_model=Health, operation_id="healthz_head")
+async def healthz() -> dict[str, str]:
+    """200 ``{"status": "ok"}`` while the server process answers at all (asks nothing
+    of the database: that is ``/readyz``)."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", response_model=Ready, responses={503: ERRORS[503]},
+            operation_id="readyz")
+@router.head("/readyz", response_model=Ready, responses={503: ERRORS[503]},
+             operation_id="readyz_head")
+async def readyz(request: Request) -> dict[str, Any]:
+    """200 when the game database answers (and Redis, when the server uses it): the
+    server can take requests. Else 503 with ``Retry-After``, code ``not_ready``."""
+    service = request.app.state.rooms.service
+    try:
+        checks: dict[str, bool] = await asyncio.wait_for(
+            run_in_threadpool(service.readiness), READY_TIMEOUT)
+    except TimeoutError:
+        checks = {"database": False}
+    down = [name for name, ok in checks.items() if not ok]
+    if down:
+        raise WebError(503, "not_ready", _DOWN.get(down[0], _DOWN["database"]),
+                       retry_after=RETRY_AFTER)
+    return {"status": "ok", "checks": dict.fromkeys(checks, "ok")}
+
+
+@router.get("/metrics", response_class=Response,
+            responses={200: {"content": {CONTENT_TYPE: {}}}})
+async def metrics(request: Request) -> Response:
+    """This process's numbers for Prometheus: ``yatzy_actions_total`` and
+    ``yatzy_action_seconds`` by kind, ``yatzy_websockets_open``, ``yatzy_games_held``,
+    ``yatzy_computer_steps_total`` by kind and ``yatzy_errors_total`` by code."""
+    numbers: Metrics = request.app.state.metrics
+    return Response(numbers.render(), media_type=CONTENT_TYPE,
+                    headers={"Cache-Control": "no-store"})

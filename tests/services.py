@@ -1,0 +1,84 @@
+"""The servers some tests need beside the project's own: PostgreSQL and Redis.
+
+- PostgreSQL at ``$YATZY_TEST_POSTGRES`` (by default the local one, trust auth);
+- Redis at ``$YATZY_TEST_REDIS`` (``redis://127.0.0.1:6379/0``, say).
+
+A test that needs one is skipped, with the reason, when its variable is not set and
+(PostgreSQL only) the default server does not answer; when the variable is set, the
+server must answer, else the test fails. CI (``.ci/run``) sets both, so it never skips
+them.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+import sqlalchemy as sa
+
+from yatzy.storage.engine import database_url
+
+POSTGRES_ENV, REDIS_ENV = "YATZY_TEST_POSTGRES", "YATZY_TEST_REDIS"
+POSTGRES = os.environ.get(POSTGRES_ENV, "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _postgres_admin() -> sa.Engine:
+    admin = sa.create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT",
+                             connect_args={"connect_timeout": 5})
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+    except sa.exc.OperationalError as exc:
+        admin.dispose()
+        if os.environ.get(POSTGRES_ENV):
+            raise AssertionError(f"{POSTGRES_ENV} is set but PostgreSQL does not answer: "
+                                 f"{exc.orig}") from exc
+        pytest.skip(f"PostgreSQL does not answer at {POSTGRES} (set {POSTGRES_ENV})")
+    return admin
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database, dropped afterwards: its URL."""
+    admin = _postgres_admin()
+    name = f"yatzy_test_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        url = sa.make_url(database_url(POSTGRES)).set(database=name)
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+def postgres_admin_sql(sql: str) -> None:
+    """Run ``sql`` on the PostgreSQL server's maintenance database."""
+    admin = _postgres_admin()
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(sql)
+    finally:
+        admin.dispose()
+
+
+def redis_url() -> str:
+    """``$YATZY_TEST_REDIS``, once Redis answers there; skips the test when it is not
+    set."""
+    url = os.environ.get(REDIS_ENV)
+    if not url:
+        pytest.skip(f"Redis tests need {REDIS_ENV} (redis://127.0.0.1:6379/0, say)")
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise AssertionError(f"{REDIS_ENV} is set but Redis does not answer: {exc}") from exc
+    finally:
+        client.close()
+    return url
