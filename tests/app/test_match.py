@@ -12,6 +12,7 @@ import pytest
 import yatzy
 from yatzy import bots
 from yatzy.app import match
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import BadMatch, UnknownBot
 from yatzy.app.match import (
     MOST_MATCH_GAMES,
@@ -25,6 +26,7 @@ from yatzy.app.match import (
     turn_dice,
     win_shares,
 )
+from yatzy.bots.codes import BotCode
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game
@@ -233,12 +235,12 @@ def test_a_secret_seed_plays_too() -> None:
 
 
 @pytest.mark.parametrize(("levels", "error", "code"), [
-    (["optimal"], BadMatch, ErrorCode.MATCH_LEVELS),
-    ([], BadMatch, ErrorCode.MATCH_LEVELS),
-    ("optimal", BadMatch, ErrorCode.MATCH_LEVELS),
-    (None, BadMatch, ErrorCode.MATCH_LEVELS),
-    (["optimal", "wizard"], UnknownBot, ErrorCode.UNKNOWN_BOT),
-    (["optimal", 3], UnknownBot, ErrorCode.UNKNOWN_BOT),
+    (["optimal"], BadMatch, AppCode.MATCH_LEVELS),
+    ([], BadMatch, AppCode.MATCH_LEVELS),
+    ("optimal", BadMatch, AppCode.MATCH_LEVELS),
+    (None, BadMatch, AppCode.MATCH_LEVELS),
+    (["optimal", "wizard"], UnknownBot, BotCode.UNKNOWN_BOT),
+    (["optimal", 3], UnknownBot, BotCode.UNKNOWN_BOT),
     (["random"] * 100, IllegalMove, ErrorCode.TOO_MANY_PLAYERS),
 ])
 def test_levels_that_cannot_play_a_match(levels: object, error: type[Exception],
@@ -252,7 +254,7 @@ def test_levels_that_cannot_play_a_match(levels: object, error: type[Exception],
 def test_games_that_are_no_whole_number_of_deals(games: object) -> None:
     with pytest.raises(BadMatch) as refused:
         play_match(["random", "greedy"], games, IN_ORDER)  # type: ignore[arg-type]
-    assert refused.value.code == ErrorCode.MATCH_GAMES
+    assert refused.value.code == AppCode.MATCH_GAMES
     assert refused.value.params["levels"] == 2
     assert check_games(MOST_MATCH_GAMES, 2) == MOST_MATCH_GAMES
     with pytest.raises(BadMatch) as refused:

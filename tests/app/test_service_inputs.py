@@ -10,6 +10,7 @@ import pytest
 
 import yatzy
 from yatzy.app import BadQuery, BadSeats, GameNotFound, GameService, Seat
+from yatzy.app.codes import AppCode
 from yatzy.core.actions import Roll
 from yatzy.core.errors import ErrorCode, YatzyError
 
@@ -20,8 +21,8 @@ BIG = 10**30
 @pytest.mark.parametrize(
     ("seats", "code"),
     [
-        (None, ErrorCode.BAD_SEATS),
-        (5, ErrorCode.BAD_SEATS),
+        (None, AppCode.BAD_SEATS),
+        (5, AppCode.BAD_SEATS),
         (["Ann", "ann"], ErrorCode.DUPLICATE_PLAYER),
         (["\ud800bad"], ErrorCode.NAME_CONTROL),
         (["Ann\x00"], ErrorCode.NAME_CONTROL),

@@ -7,6 +7,7 @@ import pytest
 
 import yatzy
 from yatzy.bots import Bot, bot_names, make_bot, play_turn
+from yatzy.bots.codes import BotCode
 from yatzy.core.game import Game
 
 
@@ -64,11 +65,11 @@ def test_a_bot_refuses_what_is_no_game_with_our_error(level: str) -> None:
 @pytest.mark.parametrize("name", ["genius", None, 5, ["optimal"]])
 def test_an_unknown_level_is_our_error(name: object) -> None:
     from yatzy.bots import UnknownBot, check_level
-    from yatzy.core.errors import ErrorCode, YatzyError
+    from yatzy.core.errors import YatzyError
 
     for call in (make_bot, check_level):
         with pytest.raises(UnknownBot) as refused:
             call(name)  # type: ignore[operator]
         assert isinstance(refused.value, YatzyError)
-        assert refused.value.code is ErrorCode.UNKNOWN_BOT
+        assert refused.value.code is BotCode.UNKNOWN_BOT
         assert "optimal" in refused.value.params["known"]

@@ -14,7 +14,7 @@ from yatzy.i18n import LANGUAGES, catalog_path, language_from_env, normalize_lan
 
 SOURCE = Path(yatzy.__file__).parent
 #: Packages whose player-facing texts are translated.
-TRANSLATED_PACKAGES = ("i18n", "app", "tui", "cli", "web")
+TRANSLATED_PACKAGES = ("core", "solver", "bots", "i18n", "app", "tui", "cli", "web")
 
 
 def placeholders(text: str) -> set[str]:

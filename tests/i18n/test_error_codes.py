@@ -9,10 +9,22 @@ from babel.messages.pofile import read_po
 
 import yatzy
 from yatzy.app import BadQuery, BadSeats
+from yatzy.app.codes import AppCode
 from yatzy.app.match import play_match
-from yatzy.core.errors import ErrorCode, IllegalMove, RecordError, RulesError, YatzyError
+from yatzy.bots.codes import BotCode
+from yatzy.cli.codes import CliCode
+from yatzy.core.errors import (
+    ErrorCode,
+    IllegalMove,
+    RecordError,
+    RulesError,
+    YatzyError,
+    error_codes,
+)
 from yatzy.i18n import LANGUAGES, catalog_path, translator
 from yatzy.i18n.words import ERROR_TEXTS, error_text
+from yatzy.solver.codes import SolverCode
+from yatzy.web.errors import WebCode
 
 
 def translations(lang: str) -> dict[str, str]:
@@ -21,14 +33,37 @@ def translations(lang: str) -> dict[str, str]:
     return {m.id: m.string for m in catalog if m.id and isinstance(m.id, str)}
 
 
-def test_every_code_has_a_text() -> None:
-    assert set(ERROR_TEXTS) == set(ErrorCode)
+#: Every layer's codes: each layer defines and registers its own.
+LAYERS = (ErrorCode, SolverCode, BotCode, AppCode, CliCode, WebCode)
+
+
+def test_every_layer_registers_its_codes_each_with_a_text() -> None:
+    assert set(error_codes()) == set(LAYERS)
+    codes = [code for layer in LAYERS for code in layer]
+    assert len(set(codes)) == len(codes)  # a code belongs to one layer
+    assert set(ERROR_TEXTS) == set(codes)
+
+
+def test_a_layer_must_give_every_code_a_text() -> None:
+    from enum import StrEnum
+
+    from yatzy.core.errors import register_error_texts
+
+    class Odd(StrEnum):
+        ONE = "odd_one"
+        TWO = "odd_two"
+
+    with pytest.raises(YatzyError):
+        register_error_texts(Odd, {Odd.ONE: "One"})
+    with pytest.raises(YatzyError):  # another layer's code
+        register_error_texts(Odd, {Odd.ONE: "1", Odd.TWO: "2", ErrorCode.GAME_OVER: "x"})
+    assert "odd_one" not in ERROR_TEXTS and Odd not in error_codes()
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_code_s_text_is_in_the_catalog(lang: str) -> None:
     catalog = translations(lang)
-    for code in ErrorCode:
+    for code in (code for layer in LAYERS for code in layer):
         text = ERROR_TEXTS[code]
         assert catalog.get(text, "").strip(), f"{lang} has no text for {code}: {text!r}"
 
@@ -81,10 +116,10 @@ ERRORS = [
 def test_the_errors_read_in_every_language(lang: str) -> None:
     t = translator(lang)
     english = translator("en")
-    seen: set[ErrorCode] = set()
+    seen: set[str] = set()
     for action in ERRORS:
         error = raised(action)
-        assert isinstance(error.code, ErrorCode)
+        assert isinstance(error.code, LAYERS)
         seen.add(error.code)
         text = error_text(t, error)
         assert text and "{" not in text

@@ -21,9 +21,10 @@ import re
 import secrets
 from collections.abc import Iterable
 
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
-from yatzy.core.errors import BadInput, ErrorCode
+from yatzy.core.errors import BadInput
 
 #: A player key: what a browser keeps (random, no password) so that "my games" and "my
 #: best" follow that device. 22 to 64 URL-safe characters (128 bits and more).
@@ -33,7 +34,7 @@ PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
 class BadPlayerKey(BadInput, AppError):
     """A player key that is not one (a browser makes them; see :data:`PLAYER_KEY`)."""
 
-    code = ErrorCode.BAD_PLAYER_KEY
+    code = AppCode.BAD_PLAYER_KEY
 
 #: Random bytes in a token (256 bits).
 TOKEN_BYTES = 32

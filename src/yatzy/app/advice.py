@@ -38,6 +38,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import AppError
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game, check_game
@@ -68,7 +69,7 @@ def check_chances(game: Game) -> None:
     (:class:`~yatzy.core.errors.IllegalMove` else)."""
     if len(game.players) < 2:
         raise IllegalMove("Win chances are for games of two players or more",
-                          code=ErrorCode.NO_OPPONENTS)
+                          code=AppCode.NO_OPPONENTS)
 
 
 def check_analysis(game: Game) -> None:
@@ -76,14 +77,14 @@ def check_analysis(game: Game) -> None:
     else)."""
     if not game.is_over:
         raise IllegalMove("The analysis comes when the game is over",
-                          code=ErrorCode.GAME_NOT_OVER)
+                          code=AppCode.GAME_NOT_OVER)
 
 
 class AdviceBusy(AppError):
     """Too much advice is being worked out: ask again in ``retry_after`` seconds (the
     web answers 503 with ``Retry-After``)."""
 
-    code = ErrorCode.ADVICE_BUSY
+    code = AppCode.ADVICE_BUSY
 
     def __init__(self, retry_after: int) -> None:
         super().__init__("The computer is busy working things out: ask again in a moment",

@@ -11,6 +11,7 @@ these too.
 
 from __future__ import annotations
 
+from yatzy.app.codes import AppCode
 from yatzy.bots import UnknownBot as UnknownBot  # re-exported: a seat's level
 from yatzy.core.errors import BadInput, ErrorCode, IllegalMove, YatzyError, shown
 
@@ -18,13 +19,13 @@ from yatzy.core.errors import BadInput, ErrorCode, IllegalMove, YatzyError, show
 class AppError(YatzyError):
     """Base class of the errors raised by :mod:`yatzy.app`."""
 
-    code = ErrorCode.APP
+    code = AppCode.APP
 
 
 class GameNotFound(BadInput, AppError):
     """No saved game has this id (never saved, or deleted)."""
 
-    code = ErrorCode.GAME_NOT_FOUND
+    code = AppCode.GAME_NOT_FOUND
 
     def __init__(self, game_id: str) -> None:
         super().__init__(f"No saved game with id {shown(game_id)}", game_id=game_id)
@@ -34,7 +35,7 @@ class GameNotFound(BadInput, AppError):
 class AmbiguousGameId(BadInput, AppError):
     """A shortened game id that is the start of several saved games' ids."""
 
-    code = ErrorCode.AMBIGUOUS_GAME_ID
+    code = AppCode.AMBIGUOUS_GAME_ID
 
     def __init__(self, prefix: str, matches: list[str]) -> None:
         super().__init__(
@@ -52,7 +53,7 @@ class GameChanged(AppError):
     Nothing was stored; load the game again to see where it stands.
     """
 
-    code = ErrorCode.GAME_CHANGED
+    code = AppCode.GAME_CHANGED
 
     def __init__(self, game_id: str, *, expected: int, actual: int,
                  what: str = "actions") -> None:
@@ -73,7 +74,7 @@ class BadSeats(BadInput, AppError):
     """Seats that cannot make a game: not a list of seats, or names the core refuses
     (then ``code`` and ``params`` are the core's, see :mod:`yatzy.core.names`)."""
 
-    code = ErrorCode.BAD_SEATS
+    code = AppCode.BAD_SEATS
 
 
 class BadQuery(BadInput, AppError):
@@ -81,7 +82,7 @@ class BadQuery(BadInput, AppError):
     a game id that is not text...), refused before the store sees it. A player filter
     the core refuses as a name keeps the core's ``code`` and ``params``."""
 
-    code = ErrorCode.BAD_QUERY
+    code = AppCode.BAD_QUERY
 
 
 class BadMatch(BadInput, AppError):
@@ -89,13 +90,13 @@ class BadMatch(BadInput, AppError):
     ``MATCH_LEVELS``), or a number of games that is no whole number of deals in the
     allowed range (code ``MATCH_GAMES``)."""
 
-    code = ErrorCode.MATCH_GAMES
+    code = AppCode.MATCH_GAMES
 
 
 class BadDiceMode(BadInput, AppError):
     """A dice mode other than ``"auto"`` and ``"manual"``, or a seed for manual dice."""
 
-    code = ErrorCode.BAD_DICE_MODE
+    code = AppCode.BAD_DICE_MODE
 
 
 class DiceNeeded(IllegalMove):
@@ -107,11 +108,11 @@ class DiceNeeded(IllegalMove):
 class DiceNotAllowed(IllegalMove):
     """A roll with dice given in a game whose dice the program rolls (auto mode)."""
 
-    code = ErrorCode.DICE_NOT_ALLOWED
+    code = AppCode.DICE_NOT_ALLOWED
 
 
 class StorageError(AppError):
     """The game database cannot be opened, read or written (disk full, locked too
     long, unreadable file, unreachable server, a newer schema than this program)."""
 
-    code = ErrorCode.STORAGE
+    code = AppCode.STORAGE

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import BadMatch
 from yatzy.bots import check_level, make_bot
 from yatzy.core.actions import Reroll, Roll
@@ -362,12 +363,12 @@ def check_levels(levels: object) -> tuple[str, ...]:
     a name :func:`yatzy.bots.make_bot` knows (:class:`BadMatch`, :class:`UnknownBot`)."""
     if isinstance(levels, str | bytes) or not isinstance(levels, Sequence):
         raise BadMatch(f"A match needs a list of computer players, not {shown(levels)}",
-                       code=ErrorCode.MATCH_LEVELS, count=shown(levels))
+                       code=AppCode.MATCH_LEVELS, count=shown(levels))
     for level in levels:
         check_level(level)
     if len(levels) < 2:
         raise BadMatch(f"A match needs two or more computer players, not {len(levels)}",
-                       code=ErrorCode.MATCH_LEVELS, count=len(levels))
+                       code=AppCode.MATCH_LEVELS, count=len(levels))
     return tuple(levels)
 
 
@@ -381,7 +382,7 @@ def check_games(games: object, entrants: int) -> int:
             f"A match of {entrants} computer players is played in deals of {entrants} "
             f"games: the number of games must be a multiple of {entrants} from {entrants} "
             f"to {most}, not {shown(games)}",
-            code=ErrorCode.MATCH_GAMES, levels=entrants, most=most, games=shown(games))
+            code=AppCode.MATCH_GAMES, levels=entrants, most=most, games=shown(games))
     return games
 
 
@@ -449,7 +450,7 @@ def play_match(levels: Sequence[str], games: int, ruleset: Ruleset, seed: Seed =
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise BadMatch(f"Workers must be a whole number 1 or more, not {shown(workers)}",
-                       code=ErrorCode.APP)
+                       code=AppCode.APP)
     _RULESETS[repr(ruleset)] = ruleset
     deals = count // k
     size = max(1, GAMES_PER_CHUNK // k)

@@ -24,10 +24,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
 from yatzy.bots import bot_names, check_level
-from yatzy.core.errors import BadInput, ErrorCode
+from yatzy.core.errors import BadInput
 
 #: Computer levels whose table a server builds only when told to (memory and minutes).
 COSTLY_LEVELS = frozenset({"winner"})
@@ -36,14 +37,14 @@ COSTLY_LEVELS = frozenset({"winner"})
 class SeatsRefused(BadInput, AppError):
     """Seats this server does not offer (a level, too many computers, no person)."""
 
-    code = ErrorCode.SEATS_REFUSED
+    code = AppCode.SEATS_REFUSED
 
 
 class TooManyGames(AppError):
     """One client started more games than the policy allows in its window: ask again
     in ``retry_after`` seconds."""
 
-    code = ErrorCode.TOO_MANY_GAMES
+    code = AppCode.TOO_MANY_GAMES
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"Too many new games from here: wait {retry_after} seconds",
@@ -81,19 +82,19 @@ class TablePolicy:
             if level not in offered:
                 raise SeatsRefused(
                     f"Computers of level {level} cannot be seated here; choose from "
-                    f"{', '.join(offered)}", code=ErrorCode.LEVEL_NOT_OFFERED,
+                    f"{', '.join(offered)}", code=AppCode.LEVEL_NOT_OFFERED,
                     level=level, levels=", ".join(offered))
             if level in COSTLY_LEVELS and not ready(level):
                 raise SeatsRefused(
                     f"The {level} computer is still being prepared: try again in a minute",
-                    code=ErrorCode.LEVEL_NOT_READY, level=level)
+                    code=AppCode.LEVEL_NOT_READY, level=level)
         if len(computers) > self.max_computers:
             raise SeatsRefused(f"A game here can have at most {self.max_computers} "
-                               "computers", code=ErrorCode.TOO_MANY_COMPUTERS,
+                               "computers", code=AppCode.TOO_MANY_COMPUTERS,
                                most=self.max_computers)
         if self.person_needed and len(computers) == len(seats):
             raise SeatsRefused("A game here needs at least one person",
-                               code=ErrorCode.PERSON_NEEDED)
+                               code=AppCode.PERSON_NEEDED)
 
 
 class GameCounter:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from yatzy.app.codes import AppCode
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game
 from yatzy.core.rulesets import Ruleset
@@ -159,7 +160,7 @@ def player_results(saved: SavedGame) -> tuple[PlayerResult, ...]:
     """
     game = saved.game
     if not game.is_over:
-        raise IllegalMove("The game is not over yet", code=ErrorCode.GAME_NOT_OVER)
+        raise IllegalMove("The game is not over yet", code=AppCode.GAME_NOT_OVER)
     totals = [card.total for card in game.cards]
     ybox = game.ruleset.yahtzee_box  # none in a ruleset without n of a kind
     return tuple(

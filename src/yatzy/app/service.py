@@ -26,6 +26,7 @@ from itertools import islice
 from typing import Any
 
 from yatzy.app.access import player_key_hash
+from yatzy.app.codes import AppCode
 from yatzy.app.dice import (
     check_action_dice,
     check_dice_mode,
@@ -316,7 +317,7 @@ class GameService:
         last = check_undo(saved)
         if player is not None and player != last.player:
             raise IllegalMove(f"Only {last.player} can take back their move",
-                              code=ErrorCode.NOT_YOUR_MOVE, player=last.player)
+                              code=AppCode.NOT_YOUR_MOVE, player=last.player)
         new = replace(saved, game=game.undo(), updated_at=self._clock(),
                       version=saved.version + 1)
         event = ActionUndone(saved.id, new.steps, last.player, version=new.version)
@@ -559,7 +560,7 @@ def check_undo(saved: SavedGame) -> Step:
                           code=ErrorCode.NOTHING_TO_UNDO)
     if any(seat.name == last.player and seat.bot for seat in saved.seats):
         raise IllegalMove("A computer player's move cannot be taken back",
-                          code=ErrorCode.COMPUTER_MOVE, player=last.player)
+                          code=AppCode.COMPUTER_MOVE, player=last.player)
     return last
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import GameChanged
 from yatzy.app.saved import SavedGame
 from yatzy.app.table import Table
@@ -237,7 +238,7 @@ class GameSession:
         async with self._lock:
             if not self.table.waiting_for_dice:
                 raise IllegalMove("No computer's roll waits for its dice",
-                                  code=ErrorCode.NOT_COMPUTER_TURN)
+                                  code=AppCode.NOT_COMPUTER_TURN)
             await self._write(self.table.play_computer, Dice(dice),
                               expected_version=expected_version)
         await self._changed()

@@ -25,13 +25,14 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from yatzy.app.codes import AppCode
 from yatzy.app.errors import GameChanged
 from yatzy.app.saved import SavedGame, Seat
 from yatzy.app.service import GameService
 from yatzy.bots import Bot, make_bot
 from yatzy.core.actions import Action, Reroll, Roll
 from yatzy.core.dice import Dice
-from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.errors import IllegalMove
 from yatzy.core.game import Game
 
 
@@ -160,7 +161,7 @@ class Table:
         action = self.computer_choice()
         if action is None:
             raise IllegalMove("It is not a computer player's turn",
-                              code=ErrorCode.NOT_COMPUTER_TURN)
+                              code=AppCode.NOT_COMPUTER_TURN)
         if dice is not None:
             if isinstance(action, Roll):
                 action = Roll(Dice(dice))
@@ -168,7 +169,7 @@ class Table:
                 action = Reroll(action.hold, Dice(dice))
             else:
                 raise IllegalMove("The computer chose a box: no dice to type in",
-                                  code=ErrorCode.DICE_NOT_ALLOWED)
+                                  code=AppCode.DICE_NOT_ALLOWED)
         return self.act(action, expected_version=expected_version)
 
     # --- Moves ------------------------------------------------------------------------

@@ -19,8 +19,9 @@ import threading
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from yatzy.bots.codes import BotCode
 from yatzy.core.actions import Action
-from yatzy.core.errors import BadInput, ErrorCode, YatzyError, shown
+from yatzy.core.errors import BadInput, YatzyError, shown
 from yatzy.core.game import Game
 
 
@@ -43,7 +44,7 @@ class UnknownBot(BadInput):
     """A computer player level that does not exist (``params``: ``bot``, the name
     asked for, and ``known``, the levels there are)."""
 
-    code = ErrorCode.UNKNOWN_BOT
+    code = BotCode.UNKNOWN_BOT
 
     def __init__(self, bot: object, known: tuple[str, ...]) -> None:
         super().__init__(

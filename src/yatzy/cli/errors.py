@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from yatzy.app.errors import AmbiguousGameId, GameNotFound
-from yatzy.core.errors import BadInput, ErrorCode, YatzyError
+from yatzy.cli.codes import CliCode
+from yatzy.core.errors import BadInput, YatzyError
 from yatzy.i18n import Translator
 from yatzy.i18n.words import error_text
 
@@ -27,7 +28,7 @@ class CommandError(BadInput):
     ('Cannot read x: ?', 'Cannot read x: ?')
     """
 
-    code = ErrorCode.COMMAND
+    code = CliCode.COMMAND
 
     def __init__(self, text: str, **params: Any) -> None:
         super().__init__(text.format(**params), **params)

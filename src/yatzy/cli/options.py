@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from yatzy.core.errors import ErrorCode, RulesError
+from yatzy.cli.codes import CliCode
+from yatzy.core.errors import RulesError
 from yatzy.core.rulesets import OptionInfo, Ruleset, ruleset, ruleset_names, rulesets
 from yatzy.i18n import LANGUAGES, Translator, language_from_env, translator
 
@@ -155,6 +156,6 @@ def ruleset_from_args(args: argparse.Namespace) -> Ruleset:
         if key not in known:
             raise RulesError(
                 f"{flags[key]} is not an option of {args.rules}",
-                code=ErrorCode.FLAG_NOT_FOR_RULES, flag=flags[key], rules=args.rules,
+                code=CliCode.FLAG_NOT_FOR_RULES, flag=flags[key], rules=args.rules,
             )
     return ruleset(args.rules, **options)

@@ -23,16 +23,20 @@ text with lone surrogates), and building the message must not fail on it.
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 
 class ErrorCode(StrEnum):
-    """Every error code of :mod:`yatzy`, in one place: each has a text in every
-    language (:func:`yatzy.i18n.words.error_text`), and a test holds the catalogs to it.
+    """The error codes of the rules core. Each layer owns its codes (an enum of its
+    own: ``SolverCode``, ``BotCode``, ``AppCode``, ``CliCode``, ``WebCode``) and
+    registers their texts with :func:`register_error_texts`; every code has a text in
+    every language (:func:`yatzy.i18n.words.error_text`), and a test holds the catalogs
+    to it.
 
-    Codes are strings (``ErrorCode.GAME_OVER == "game_over"``). The core raises most of
-    them; the groups below say which layer raises the others.
+    Codes are strings (``ErrorCode.GAME_OVER == "game_over"``), unique across layers.
     """
 
     # The base classes' codes, for an error raised without a more precise one.
@@ -91,42 +95,6 @@ class ErrorCode(StrEnum):
     TOO_MANY_BONUSES = "too_many_bonuses"
     # Records.
     RECORD_NOT_JSON = "record_not_json"
-    # The solver (yatzy.solver).
-    UNREACHABLE_CARD = "unreachable_card"
-    BAD_ROLLS_LEFT = "bad_rolls_left"
-    BAD_PERCENTILE = "bad_percentile"
-    BAD_SCORE = "bad_score"
-    NO_OPPONENTS = "no_opponents"
-    SOLVER_MISSING = "solver_missing"
-    # The game service and its store (yatzy.app, yatzy.storage).
-    APP = "app"
-    GAME_NOT_FOUND = "game_not_found"
-    AMBIGUOUS_GAME_ID = "ambiguous_game_id"
-    GAME_CHANGED = "game_changed"
-    GAME_NOT_OVER = "game_not_over"
-    UNKNOWN_BOT = "unknown_bot"
-    BAD_SEATS = "bad_seats"
-    BAD_DICE_MODE = "bad_dice_mode"
-    DICE_NOT_ALLOWED = "dice_not_allowed"
-    NOT_YOUR_MOVE = "not_your_move"
-    COMPUTER_MOVE = "computer_move"
-    ADVICE_BUSY = "advice_busy"
-    SEATS_REFUSED = "seats_refused"
-    LEVEL_NOT_OFFERED = "level_not_offered"
-    LEVEL_NOT_READY = "level_not_ready"
-    TOO_MANY_COMPUTERS = "too_many_computers"
-    PERSON_NEEDED = "person_needed"
-    TOO_MANY_GAMES = "too_many_games"
-    NOT_COMPUTER_TURN = "not_computer_turn"
-    BAD_PLAYER_KEY = "bad_player_key"
-    BAD_QUERY = "bad_query"
-    STORAGE = "storage"
-    # Matches between computer players (yatzy.app.match).
-    MATCH_LEVELS = "match_levels"
-    MATCH_GAMES = "match_games"
-    # The command line (yatzy.cli).
-    FLAG_NOT_FOR_RULES = "flag_not_for_rules"
-    COMMAND = "command"
 
 
 class _Shown(reprlib.Repr):
@@ -186,33 +154,33 @@ class RulesError(BadInput):
     """An unknown ruleset, an unknown or invalid option, an unknown box, or a scorecard
     that cannot be."""
 
-    code = ErrorCode.RULES
+    code: str = ErrorCode.RULES
 
 
 class IllegalMove(BadInput):
     """An action that the rules do not allow now. The game is left unchanged."""
 
-    code = ErrorCode.ILLEGAL_MOVE
+    code: str = ErrorCode.ILLEGAL_MOVE
 
 
 class InvalidDice(IllegalMove):
     """Dice values that are not whole numbers from 1 to 6, or the wrong number of them."""
 
-    code = ErrorCode.INVALID_DICE
+    code: str = ErrorCode.INVALID_DICE
 
 
 class InvalidName(IllegalMove):
     """A player's name that cannot be: not text, empty, with control characters or lone
     surrogates, too long, or the same as another player's."""
 
-    code = ErrorCode.BAD_NAME
+    code: str = ErrorCode.BAD_NAME
 
 
 class UnknownBox(RulesError, IllegalMove):
     """A box name the ruleset does not have (both a :class:`RulesError` and an
     :class:`IllegalMove`)."""
 
-    code = ErrorCode.UNKNOWN_BOX
+    code: str = ErrorCode.UNKNOWN_BOX
 
 
 class RecordError(BadInput):
@@ -222,7 +190,7 @@ class RecordError(BadInput):
     problem is in the record's header.
     """
 
-    code = ErrorCode.RECORD
+    code: str = ErrorCode.RECORD
 
     def __init__(
         self, message: str, *, step: int | None = None, code: ErrorCode | None = None,
@@ -230,3 +198,108 @@ class RecordError(BadInput):
     ) -> None:
         super().__init__(message, code=code, step=step, **params)
         self.step = step
+
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` (an English text) for translation without translating it: the
+    catalogs' extraction finds it, :mod:`yatzy.i18n` translates it when shown."""
+    return message
+
+
+_TEXTS: dict[str, str] = {}
+_PARAM_NAMES: dict[str, dict[str, str]] = {}
+_CODE_SETS: list[type[StrEnum]] = []
+
+
+def register_error_texts(codes: type[StrEnum], texts: Mapping[str, str],
+                         param_names: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    """Register a layer's error ``codes`` and the English text of each (marked with
+    :func:`N_`; placeholders name ``params`` entries, or other names through
+    ``param_names``: ``{code: {placeholder: param}}``). Each layer calls it once, where
+    its codes are defined; every code needs a text, and a code belongs to one layer."""
+    missing = [code for code in codes if code not in texts]
+    foreign = [code for code in texts if code not in codes.__members__.values()]
+    taken = [code for code in codes if code in _TEXTS and codes not in _CODE_SETS]
+    if missing or foreign or taken:
+        raise YatzyError(f"Error codes of {codes.__name__}: missing texts {missing}, texts "
+                         f"of other codes {foreign}, codes of another layer {taken}")
+    if codes not in _CODE_SETS:
+        _CODE_SETS.append(codes)
+    _TEXTS.update((str(code), text) for code, text in texts.items())
+    _PARAM_NAMES.update((str(code), dict(names)) for code, names in (param_names or {}).items())
+
+
+def error_texts() -> Mapping[str, str]:
+    """The English text of every registered error code (a live, read-only view)."""
+    return MappingProxyType(_TEXTS)
+
+
+def error_param_names() -> Mapping[str, Mapping[str, str]]:
+    """Placeholders of :func:`error_texts` whose value is a ``params`` entry of
+    another name (a live, read-only view)."""
+    return MappingProxyType(_PARAM_NAMES)
+
+
+def error_codes() -> tuple[type[StrEnum], ...]:
+    """Every layer's registered enum of error codes (the layers imported so far)."""
+    return tuple(_CODE_SETS)
+
+
+register_error_texts(ErrorCode, {
+    ErrorCode.ERROR: N_("That cannot be done: {detail}"),
+    ErrorCode.RULES: N_("Those rules cannot be used: {detail}"),
+    ErrorCode.ILLEGAL_MOVE: N_("That move is not allowed: {detail}"),
+    ErrorCode.RECORD: N_("The game record does not replay: {detail}"),
+    ErrorCode.NOT_A_RULESET: N_("A ruleset is needed here, not {value}"),
+    ErrorCode.NOT_A_SCORECARD: N_("A scorecard of these rules is needed here, not {value}"),
+    ErrorCode.NOT_A_GAME: N_("A game of these rules is needed here, not {value}"),
+    ErrorCode.UNKNOWN_RULESET: N_("Unknown rules {name}; choose from {valid}"),
+    ErrorCode.BAD_RULESET_DEFINITION: N_("The rules {name} cannot be added: {why}"),
+    ErrorCode.UNKNOWN_OPTION: N_("Unknown option {option}; the options are {valid}"),
+    ErrorCode.BAD_OPTION: N_("The option {option} cannot be {value}; choose from {valid}"),
+    ErrorCode.UNKNOWN_BOX: N_("There is no box called {box}"),
+    ErrorCode.INVALID_DICE: N_("Dice are numbers from 1 to 6"),
+    ErrorCode.BAD_POSITION: N_("That is not a die on the table"),
+    ErrorCode.BAD_HOLD: N_("Held dice are given by their positions, not {hold}"),
+    ErrorCode.HOLD_ALL: N_("Reroll at least one die: you are holding all of them"),
+    ErrorCode.UNKNOWN_ACTION: N_("Unknown action {action}: roll, reroll or score"),
+    ErrorCode.BAD_PLAYERS: N_("The players must be a list of names"),
+    ErrorCode.NO_PLAYERS: N_("Name at least one player"),
+    ErrorCode.TOO_MANY_PLAYERS: N_("At most {n} players"),
+    ErrorCode.BAD_NAME: N_("A player's name must be text, not {name}"),
+    ErrorCode.NAME_EMPTY: N_("A player's name must not be empty"),
+    ErrorCode.NAME_SPACES: N_("A player's name must not start or end with spaces: {name}"),
+    ErrorCode.NAME_CONTROL: N_(
+            "A player's name must be printable text, without control characters or line"
+            " breaks: {name}"),
+    ErrorCode.NAME_TOO_LONG: N_("A player's name has at most {most} characters"),
+    ErrorCode.DUPLICATE_PLAYER: N_("Two players are called {name}: names must differ"),
+    ErrorCode.UNKNOWN_PLAYER: N_("No player is called {player}"),
+    ErrorCode.BAD_SEED: N_("The seed must be a whole number from 0 to {most}"),
+    ErrorCode.BAD_SECRET_SEED: N_(
+            "A seed is a whole number or a secret seed of 32 to 64 hex digits"),
+    ErrorCode.BAD_FIRST_PLAYER: N_("The first player is chosen by seat or by a roll-off"),
+    ErrorCode.BAD_ROLL_OFF: N_("Roll-off dice go with a roll-off: one roll per player"),
+    ErrorCode.ROLL_OFF_INCOMPLETE: N_("The roll-off is tied: roll again"),
+    ErrorCode.ROLL_OFF_OVERLONG: N_(
+            "The roll-off was decided after {used} rolls, but {given} were given"),
+    ErrorCode.GAME_OVER: N_("The game is over"),
+    ErrorCode.NOT_YOUR_TURN: N_("It is {player}'s turn"),
+    ErrorCode.DICE_NEEDED: N_("Type in the dice that were rolled"),
+    ErrorCode.ALREADY_ROLLED: N_("You have rolled already: reroll some dice or choose a box"),
+    ErrorCode.NO_ROLL: N_("Roll the dice first"),
+    ErrorCode.NO_ROLLS_LEFT: N_("No rolls left this turn: choose a box"),
+    ErrorCode.BOX_FILLED: N_("{box} is already filled"),
+    ErrorCode.BOX_NOT_ALLOWED: N_("{box} cannot be filled now"),
+    ErrorCode.NOTHING_TO_UNDO: N_("Only the last box chosen can be taken back"),
+    ErrorCode.BAD_CARD_TEXT: N_("Scorecard entries look like box=points, not {text}"),
+    ErrorCode.BOX_TWICE: N_("{box} is given twice"),
+    ErrorCode.BAD_POINTS: N_("{box} cannot hold {points} points"),
+    ErrorCode.BAD_BONUS_COUNT: N_(
+            "The number of Yahtzee bonuses must be a whole number, not {count}"),
+    ErrorCode.TOO_MANY_BONUSES: N_("This scorecard has room for at most {most} Yahtzee bonuses"),
+    ErrorCode.RECORD_NOT_JSON: N_("The game record is not valid JSON"),
+}, {
+    ErrorCode.TOO_MANY_PLAYERS: {"n": "most"},
+})

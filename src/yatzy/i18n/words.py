@@ -15,10 +15,11 @@ messages of the core's typed errors (translated by their ``code``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from yatzy.core import rules
-from yatzy.core.errors import ErrorCode, YatzyError
+from yatzy.core.errors import ErrorCode, YatzyError, error_param_names, error_texts
 from yatzy.core.game import Game
 from yatzy.core.rulesets import LABELS, UPPER_BOXES, Ruleset, RulesetInfo, ruleset
 from yatzy.core.scorecard import BONUS_KEY, Scorecard
@@ -221,131 +222,22 @@ def refusal(t: Translator, game: Game, box: str) -> str:
 #: ``{placeholders}`` are filled from the error's ``params`` (renamed by
 #: :data:`_PARAM_NAMES`), and ``{detail}`` with the error's English message: the base
 #: classes' codes say what kind of thing went wrong and keep the core's words for what.
-ERROR_TEXTS: dict[str, str] = {
-    ErrorCode.ERROR: N_("That cannot be done: {detail}"),
-    ErrorCode.RULES: N_("Those rules cannot be used: {detail}"),
-    ErrorCode.ILLEGAL_MOVE: N_("That move is not allowed: {detail}"),
-    ErrorCode.RECORD: N_("The game record does not replay: {detail}"),
-    ErrorCode.NOT_A_RULESET: N_("A ruleset is needed here, not {value}"),
-    ErrorCode.NOT_A_SCORECARD: N_("A scorecard of these rules is needed here, not {value}"),
-    ErrorCode.NOT_A_GAME: N_("A game of these rules is needed here, not {value}"),
-    ErrorCode.UNKNOWN_RULESET: N_("Unknown rules {name}; choose from {valid}"),
-    ErrorCode.BAD_RULESET_DEFINITION: N_("The rules {name} cannot be added: {why}"),
-    ErrorCode.UNKNOWN_OPTION: N_("Unknown option {option}; the options are {valid}"),
-    ErrorCode.BAD_OPTION: N_("The option {option} cannot be {value}; choose from {valid}"),
-    ErrorCode.UNKNOWN_BOX: N_("There is no box called {box}"),
-    ErrorCode.INVALID_DICE: N_("Dice are numbers from 1 to 6"),
-    ErrorCode.BAD_POSITION: N_("That is not a die on the table"),
-    ErrorCode.BAD_HOLD: N_("Held dice are given by their positions, not {hold}"),
-    ErrorCode.HOLD_ALL: N_("Reroll at least one die: you are holding all of them"),
-    ErrorCode.UNKNOWN_ACTION: N_("Unknown action {action}: roll, reroll or score"),
-    ErrorCode.BAD_PLAYERS: N_("The players must be a list of names"),
-    ErrorCode.NO_PLAYERS: N_("Name at least one player"),
-    ErrorCode.TOO_MANY_PLAYERS: N_("At most {n} players"),
-    ErrorCode.BAD_NAME: N_("A player's name must be text, not {name}"),
-    ErrorCode.NAME_EMPTY: N_("A player's name must not be empty"),
-    ErrorCode.NAME_SPACES: N_("A player's name must not start or end with spaces: {name}"),
-    ErrorCode.NAME_CONTROL: N_(
-        "A player's name must be printable text, without control characters or line"
-        " breaks: {name}"),
-    ErrorCode.NAME_TOO_LONG: N_("A player's name has at most {most} characters"),
-    ErrorCode.DUPLICATE_PLAYER: N_("Two players are called {name}: names must differ"),
-    ErrorCode.UNKNOWN_PLAYER: N_("No player is called {player}"),
-    ErrorCode.BAD_SEED: N_("The seed must be a whole number from 0 to {most}"),
-    ErrorCode.BAD_SECRET_SEED: N_(
-        "A seed is a whole number or a secret seed of 32 to 64 hex digits"),
-    ErrorCode.BAD_FIRST_PLAYER: N_("The first player is chosen by seat or by a roll-off"),
-    ErrorCode.BAD_ROLL_OFF: N_("Roll-off dice go with a roll-off: one roll per player"),
-    ErrorCode.ROLL_OFF_INCOMPLETE: N_("The roll-off is tied: roll again"),
-    ErrorCode.ROLL_OFF_OVERLONG: N_(
-        "The roll-off was decided after {used} rolls, but {given} were given"),
-    ErrorCode.GAME_OVER: N_("The game is over"),
-    ErrorCode.NOT_YOUR_TURN: N_("It is {player}'s turn"),
-    ErrorCode.DICE_NEEDED: N_("Type in the dice that were rolled"),
-    ErrorCode.ALREADY_ROLLED: N_("You have rolled already: reroll some dice or choose a box"),
-    ErrorCode.NO_ROLL: N_("Roll the dice first"),
-    ErrorCode.NO_ROLLS_LEFT: N_("No rolls left this turn: choose a box"),
-    ErrorCode.BOX_FILLED: N_("{box} is already filled"),
-    ErrorCode.BOX_NOT_ALLOWED: N_("{box} cannot be filled now"),
-    ErrorCode.NOTHING_TO_UNDO: N_("Only the last box chosen can be taken back"),
-    ErrorCode.BAD_CARD_TEXT: N_("Scorecard entries look like box=points, not {text}"),
-    ErrorCode.BOX_TWICE: N_("{box} is given twice"),
-    ErrorCode.BAD_POINTS: N_("{box} cannot hold {points} points"),
-    ErrorCode.BAD_BONUS_COUNT: N_(
-        "The number of Yahtzee bonuses must be a whole number, not {count}"),
-    ErrorCode.TOO_MANY_BONUSES: N_("This scorecard has room for at most {most} Yahtzee bonuses"),
-    ErrorCode.RECORD_NOT_JSON: N_("The game record is not valid JSON"),
-    ErrorCode.UNREACHABLE_CARD: N_("No game reaches this scorecard"),
-    ErrorCode.BAD_ROLLS_LEFT: N_("Rolls left after a roll must be 0 to {most}"),
-    ErrorCode.BAD_PERCENTILE: N_("A percentile is a number from 0 to 100, not {value}"),
-    ErrorCode.BAD_SCORE: N_("A score is a whole number, not {value}"),
-    ErrorCode.NO_OPPONENTS: N_("Win chances are for games of two players or more"),
-    ErrorCode.SOLVER_MISSING: N_(
-        "The solver is not installed (its compiled part was not built): install yatzy from"
-        " a wheel, or install a C compiler and reinstall yatzy"),
-    ErrorCode.APP: N_("The game service refused: {detail}"),
-    ErrorCode.GAME_NOT_FOUND: N_("That game is no longer saved"),
-    ErrorCode.AMBIGUOUS_GAME_ID: N_(
-        "Several saved games have an id starting with {id}: {ids}. Give more of the id."),
-    ErrorCode.GAME_CHANGED: N_("The game was changed elsewhere: here it is as it stands now"),
-    ErrorCode.GAME_NOT_OVER: N_("The game is not over yet"),
-    ErrorCode.UNKNOWN_BOT: N_("Unknown computer player {level}; choose from {levels}"),
-    ErrorCode.BAD_SEATS: N_("The seats must be a list of players"),
-    ErrorCode.BAD_DICE_MODE: N_(
-        "The program rolls the dice (auto), or real dice are typed in (manual) and the game"
-        " takes no seed"),
-    ErrorCode.DICE_NOT_ALLOWED: N_("The program rolls the dice in this game"),
-    ErrorCode.NOT_YOUR_MOVE: N_("Only {player} can take back their move"),
-    ErrorCode.COMPUTER_MOVE: N_("A computer player's move cannot be taken back"),
-    ErrorCode.ADVICE_BUSY: N_("The computer is busy working things out: ask again in a moment"),
-    ErrorCode.SEATS_REFUSED: N_("These seats cannot be used here: {detail}"),
-    ErrorCode.LEVEL_NOT_OFFERED: N_(
-        "Computers of level {level} cannot be seated here; choose from {levels}"),
-    ErrorCode.LEVEL_NOT_READY: N_(
-        "The {level} computer is still being prepared: try again in a minute"),
-    ErrorCode.TOO_MANY_COMPUTERS: N_("A game here can have at most {most} computers"),
-    ErrorCode.PERSON_NEEDED: N_("A game here needs at least one person"),
-    ErrorCode.TOO_MANY_GAMES: N_("Too many new games from here: wait {seconds} seconds"),
-    ErrorCode.NOT_COMPUTER_TURN: N_("It is not a computer player's turn"),
-    ErrorCode.BAD_PLAYER_KEY: N_("A player key is 22 to 64 letters, digits, '-' or '_'"),
-    ErrorCode.BAD_QUERY: N_("The saved games cannot be looked up by {value}"),
-    ErrorCode.STORAGE: N_("The game database failed: {reason}"),
-    ErrorCode.MATCH_LEVELS: N_("A match needs two or more computer players, not {count}"),
-    ErrorCode.MATCH_GAMES: N_(
-        "A match of {levels} computer players is played in deals of {levels} games: the"
-        " number of games must be a multiple of {levels} from {levels} to {most}, not"
-        " {games}"),
-    ErrorCode.FLAG_NOT_FOR_RULES: N_("{flag} is not an option of {rules}"),
-    ErrorCode.COMMAND: N_("The command cannot do that: {detail}"),
-}
+#: The English text of every error code, each layer's as it registered them.
+ERROR_TEXTS = error_texts()
 
-#: Placeholders of :data:`ERROR_TEXTS` whose value is a ``params`` entry of another name.
-_PARAM_NAMES: dict[str, dict[str, str]] = {
-    ErrorCode.TOO_MANY_PLAYERS: {"n": "most"},
-    ErrorCode.UNKNOWN_BOT: {"level": "bot", "levels": "known"},
-    ErrorCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
-}
+_PARAM_NAMES = error_param_names()
+
+#: How the errors of some codes are told, beyond their text (see
+#: :func:`register_error_formatter`).
+_FORMATTERS: dict[str, Callable[[Translator, YatzyError], str | None]] = {}
 
 
-def game_changed(t: Translator, expected: object, actual: object, what: object) -> str:
-    """What differs between a copy of a game and the game as stored: the number of
-    actions or, when that is the same (an undo and a new action elsewhere), the version
-    (each action or undo is one more).
-
-    >>> from yatzy.i18n import translator
-    >>> "(version 13, this copy version 12)" in game_changed(translator("en"), 12, 13, "version")
-    True
-    """
-    if what == "version":
-        return t._("The game was changed elsewhere (version {actual}, this copy version"
-                   " {expected}): here it is as it stands now", actual=actual,
-                   expected=expected)
-    count = actual if isinstance(actual, int) else 0
-    return t.ngettext(
-        "The game was changed elsewhere ({actual} action played, {expected} in this copy):"
-        " here it is as it stands now",
-        "The game was changed elsewhere ({actual} actions played, {expected} in this copy):"
-        " here it is as it stands now", count, actual=actual, expected=expected)
+def register_error_formatter(code: str,
+                             formatter: Callable[[Translator, YatzyError], str | None]) -> None:
+    """Have :func:`error_text` tell errors of ``code`` with ``formatter(t, error)``: a
+    layer whose error needs more than its text filled in (its params translated, one of
+    several texts) registers it beside its codes; ``None`` falls back to the text."""
+    _FORMATTERS[str(code)] = formatter
 
 
 def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> str:
@@ -360,20 +252,9 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
         params = {**params, "box": box_label(t, box)}
     if code == ErrorCode.INVALID_DICE and "count" in params:
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])
-    if code == ErrorCode.FLAG_NOT_FOR_RULES:
-        params = {**params, "rules": ruleset_name(t, str(params.get("rules", "?")))}
-    if code == ErrorCode.STORAGE:
-        if "folder" in params:
-            return t._("Cannot open the game database {db}: there is no folder {folder}",
-                       db=params.get("db", "?"), folder=params["folder"])
-        if "db" in params:
-            return t._("Cannot open the game database {db}: {reason}", db=params["db"],
-                       reason=params.get("reason", "?"))
-        if "revision" in params:
-            return t._("The game database was made by a newer version of yatzy")
-        params = {"reason": error.message.removeprefix("The game database failed: ")}
-    if code == ErrorCode.GAME_CHANGED and {"expected", "actual"} <= params.keys():
-        return game_changed(t, params["expected"], params["actual"], params.get("what"))
+    formatter = _FORMATTERS.get(code)
+    if formatter is not None and (told := formatter(t, error)) is not None:
+        return told
     text = ERROR_TEXTS.get(code)
     if text is None:
         return error.message

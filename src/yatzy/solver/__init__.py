@@ -16,7 +16,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from yatzy.core.errors import ErrorCode, YatzyError
+from yatzy.core.errors import YatzyError
+from yatzy.solver.codes import SolverCode
 
 if TYPE_CHECKING:
     from yatzy.solver.analysis import Analysis, Decision, analyse
@@ -31,7 +32,7 @@ class SolverMissing(YatzyError):
     solver, simulation, analysis and win chances. ``params``: ``reason``, why it did not
     load. Not bad input: the same request works where the solver is installed."""
 
-    code = ErrorCode.SOLVER_MISSING
+    code = SolverCode.SOLVER_MISSING
 
     def __init__(self, reason: str = "") -> None:
         super().__init__(

@@ -18,7 +18,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from yatzy.core.errors import BadInput, ErrorCode, shown
+from yatzy.core.errors import BadInput, shown
+from yatzy.solver.codes import SolverCode
 from yatzy.solver.keeps import FloatArray
 
 
@@ -85,7 +86,7 @@ class ScoreDistribution:
         the smallest score ``s`` with ``P(score ≤ s) ≥ q/100`` (``q`` from 0 to 100)."""
         if isinstance(q, bool) or not isinstance(q, int | float) or not 0 <= q <= 100:
             raise DistributionError(f"A percentile is a number from 0 to 100, not {shown(q)}",
-                                    code=ErrorCode.BAD_PERCENTILE, value=shown(q))
+                                    code=SolverCode.BAD_PERCENTILE, value=shown(q))
         total = self._cumulative[-1]
         # A hair of slack for rounding: the chances sum to 1 up to about 1e-15.
         i = int(np.searchsorted(self._cumulative, q / 100 * total - 1e-12 * total))
@@ -95,7 +96,7 @@ class ScoreDistribution:
         """The probability of a final score of ``points`` or more."""
         if isinstance(points, bool) or not isinstance(points, int):
             raise DistributionError(f"A score is a whole number, not {shown(points)}",
-                                    code=ErrorCode.BAD_SCORE, value=shown(points))
+                                    code=SolverCode.BAD_SCORE, value=shown(points))
         i = points - self._lowest
         if i <= 0:
             return float(self._cumulative[-1])
@@ -165,4 +166,4 @@ class DistributionError(BadInput):
     """A question a score distribution cannot answer (a percentile outside 0-100, a
     score that is no whole number)."""
 
-    code = ErrorCode.BAD_SCORE
+    code = SolverCode.BAD_SCORE

@@ -25,9 +25,10 @@ import numpy.typing as npt
 
 from yatzy.core import rules
 from yatzy.core.dice import Dice
-from yatzy.core.errors import ErrorCode, RulesError
+from yatzy.core.errors import RulesError
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
+from yatzy.solver.codes import SolverCode
 from yatzy.solver.keeps import (
     FACES,
     FloatArray,
@@ -43,7 +44,7 @@ from yatzy.solver.keeps import (
 class UnreachableCard(RulesError):
     """A scorecard no game can produce (e.g. ``twos=3``), so it has no value."""
 
-    code = ErrorCode.UNREACHABLE_CARD
+    code = SolverCode.UNREACHABLE_CARD
 
 
 class Tables(NamedTuple):

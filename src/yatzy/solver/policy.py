@@ -27,6 +27,7 @@ from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
 from yatzy.solver import artifacts, dp, kernels, turn
+from yatzy.solver.codes import SolverCode
 from yatzy.solver.distribution import ScoreDistribution, win_shares
 from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model, Tables, build_model, order_tables
@@ -203,7 +204,7 @@ class Strategy:
         if isinstance(left, bool) or not isinstance(left, int) or not 0 <= left < rolls:
             raise IllegalMove(
                 f"Rolls left after a roll must be 0 to {rolls - 1}, not {shown(rolls_left)}",
-                code=ErrorCode.BAD_ROLLS_LEFT, most=rolls - 1, value=shown(rolls_left),
+                code=SolverCode.BAD_ROLLS_LEFT, most=rolls - 1, value=shown(rolls_left),
             )
         return faces, left
 

@@ -22,7 +22,7 @@ from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.core.seeded import seed_hash
 from yatzy.i18n import N_, translator
 from yatzy.i18n.words import ruleset_description, ruleset_title
-from yatzy.web.errors import WebError, forbidden, request_lang
+from yatzy.web.errors import WebCode, WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
 from yatzy.web.rooms import Room, Rooms
 from yatzy.web.schemas import (
@@ -59,7 +59,7 @@ def check_rate(request: Request, token: str | None = None) -> None:
     """The per-client rate limit (429 when exceeded)."""
     client = request.client.host if request.client else None
     if not request.app.state.limiter.allow(client_key(client, token)):
-        raise WebError(429, "rate_limited", N_("Too many requests: wait a moment"))
+        raise WebError(429, WebCode.RATE_LIMITED, N_("Too many requests: wait a moment"))
 
 
 async def room_of(request: Request, game_id: str) -> Room:
@@ -258,7 +258,7 @@ async def qr(body: QrIn, request: Request) -> Response:
     except segno.DataOverflowError:
         # The largest code holds 2,331 bytes at this error correction: fewer characters
         # of a script whose characters take several bytes each.
-        raise WebError(413, "qr_too_long", N_(
+        raise WebError(413, WebCode.QR_TOO_LONG, N_(
             "The text is too long for a QR code: at most {most} bytes of UTF-8"),
             most=QR_MOST_BYTES) from None
     buffer = io.BytesIO()

@@ -5,6 +5,7 @@ translates them into a status and a body.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,11 +16,42 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from yatzy.app.advice import AdviceBusy
 from yatzy.app.errors import GameChanged, GameNotFound, StorageError
 from yatzy.app.policy import SeatsRefused, TooManyGames
-from yatzy.core.errors import YatzyError
+from yatzy.core.errors import YatzyError, register_error_texts
 from yatzy.core.game import Game
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from yatzy.i18n.words import error_text
 from yatzy.solver import SolverMissing
+
+
+class WebCode(StrEnum):
+    """The error codes of the web layer itself (see :class:`WebError`)."""
+
+    FORBIDDEN = "forbidden"
+    RATE_LIMITED = "rate_limited"
+    TOO_LARGE = "too_large"
+    QR_TOO_LONG = "qr_too_long"
+    NOT_READY = "not_ready"
+    READ_ONLY = "read_only"
+    INVALID_REQUEST = "invalid_request"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    HTTP_ERROR = "http_error"
+
+
+#: Each code's text when its error brings none of its own.
+register_error_texts(WebCode, {
+    WebCode.FORBIDDEN: N_("Only the player in this seat can act for it"),
+    WebCode.RATE_LIMITED: N_("Too many requests: wait a moment"),
+    WebCode.TOO_LARGE: N_("The request is too large"),
+    WebCode.QR_TOO_LONG: N_(
+        "The text is too long for a QR code: at most {most} bytes of UTF-8"),
+    WebCode.NOT_READY: N_("Not ready: the game database does not answer"),
+    WebCode.READ_ONLY: N_("This connection only sends updates: send actions to the HTTP API"),
+    WebCode.INVALID_REQUEST: N_("The request is not valid: {field}: {problem}"),
+    WebCode.NOT_FOUND: N_("There is nothing here"),
+    WebCode.METHOD_NOT_ALLOWED: N_("This address does not take that method"),
+    WebCode.HTTP_ERROR: N_("That cannot be done: {detail}"),
+})
 
 
 class WebError(YatzyError):
@@ -28,7 +60,7 @@ class WebError(YatzyError):
     HTTP status, its code and an English message, a catalog text marked with ``N_``
     where it is raised and translated when sent."""
 
-    def __init__(self, status: int, code: str, message: str, *,
+    def __init__(self, status: int, code: WebCode, message: str, *,
                  retry_after: int | None = None, **params: Any) -> None:
         super().__init__(message, code=code, **params)
         self.status = status
@@ -38,7 +70,7 @@ class WebError(YatzyError):
 
 def forbidden(message: str = N_("Only the player in this seat can act for it")) -> WebError:
     """403: no token, a watcher, or another seat's token."""
-    return WebError(403, "forbidden", message)
+    return WebError(403, WebCode.FORBIDDEN, message)
 
 
 def request_lang(request: Request) -> str:
@@ -126,8 +158,8 @@ def install(app: FastAPI) -> None:
         t = translator(request_lang(request))
         message = t._("The request is not valid: {field}: {problem}",
                       field=where or "body", problem=str(first.get("msg", "?"))[:200])
-        count_error(request, "invalid_request")
-        return JSONResponse(error_body("invalid_request", message), status_code=422)
+        count_error(request, WebCode.INVALID_REQUEST)
+        return JSONResponse(error_body(WebCode.INVALID_REQUEST, message), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
@@ -136,9 +168,9 @@ def install(app: FastAPI) -> None:
 
             return not_found_page(request)
         t = translator(request_lang(request))
-        texts = {404: ("not_found", t._("There is nothing here")),
-                 405: ("method_not_allowed", t._("This address does not take that method"))}
-        code, message = texts.get(error.status_code, ("http_error", str(error.detail)))
+        texts = {404: (WebCode.NOT_FOUND, t._("There is nothing here")),
+                 405: (WebCode.METHOD_NOT_ALLOWED, t._("This address does not take that method"))}
+        code, message = texts.get(error.status_code, (WebCode.HTTP_ERROR, str(error.detail)))
         count_error(request, code)
         return JSONResponse(error_body(code, message), status_code=error.status_code,
                             headers=getattr(error, "headers", None))

@@ -20,7 +20,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from yatzy.i18n import N_
-from yatzy.web.errors import WebError
+from yatzy.web.errors import WebCode, WebError
 from yatzy.web.metrics import CONTENT_TYPE, Metrics
 from yatzy.web.schemas import ERRORS, Health, Ready
 
@@ -61,7 +61,7 @@ async def readyz(request: Request) -> dict[str, Any]:
         checks = {"database": False}
     down = [name for name, ok in checks.items() if not ok]
     if down:
-        raise WebError(503, "not_ready", _DOWN.get(down[0], _DOWN["database"]),
+        raise WebError(503, WebCode.NOT_READY, _DOWN.get(down[0], _DOWN["database"]),
                        retry_after=RETRY_AFTER)
     return {"status": "ok", "checks": dict.fromkeys(checks, "ok")}
 

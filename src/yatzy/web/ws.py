@@ -24,7 +24,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from yatzy.app.access import seat_for_token
 from yatzy.core.errors import YatzyError
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from yatzy.web.errors import WebError, error_body, web_error_body, yatzy_error_body
+from yatzy.web.errors import WebCode, WebError, error_body, web_error_body, yatzy_error_body
 from yatzy.web.metrics import Metrics
 from yatzy.web.rooms import Listener, Rooms
 from yatzy.web.security import RateLimiter, client_key
@@ -55,7 +55,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     seat = seat_for_token(room.saved.seats, token) if token else None
     if token and seat is None:
         await _refuse(websocket, web_error_body(
-            WebError(403, "forbidden", "Only the player in this seat can act for it"), lang),
+            WebError(403, WebCode.FORBIDDEN, "Only the player in this seat can act for it"), lang),
             FORBIDDEN)
         return
     metrics: Metrics = websocket.app.state.metrics
@@ -92,9 +92,9 @@ async def _read(websocket: WebSocket, listener: Listener, token: str | None,
                 return
             text = message.get("text")
             if text is None:  # a binary frame: not this protocol
-                metrics.error("invalid_request")
+                metrics.error(WebCode.INVALID_REQUEST)
                 listener.offer(json.dumps(_error(
-                    listener.lang, "invalid_request",
+                    listener.lang, WebCode.INVALID_REQUEST,
                     N_("The request is not valid: {field}: {problem}"), field="frame",
                     problem="text expected")))
                 return
@@ -111,9 +111,9 @@ def _answer(listener: Listener, token: str | None, text: str, address: str | Non
             limiter: RateLimiter) -> dict[str, Any] | None:
     """One message from a client: a ping, or something this socket does not take."""
     if len(text) > MAX_MESSAGE:
-        return _error(listener.lang, "too_large", N_("The request is too large"))
+        return _error(listener.lang, WebCode.TOO_LARGE, N_("The request is too large"))
     if not limiter.allow(client_key(address, token)):
-        return _error(listener.lang, "rate_limited", N_("Too many requests: wait a moment"))
+        return _error(listener.lang, WebCode.RATE_LIMITED, N_("Too many requests: wait a moment"))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -121,9 +121,9 @@ def _answer(listener: Listener, token: str | None, text: str, address: str | Non
     if isinstance(data, dict) and data.get("type") == "ping":
         return {"type": "pong"}
     if listener.seat is None:
-        return _error(listener.lang, "forbidden",
+        return _error(listener.lang, WebCode.FORBIDDEN,
                       N_("Only the player in this seat can act for it"))
-    return _error(listener.lang, "read_only",
+    return _error(listener.lang, WebCode.READ_ONLY,
                   N_("This connection only sends updates: send actions to the HTTP API"))
 
 

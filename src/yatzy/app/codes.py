@@ -1,0 +1,123 @@
+"""The error codes of this layer and their texts (registered with the core's
+registry, which every front end translates from)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from yatzy.core.errors import N_, YatzyError, register_error_texts
+from yatzy.i18n import Translator
+from yatzy.i18n.words import register_error_formatter
+
+
+class AppCode(StrEnum):
+    """The error codes of :mod:`yatzy.app`."""
+
+    NO_OPPONENTS = "no_opponents"
+    APP = "app"
+    GAME_NOT_FOUND = "game_not_found"
+    AMBIGUOUS_GAME_ID = "ambiguous_game_id"
+    GAME_CHANGED = "game_changed"
+    GAME_NOT_OVER = "game_not_over"
+    BAD_SEATS = "bad_seats"
+    BAD_DICE_MODE = "bad_dice_mode"
+    DICE_NOT_ALLOWED = "dice_not_allowed"
+    NOT_YOUR_MOVE = "not_your_move"
+    COMPUTER_MOVE = "computer_move"
+    ADVICE_BUSY = "advice_busy"
+    SEATS_REFUSED = "seats_refused"
+    LEVEL_NOT_OFFERED = "level_not_offered"
+    LEVEL_NOT_READY = "level_not_ready"
+    TOO_MANY_COMPUTERS = "too_many_computers"
+    PERSON_NEEDED = "person_needed"
+    TOO_MANY_GAMES = "too_many_games"
+    NOT_COMPUTER_TURN = "not_computer_turn"
+    BAD_PLAYER_KEY = "bad_player_key"
+    BAD_QUERY = "bad_query"
+    STORAGE = "storage"
+    MATCH_LEVELS = "match_levels"
+    MATCH_GAMES = "match_games"
+
+
+register_error_texts(AppCode, {
+    AppCode.NO_OPPONENTS: N_("Win chances are for games of two players or more"),
+    AppCode.APP: N_("The game service refused: {detail}"),
+    AppCode.GAME_NOT_FOUND: N_("That game is no longer saved"),
+    AppCode.AMBIGUOUS_GAME_ID: N_(
+            "Several saved games have an id starting with {id}: {ids}. Give more of the id."),
+    AppCode.GAME_CHANGED: N_("The game was changed elsewhere: here it is as it stands now"),
+    AppCode.GAME_NOT_OVER: N_("The game is not over yet"),
+    AppCode.BAD_SEATS: N_("The seats must be a list of players"),
+    AppCode.BAD_DICE_MODE: N_(
+            "The program rolls the dice (auto), or real dice are typed in (manual) and the game"
+            " takes no seed"),
+    AppCode.DICE_NOT_ALLOWED: N_("The program rolls the dice in this game"),
+    AppCode.NOT_YOUR_MOVE: N_("Only {player} can take back their move"),
+    AppCode.COMPUTER_MOVE: N_("A computer player's move cannot be taken back"),
+    AppCode.ADVICE_BUSY: N_("The computer is busy working things out: ask again in a moment"),
+    AppCode.SEATS_REFUSED: N_("These seats cannot be used here: {detail}"),
+    AppCode.LEVEL_NOT_OFFERED: N_(
+            "Computers of level {level} cannot be seated here; choose from {levels}"),
+    AppCode.LEVEL_NOT_READY: N_(
+            "The {level} computer is still being prepared: try again in a minute"),
+    AppCode.TOO_MANY_COMPUTERS: N_("A game here can have at most {most} computers"),
+    AppCode.PERSON_NEEDED: N_("A game here needs at least one person"),
+    AppCode.TOO_MANY_GAMES: N_("Too many new games from here: wait {seconds} seconds"),
+    AppCode.NOT_COMPUTER_TURN: N_("It is not a computer player's turn"),
+    AppCode.BAD_PLAYER_KEY: N_("A player key is 22 to 64 letters, digits, '-' or '_'"),
+    AppCode.BAD_QUERY: N_("The saved games cannot be looked up by {value}"),
+    AppCode.STORAGE: (_STORAGE_TEXT := N_("The game database failed: {reason}")),
+    AppCode.MATCH_LEVELS: N_("A match needs two or more computer players, not {count}"),
+    AppCode.MATCH_GAMES: N_(
+            "A match of {levels} computer players is played in deals of {levels} games: the"
+            " number of games must be a multiple of {levels} from {levels} to {most}, not"
+            " {games}"),
+}, {
+    AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
+})
+
+
+def game_changed(t: Translator, expected: object, actual: object, what: object) -> str:
+    """What differs between a copy of a game and the game as stored: the number of
+    actions or, when that is the same (an undo and a new action elsewhere), the version
+    (each action or undo is one more).
+
+    >>> from yatzy.i18n import translator
+    >>> "(version 13, this copy version 12)" in game_changed(translator("en"), 12, 13, "version")
+    True
+    """
+    if what == "version":
+        return t._("The game was changed elsewhere (version {actual}, this copy version"
+                   " {expected}): here it is as it stands now", actual=actual,
+                   expected=expected)
+    count = actual if isinstance(actual, int) else 0
+    return t.ngettext(
+        "The game was changed elsewhere ({actual} action played, {expected} in this copy):"
+        " here it is as it stands now",
+        "The game was changed elsewhere ({actual} actions played, {expected} in this copy):"
+        " here it is as it stands now", count, actual=actual, expected=expected)
+
+
+def _storage(t: Translator, error: YatzyError) -> str:
+    params = error.params
+    if "folder" in params:
+        return t._("Cannot open the game database {db}: there is no folder {folder}",
+                   db=params.get("db", "?"), folder=params["folder"])
+    if "db" in params:
+        return t._("Cannot open the game database {db}: {reason}", db=params["db"],
+                   reason=params.get("reason", "?"))
+    if "revision" in params:
+        return t._("The game database was made by a newer version of yatzy")
+    return t._(_STORAGE_TEXT,
+               reason=error.message.removeprefix("The game database failed: "))
+
+
+def _game_changed(t: Translator, error: YatzyError) -> str | None:
+    params = error.params
+    if {"expected", "actual"} <= params.keys():
+        return game_changed(t, params["expected"], params["actual"], params.get("what"))
+    return None
+
+
+register_error_formatter(AppCode.STORAGE, _storage)
+register_error_formatter(AppCode.GAME_CHANGED, _game_changed)

@@ -1,0 +1,29 @@
+"""The error codes of this layer and their texts (registered with the core's
+registry, which every front end translates from)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from yatzy.core.errors import N_, register_error_texts
+
+
+class SolverCode(StrEnum):
+    """The error codes of :mod:`yatzy.solver`."""
+
+    UNREACHABLE_CARD = "unreachable_card"
+    BAD_ROLLS_LEFT = "bad_rolls_left"
+    BAD_PERCENTILE = "bad_percentile"
+    BAD_SCORE = "bad_score"
+    SOLVER_MISSING = "solver_missing"
+
+
+register_error_texts(SolverCode, {
+    SolverCode.UNREACHABLE_CARD: N_("No game reaches this scorecard"),
+    SolverCode.BAD_ROLLS_LEFT: N_("Rolls left after a roll must be 0 to {most}"),
+    SolverCode.BAD_PERCENTILE: N_("A percentile is a number from 0 to 100, not {value}"),
+    SolverCode.BAD_SCORE: N_("A score is a whole number, not {value}"),
+    SolverCode.SOLVER_MISSING: N_(
+            "The solver is not installed (its compiled part was not built): install yatzy from"
+            " a wheel, or install a C compiler and reinstall yatzy"),
+})
