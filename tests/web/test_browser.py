@@ -33,10 +33,12 @@ def record_errors(page: Page, errors: list[str]) -> None:
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
 
 
-def start_game(page: Page, base: str, people: list[str], computers: int = 0) -> None:
-    """Set up a game of Yatzy on the home page (computers at the level it offers) and
-    start it: the page goes to the first person's seat."""
+def start_game(page: Page, base: str, people: list[str], computers: int = 0,
+               rules: str = "yatzy") -> None:
+    """Set up a game (Yatzy unless ``rules`` says) on the home page (computers at the
+    level it offers) and start it: the page goes to the first person's seat."""
     page.goto(f"{base}/?lang=en")
+    page.check(f"input[name=rules][value={rules}]")
     page.fill("#seats input[name=name]", people[0])
     for i, name in enumerate(people[1:], start=1):
         page.click("#add-person")

@@ -98,6 +98,7 @@ TEXTS: dict[str, str] = {
     "play_as": N_("Play as {player}"),
     "no_seat": N_("Name at least one player"),
     "undo": N_("Undo (u)"),
+    "scorecard_of": N_("{player}'s scorecard"),
 }
 
 
