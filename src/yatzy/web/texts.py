@@ -99,6 +99,11 @@ TEXTS: dict[str, str] = {
     "no_seat": N_("Name at least one player"),
     "undo": N_("Undo (u)"),
     "scorecard_of": N_("{player}'s scorecard"),
+    "rolled": N_("{player} rolled {dice}."),
+    "keeps": N_("{player} keeps {dice}."),
+    "undone": N_("{player} took back the box just chosen."),
+    "your_turn": N_("Your turn"),
+    "remove_seat": N_("Remove player {n}"),
 }
 
 

@@ -5,7 +5,7 @@ import { $, fill, pageData } from "./common.js";
 import { apiClient, openSocket, seats } from "./connection.js";
 import { playerKey } from "./player.js";
 import { handlers, render, renderDice, renderSeatSwitch, say } from "./render.js";
-import { canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, view } from "./store.js";
+import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, view } from "./store.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -51,8 +51,10 @@ function receive(message) {
       $("hint-box").hidden = true;
       view.suggested = new Set();
     }
+    const said = announcement(before, next, view.me, T, BOXES);
     view.state = next;
     draw();
+    if (said) $("announce").textContent = said;
   } else if (message.type === "error") {
     if (message.error.code === "forbidden" && !view.state) seat.forget();
     say(message.error.message);

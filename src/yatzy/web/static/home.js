@@ -1,5 +1,5 @@
 // The home page: set up a game, create it, keep the invite links on this device, go play.
-import { pageData } from "./common.js";
+import { fill, pageData } from "./common.js";
 import { playerKey } from "./player.js";
 
 const form = document.getElementById("new-game");
@@ -15,8 +15,10 @@ function addRow(templateId, name) {
   return row;
 }
 
-// A game needs a seat: without one the form says so and is not sent.
+// A game needs a seat: without one the form says so and is not sent. Each remove button
+// names its seat by its number in the list.
 function checkSeats() {
+  [...seats.children].forEach((row, i) => row.querySelector(".remove").setAttribute("aria-label", fill(texts.remove_seat, { n: i + 1 })));
   const none = seats.childElementCount === 0;
   const error = document.getElementById("form-error");
   if (none) error.textContent = texts.no_seat;
