@@ -108,8 +108,8 @@ def test_two_people_play_a_whole_game(browser: Browser, base: str) -> None:
     expect(ann.locator("#verdict")).to_be_visible(timeout=15_000)
     expect(bo.locator("#verdict")).to_contain_text("win")
     expect(ann.locator("#analysis")).to_contain_text("Ann", timeout=60_000)
-    totals = ann.locator("#ranking li").all_inner_texts()
-    assert len(totals) == 2 and all(re.fullmatch(r"(Ann|Bo): \d+", t) for t in totals)
+    totals = ann.locator("#ranking tbody tr").all_inner_texts()
+    assert len(totals) == 2 and all(re.fullmatch(r"[12]\.\s+(Ann|Bo)\s+\d+", t) for t in totals)
     # The history: Ann's browser sat in this game; its replay steps with the arrow keys.
     game_url = ann.url.split("#")[0].split("?")[0]
     ann.goto(f"{base}/history?lang=en")

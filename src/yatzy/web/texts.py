@@ -54,7 +54,6 @@ TEXTS: dict[str, str] = {
     "your_seat": N_("You play {player}."),
     "enter_dice": N_("Dice thrown"),
     "send_dice": N_("Enter dice"),
-    "record": N_("Game record"),
     "seed_check": N_("Dice seed, committed at the start: {hash}"),
     "key_help": N_("1-5 hold · Space or R roll · H hint"),
     "points_now": N_("Points if chosen now"),
@@ -104,6 +103,15 @@ TEXTS: dict[str, str] = {
     "undone": N_("{player} took back the box just chosen."),
     "your_turn": N_("Your turn"),
     "remove_seat": N_("Remove player {n}"),
+    "play_again": N_("Play again with the same players"),
+    "download_record": N_("Download the game record"),
+    "place": N_("Place"),
+    "player": N_("Player"),
+    "seed_line": N_("These dice can be checked after the game: how"),
+    "seed_how": N_("At the start the server chose a secret seed that gives every die, and "
+                   "showed only its SHA-256 hash. Once the game is over, the game record "
+                   "reveals the seed: anyone can check that it has this hash and gave these "
+                   "dice (yatzy.audit_record)."),
 }
 
 

@@ -1,7 +1,7 @@
 // The game page: live state over a websocket, actions over the JSON API; or, on a
 // replay page, a finished game step by step. This module takes the person's moves and
 // keys; connection.js talks to the server, store.js keeps the state, render.js draws it.
-import { $, fill, pageData } from "./common.js";
+import { $, fill, pageData, startGame } from "./common.js";
 import { apiClient, openSocket, seats } from "./connection.js";
 import { playerKey } from "./player.js";
 import { handlers, render, renderDice, renderSeatSwitch, say } from "./render.js";
@@ -26,6 +26,15 @@ handlers.choose = choose;
 handlers.playAs = (seatToken) => {
   seat.choose(seatToken);
   location.assign(`/games/${gameId}?lang=${lang}`);
+};
+
+// The same game again (the state's rematch: the same rules, seats, dice), this browser in
+// the seat it plays now.
+handlers.playAgain = async () => {
+  const button = $("play-again");
+  button.disabled = true;
+  say(await startGame(view.state.rematch, { lang, seat: view.me, unreachable: T.unreachable }));
+  button.disabled = false;
 };
 
 function draw() {

@@ -9,8 +9,9 @@ const gameId = document.getElementById("game").dataset.game;
 let shownDice = null;
 
 // What the drawing calls back: a die clicked, a box chosen, a request to the game's API,
-// a seat chosen to play instead.
-export const handlers = { toggle() {}, choose() {}, api: null, playAs() {} };
+// a seat chosen to play instead, the same game again.
+export const handlers = { toggle() {}, choose() {}, api: null, playAs() {}, playAgain() {} };
+$("play-again").addEventListener("click", () => handlers.playAgain());
 
 export function say(text) { $("message").textContent = text; }
 
@@ -117,7 +118,11 @@ export function render() {
   if (!view.replay) notes.push(view.me ? fill(T.your_seat, { player: view.me }) : T.watching);
   $("notes").textContent = notes.join("\n");
   renderCards();
-  $("seed").textContent = s.seed_hash ? fill(T.seed_check, { hash: s.seed_hash }) : "";
+  $("variant").textContent = s.texts?.variant || "";
+  $("seed").hidden = !s.seed_hash;
+  $("seed-hash").textContent = s.seed_hash ? fill(T.seed_check, { hash: s.seed_hash }) : "";
+  // At the end the dice make way for the winner, the ranking and what comes next.
+  $("table").hidden = s.is_over && !view.replay;
   if (!view.replay) renderInvite();
   if (s.is_over && !view.replay) renderEnd();
 }
@@ -251,10 +256,15 @@ export async function renderEnd() {
   $("end").hidden = false;
   $("verdict").textContent = s.winners.length === 1 ? fill(T.wins, { player: s.winners[0] })
     : fill(T.share, { players: s.winners.join(", ") });
-  const ranking = $("ranking");
-  const totals = s.players.map((p) => [p, s.scorecards[p].total]).sort((a, b) => b[1] - a[1]);
-  ranking.replaceChildren(...totals.map(([p, t]) => el("li", `${p}: ${t}`)));
+  $("ranking-rows").replaceChildren(...s.ranking.map((r) => {
+    const tr = document.createElement("tr");
+    tr.append(el("td", `${r.place}.`), el("th", r.player, { scope: "row" }), el("td", String(r.total)));
+    if (r.place === 1) tr.className = "first";
+    return tr;
+  }));
   $("record-link").href = `/api/games/${gameId}/record`;
+  $("record-link").setAttribute("download", `yatzy-${gameId}.json`);
+  $("replay-link").href = `/games/${gameId}/replay?lang=${document.documentElement.lang}`;
   if (analysed) return;
   analysed = true;
   const box = $("analysis");
