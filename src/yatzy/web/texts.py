@@ -107,6 +107,7 @@ TEXTS: dict[str, str] = {
     "download_record": N_("Download the game record"),
     "place": N_("Place"),
     "player": N_("Player"),
+    "notify": N_("Tell me when it is my turn"),
     "seed_line": N_("These dice can be checked after the game: how"),
     "seed_how": N_("At the start the server chose a secret seed that gives every die, and "
                    "showed only its SHA-256 hash. Once the game is over, the game record "

@@ -5,6 +5,7 @@ import { $, fill, pageData, startGame } from "./common.js";
 import { apiClient, openSocket, seats } from "./connection.js";
 import { playerKey } from "./player.js";
 import { handlers, render, renderDice, renderSeatSwitch, say } from "./render.js";
+import { notifyButton, showTurn } from "./turn.js";
 import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, view } from "./store.js";
 
 const root = document.getElementById("game");
@@ -64,6 +65,7 @@ function receive(message) {
     view.state = next;
     draw();
     if (said) $("announce").textContent = said;
+    showTurn(isMyTurn(next, view.me), T.your_turn, said);
   } else if (message.type === "error") {
     if (message.error.code === "forbidden" && !view.state) seat.forget();
     say(message.error.message);
@@ -229,6 +231,7 @@ if (view.replay) {
   $("replay-range").addEventListener("input", (event) => showStep(Number(event.target.value)));
   showStep(Number(new URLSearchParams(location.search).get("step") || 0));
 } else {
+  notifyButton($("notify"));
   openSocket({
     gameId, lang, token, onMessage: receive,
     onOpen: () => { $("connection").hidden = true; },
