@@ -108,6 +108,9 @@ TEXTS: dict[str, str] = {
     "place": N_("Place"),
     "player": N_("Player"),
     "notify": N_("Tell me when it is my turn"),
+    "pass_and_play": N_("Pass and play: everyone plays on this device"),
+    "hand_over": N_("{player}'s turn: hand the device over"),
+    "take_over": N_("I am {player}: play"),
     "seed_line": N_("These dice can be checked after the game: how"),
     "seed_how": N_("At the start the server chose a secret seed that gives every die, and "
                    "showed only its SHA-256 hash. Once the game is over, the game record "

@@ -15,10 +15,13 @@ view.replay = root.dataset.replay === "1";
 const T = pageData("texts");
 const BOXES = pageData("boxes");
 const seat = seats(gameId);
-const token = view.replay ? null : seat.token;
+// The seat played now: the link's, or the one chosen last; in pass and play, whichever of
+// this device's seats took the device last.
+let token = view.replay ? null : seat.token;
+view.passAndPlay = !view.replay && seat.passAndPlay();
 // Another seat's link opened in this tab changes only the fragment: play that seat.
 addEventListener("hashchange", () => location.reload());
-const api = apiClient({ gameId, lang, token, unreachable: T.unreachable });
+const api = apiClient({ gameId, lang, token: () => token, unreachable: T.unreachable });
 let busy = false;
 
 handlers.api = api;
@@ -48,9 +51,12 @@ function receive(message) {
     view.me = message.seat;
     if (view.me) {
       seat.keep(view.me);
-      renderSeatSwitch(seat.others(view.me));
-      // This browser sits in that seat: the game goes into its history.
-      api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${token}` } });
+      renderSeatSwitch(view.passAndPlay ? [] : seat.others(view.me));
+      // This browser sits in that seat (in pass and play, in each of them): the game goes
+      // into its history.
+      for (const seatToken of view.passAndPlay ? Object.values(seat.held()) : [token]) {
+        api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${seatToken}` } });
+      }
     }
   } else if (message.type === "state") {
     const before = view.state;
@@ -65,6 +71,7 @@ function receive(message) {
     view.state = next;
     draw();
     if (said) $("announce").textContent = said;
+    if (view.passAndPlay) handOver(next);
     showTurn(isMyTurn(next, view.me), T.your_turn, said);
   } else if (message.type === "error") {
     if (message.error.code === "forbidden" && !view.state) seat.forget();
@@ -95,6 +102,34 @@ async function post(path, body) {
     say(data.error?.message || "?");
   }
 }
+
+// --- Pass and play ----------------------------------------------------------------------
+
+// When the player to move is another of this device's seats, the page says so and waits
+// until that person has the device.
+function handOver(s) {
+  const panel = $("handover");
+  const next = s.phase === "person" && s.current_player !== view.me && seat.held()[s.current_player];
+  if (!next) { panel.hidden = true; return; }
+  if (!panel.hidden && panel.dataset.player === s.current_player) return;
+  panel.dataset.player = s.current_player;
+  $("handover-text").textContent = fill(T.hand_over, { player: s.current_player });
+  $("take-over").textContent = fill(T.take_over, { player: s.current_player });
+  panel.hidden = false;
+  $("take-over").focus({ preventScroll: true });
+}
+
+$("take-over").addEventListener("click", () => {
+  const name = $("handover").dataset.player;
+  token = seat.held()[name];
+  seat.choose(token);
+  view.me = name;
+  view.holds = new Set();
+  $("handover").hidden = true;
+  draw();
+  showTurn(isMyTurn(view.state, view.me), T.your_turn, "");
+  $("roll").focus({ preventScroll: true });
+});
 
 // --- Moves ----------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ function addRow(templateId, name) {
 function checkSeats() {
   [...seats.children].forEach((row, i) => row.querySelector(".remove").setAttribute("aria-label", fill(texts.remove_seat, { n: i + 1 })));
   const none = seats.childElementCount === 0;
+  document.getElementById("one-device-row").hidden = seats.querySelectorAll("input[name=name]").length < 2;
   const error = document.getElementById("form-error");
   if (none) error.textContent = texts.no_seat;
   else if (error.textContent === texts.no_seat) error.textContent = "";
@@ -69,6 +70,7 @@ form.addEventListener("submit", async (event) => {
   const button = document.getElementById("start");
   button.disabled = true;
   playerKey();
-  error.textContent = await startGame(body, { lang: document.documentElement.lang, unreachable: texts.unreachable });
+  const passAndPlay = !document.getElementById("one-device-row").hidden && form.elements.one_device.checked;
+  error.textContent = await startGame(body, { lang: document.documentElement.lang, unreachable: texts.unreachable, passAndPlay });
   button.disabled = false;
 });

@@ -211,7 +211,7 @@ export function renderInvite() {
   const panel = $("invite");
   // Only where there is another person to invite (computers need no link).
   const people = view.state.seats.filter((seat) => !seat.bot).length;
-  if (!invites || view.state.is_over || people < 2) { panel.hidden = true; return; }
+  if (!invites || view.state.is_over || people < 2 || view.passAndPlay) { panel.hidden = true; return; }
   panel.hidden = false;
   const list = $("links");
   if (list.childElementCount) return;

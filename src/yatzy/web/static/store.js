@@ -4,8 +4,10 @@
 import { fill } from "./common.js";
 
 // What the page shows: the state, my seat's name (once the server has confirmed the
-// token), the dice held, the dice the hint keeps (outlined), and whether it is a replay.
-export const view = { state: null, me: null, holds: new Set(), suggested: new Set(), replay: false };
+// token), the dice held, the dice the hint keeps (outlined), whether it is a replay, and
+// whether this device plays every seat it holds (pass and play).
+export const view = { state: null, me: null, holds: new Set(), suggested: new Set(), replay: false,
+  passAndPlay: false };
 
 // An action's HTTP answer can come after the websocket's newer states (a computer moving
 // at once): an older state must not undo them.
