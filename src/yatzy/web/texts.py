@@ -111,6 +111,11 @@ TEXTS: dict[str, str] = {
     "pass_and_play": N_("Pass and play: everyone plays on this device"),
     "hand_over": N_("{player}'s turn: hand the device over"),
     "take_over": N_("I am {player}: play"),
+    "offline_title": N_("The server cannot be reached"),
+    "offline_help": N_("This device is offline, or the game's server is not running. Your "
+                       "games are kept on the server: nothing is lost."),
+    "try_again": N_("Try again"),
+    "app_description": N_("Yatzy and Yahtzee: alone, against the computer, or with friends."),
     "seed_line": N_("These dice can be checked after the game: how"),
     "seed_how": N_("At the start the server chose a secret seed that gives every die, and "
                    "showed only its SHA-256 hash. Once the game is over, the game record "
