@@ -50,6 +50,10 @@ def test_the_title_and_icon_say_whose_turn(browser: Browser, base: str) -> None:
     bo.evaluate("window.hide = true")
     expect(ann.locator("#roll")).to_be_enabled(timeout=15_000)
     ann.keyboard.press("r")
+    # Bo sees Ann's dice at full contrast, though he cannot touch them.
+    expect(bo.locator("#dice .die.blank")).to_have_count(0)
+    expect(bo.locator("#dice .die").first).to_be_disabled()
+    assert bo.locator("#dice .die").first.evaluate("(d) => getComputedStyle(d).opacity") == "1"
     score_best(ann)
     expect(ann).to_have_title("Yatzy")
     assert ann.evaluate(icon) == "/static/favicon.svg"
