@@ -116,6 +116,7 @@ function handOver(s) {
   $("handover-text").textContent = fill(T.hand_over, { player: s.current_player });
   $("take-over").textContent = fill(T.take_over, { player: s.current_player });
   panel.hidden = false;
+  panel.scrollIntoView({ block: "nearest" });  // in view however far down the last move was
   $("take-over").focus({ preventScroll: true });
 }
 
