@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice } from "../../src/yatzy/web/static/store.js";
+import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice } from "../../src/yatzy/web/static/store.js";
 
 const state = (changes = {}) => ({
   version: 5, steps: 3, current_player: "Ann", phase: "person", held: [], pending: null,
@@ -74,4 +74,33 @@ test("dice typed in, with spaces, commas or none", () => {
   assert.deepEqual(parseDice("356"), [3, 5, 6]);
   assert.deepEqual(parseDice("7 12"), [7, 12]);                          // the server judges them
   assert.deepEqual(parseDice(""), []);
+});
+
+const T = {
+  put: "{player} put {points} in {box}.", yahtzee_bonus_plus: "Yahtzee bonus +{points}!",
+  rolled: "{player} rolled {dice}.", keeps: "{player} keeps {dice}.", undone: "{player} took back the box.",
+  wins: "{player} wins!", share: "{players} share the win!", turn: "{player}'s turn", your_turn: "Your turn",
+};
+const BOXES = { chance: "Chance" };
+
+test("a roll, a score and the next turn are said in words", () => {
+  const rolled = state({ version: 6, steps: 4, dice: [3, 3, 5, 6, 6], last: { type: "roll", player: "Ann" } });
+  assert.equal(announcement(state(), rolled, "Ann", T, BOXES), "Ann rolled 3 3 5 6 6.");
+  const scored = state({ version: 7, steps: 5, dice: null, current_player: "Bo",
+                         last: { type: "score", player: "Ann", box: "chance", points: 23, bonus_points: 0 } });
+  assert.equal(announcement(rolled, scored, "Ann", T, BOXES), "Ann put 23 in Chance. Bo's turn");
+  assert.equal(announcement(rolled, scored, "Bo", T, BOXES), "Ann put 23 in Chance. Your turn");
+  assert.equal(announcement(null, scored, "Bo", T, BOXES), "");  // the first state: nothing happened
+  assert.equal(announcement(scored, rolled, "Bo", T, BOXES), "");  // an older one
+});
+
+test("a computer's keep, an undo and the end are said", () => {
+  const showing = state({ version: 6, phase: "showing", dice: [1, 6, 6, 2, 6], held: [1, 2, 4], current_player: "CPU" });
+  assert.equal(announcement(state({ current_player: "CPU" }), showing, "Ann", T, BOXES), "CPU keeps 6 6 6.");
+  const undone = state({ version: 7, steps: 2 });
+  assert.equal(announcement(state({ last: { type: "score", player: "Ann" } }), undone, "Ann", T, BOXES),
+               "Ann took back the box.");
+  const over = state({ version: 8, steps: 4, is_over: true, current_player: null, winners: ["Ann", "Bo"],
+                       last: { type: "score", player: "Bo", box: "chance", points: 5 } });
+  assert.equal(announcement(state(), over, "Ann", T, BOXES), "Bo put 5 in Chance. Ann, Bo share the win!");
 });

@@ -33,10 +33,12 @@ def record_errors(page: Page, errors: list[str]) -> None:
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
 
 
-def start_game(page: Page, base: str, people: list[str], computers: int = 0) -> None:
-    """Set up a game of Yatzy on the home page (computers at the level it offers) and
-    start it: the page goes to the first person's seat."""
+def start_game(page: Page, base: str, people: list[str], computers: int = 0,
+               rules: str = "yatzy") -> None:
+    """Set up a game (Yatzy unless ``rules`` says) on the home page (computers at the
+    level it offers) and start it: the page goes to the first person's seat."""
     page.goto(f"{base}/?lang=en")
+    page.check(f"input[name=rules][value={rules}]")
     page.fill("#seats input[name=name]", people[0])
     for i, name in enumerate(people[1:], start=1):
         page.click("#add-person")
@@ -106,8 +108,8 @@ def test_two_people_play_a_whole_game(browser: Browser, base: str) -> None:
     expect(ann.locator("#verdict")).to_be_visible(timeout=15_000)
     expect(bo.locator("#verdict")).to_contain_text("win")
     expect(ann.locator("#analysis")).to_contain_text("Ann", timeout=60_000)
-    totals = ann.locator("#ranking li").all_inner_texts()
-    assert len(totals) == 2 and all(re.fullmatch(r"(Ann|Bo): \d+", t) for t in totals)
+    totals = ann.locator("#ranking tbody tr").all_inner_texts()
+    assert len(totals) == 2 and all(re.fullmatch(r"[12]\.\s+(Ann|Bo)\s+\d+", t) for t in totals)
     # The history: Ann's browser sat in this game; its replay steps with the arrow keys.
     game_url = ann.url.split("#")[0].split("?")[0]
     ann.goto(f"{base}/history?lang=en")

@@ -309,6 +309,22 @@ class Game:
             key=lambda pc: -pc[1],
         )
 
+    def ranking(self) -> list[tuple[int, str, int]]:
+        """``(place, name, total)`` for every player, highest total first (seat order on
+        ties); tied players share their place, and the next place skips as many.
+
+        >>> from yatzy.core.rulesets import ruleset
+        >>> g = Game.start(ruleset("yatzy"), ["Ann", "Bo", "Cy"], seed=1)
+        >>> g = g.roll([6, 6, 6, 6, 6]).score("sixes").roll([1, 1, 1, 1, 1]).score("ones")
+        >>> g.roll([6, 6, 6, 6, 6]).score("sixes").ranking()
+        [(1, 'Ann', 30), (1, 'Cy', 30), (3, 'Bo', 5)]
+        """
+        ranked: list[tuple[int, str, int]] = []
+        for i, (name, total) in enumerate(self.standings()):
+            place = ranked[-1][0] if ranked and ranked[-1][2] == total else i + 1
+            ranked.append((place, name, total))
+        return ranked
+
     def winners(self) -> list[str]:
         """The players with the highest total (all of them when tied), in seat order."""
         best = max(c.total for c in self.cards)

@@ -192,6 +192,29 @@ def ruleset_title(t: Translator, ruleset: Ruleset) -> str:
     return " · ".join(parts)
 
 
+def variant_text(t: Translator, ruleset: Ruleset) -> str:
+    """Which game this is, every option said: ``"Yahtzee · Joker: forced Joker · Yahtzee
+    bonus: yes · Upper section first: no · Rolls per turn: 3"``.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> from yatzy.i18n import translator
+    >>> variant_text(translator("en"), ruleset("yatzy", order="in_order"))
+    'Yatzy · Play order: in order · Rolls per turn: 3'
+    """
+    parts = [t._(RULESET_NAMES[ruleset.name]) if ruleset.name in RULESET_NAMES
+             else ruleset.name]
+    for name, value in ruleset.to_dict()["options"].items():
+        label = t._(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+        if isinstance(value, bool):
+            parts.append(t._("{option}: yes", option=label) if value
+                         else t._("{option}: no", option=label))
+        else:
+            names = CHOICE_LABELS.get(name, {})
+            shown = t._(names[value]) if value in names else str(value)
+            parts.append(f"{label}: {shown}")
+    return " · ".join(parts)
+
+
 def refusal(t: Translator, game: Game, box: str) -> str:
     """Why the current player may not fill ``box`` with the dice on the table."""
     refused = rules.refusal(game.ruleset, game.card, game.dice, box)

@@ -24,7 +24,7 @@ from yatzy.i18n import N_, translator
 from yatzy.i18n.words import ruleset_description, ruleset_title
 from yatzy.web.errors import WebCode, WebError, forbidden, request_lang
 from yatzy.web.play import perform, seat_of
-from yatzy.web.rooms import Room, Rooms
+from yatzy.web.rooms import Room, Rooms, state_texts
 from yatzy.web.schemas import (
     ERRORS,
     ActionIn,
@@ -346,5 +346,6 @@ async def replay(game_id: GameId, request: Request,
     for action in actions[:step]:
         shown = shown.apply(action)
     state = game_state(replace(saved, game=shown))
+    state["texts"] = state_texts(shown, request_lang(request))
     state["replay"] = {"step": min(step, len(actions)), "steps": len(actions)}
     return state

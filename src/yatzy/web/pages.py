@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
@@ -83,6 +83,34 @@ async def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse
 async def history(request: Request) -> HTMLResponse:
     """This browser's games and best scores, and the leaderboards."""
     return templates.TemplateResponse(request, "history.html", _common(request))
+
+
+@router.get("/offline", response_class=HTMLResponse)
+async def offline(request: Request) -> HTMLResponse:
+    """What the service worker shows for a page when the server cannot be reached (it
+    keeps this page, in the language of the browser that installed it)."""
+    return templates.TemplateResponse(request, "offline.html", _common(request))
+
+
+@router.get("/manifest.webmanifest")
+async def manifest(request: Request) -> JSONResponse:
+    """The web app manifest: the game installs on a phone's home screen."""
+    texts = _common(request)["texts"]
+    return JSONResponse(
+        {"name": "Yatzy", "short_name": "Yatzy", "description": texts["app_description"],
+         "lang": request_lang(request), "start_url": "/", "scope": "/", "id": "/",
+         "display": "standalone", "background_color": "#fbfaf7", "theme_color": "#1f6f5c",
+         "icons": [{"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png"},
+                   {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png"},
+                   {"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}]},
+        media_type="application/manifest+json")
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker, at the root so that it serves the whole site."""
+    return FileResponse(Path(__file__).with_name("static") / "sw.js",
+                        media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 def not_found_page(request: Request) -> HTMLResponse:

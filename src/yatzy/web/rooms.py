@@ -27,7 +27,12 @@ from yatzy.app.table import Table
 from yatzy.core.actions import Action
 from yatzy.core.game import Game
 from yatzy.i18n import translator
-from yatzy.i18n.words import bonus_explanation, joker_explanation, upper_bonus_progress
+from yatzy.i18n.words import (
+    bonus_explanation,
+    joker_explanation,
+    upper_bonus_progress,
+    variant_text,
+)
 from yatzy.web.state import game_state
 
 log = logging.getLogger(__name__)
@@ -131,7 +136,7 @@ def state_texts(game: Game, lang: str) -> dict[str, str]:
     upper bonus, the Joker and the extra-Yahtzee bonus of the dice on the table; from
     the catalogs the terminal game uses too."""
     t = translator(lang)
-    texts: dict[str, str] = {}
+    texts: dict[str, str] = {"variant": variant_text(t, game.ruleset)}
     if not game.is_over:
         texts["upper"] = upper_bonus_progress(t, game.card)
     if game.dice is not None and not game.is_over:

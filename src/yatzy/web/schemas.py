@@ -153,6 +153,14 @@ class StepOut(BaseModel):
         default=None, description="Points of the extra-Yahtzee bonus it earned, if any")
 
 
+class PlaceOut(BaseModel):
+    """A player's place in the game (1 for the lead; tied players share it)."""
+
+    place: int
+    player: str
+    total: int
+
+
 class GameState(BaseModel):
     """A game as the web shows it: the same over HTTP and over the websocket, with no
     secret in it. Every value a page needs is worked out by the server (the core and
@@ -195,6 +203,11 @@ class GameState(BaseModel):
     extra_yahtzee_points: int
     scorecards: dict[str, dict[str, int | None]]
     winners: list[str]
+    ranking: list[PlaceOut] = Field(description="Every player by total, highest first; "
+                                                "tied players share their place")
+    rematch: NewGame = Field(description="The body of POST /api/games that sets up this "
+                                         "game again (rules, options, seats, dice, first "
+                                         "player, hints)")
     last: StepOut | None
     pending: dict[str, Any] | None = Field(description="A computer's chosen step, not "
                                                        "played yet")

@@ -45,6 +45,20 @@ def last_step(game: Game) -> dict[str, Any] | None:
     return last
 
 
+def rematch(saved: SavedGame) -> dict[str, Any]:
+    """The body of ``POST /api/games`` that sets up this game again: the same rules and
+    options, the same seats (people by name, computers by level), dice, first player
+    (a roll-off if this game had one) and hints."""
+    return {
+        "rules": saved.game.ruleset.name,
+        "options": saved.game.ruleset.to_dict()["options"],
+        "seats": [{"bot": s.bot} if s.bot else {"name": s.name} for s in saved.seats],
+        "dice": "server" if saved.dice_mode == "auto" else "manual",
+        "first_player": "roll" if saved.game.roll_offs else "seat",
+        "hints": saved.hints,
+    }
+
+
 def game_state(
     saved: SavedGame,
     *,
@@ -96,6 +110,9 @@ def game_state(
         "extra_yahtzee_points": rules.extra_yahtzee_points,
         "scorecards": {p: card_state(game.scorecard(p)) for p in game.players},
         "winners": game.winners() if game.is_over else [],
+        "ranking": [{"place": place, "player": name, "total": total}
+                    for place, name, total in game.ranking()],
+        "rematch": rematch(saved),
         "last": last_step(game),
         "pending": None if pending is None else pending.to_dict(),
         "waiting_for_dice": waiting_for_dice,

@@ -54,7 +54,6 @@ TEXTS: dict[str, str] = {
     "your_seat": N_("You play {player}."),
     "enter_dice": N_("Dice thrown"),
     "send_dice": N_("Enter dice"),
-    "record": N_("Game record"),
     "seed_check": N_("Dice seed, committed at the start: {hash}"),
     "key_help": N_("1-5 hold · Space or R roll · H hint"),
     "points_now": N_("Points if chosen now"),
@@ -98,6 +97,30 @@ TEXTS: dict[str, str] = {
     "play_as": N_("Play as {player}"),
     "no_seat": N_("Name at least one player"),
     "undo": N_("Undo (u)"),
+    "scorecard_of": N_("{player}'s scorecard"),
+    "rolled": N_("{player} rolled {dice}."),
+    "keeps": N_("{player} keeps {dice}."),
+    "undone": N_("{player} took back the box just chosen."),
+    "your_turn": N_("Your turn"),
+    "remove_seat": N_("Remove player {n}"),
+    "play_again": N_("Play again with the same players"),
+    "download_record": N_("Download the game record"),
+    "place": N_("Place"),
+    "player": N_("Player"),
+    "notify": N_("Tell me when it is my turn"),
+    "pass_and_play": N_("Pass and play: everyone plays on this device"),
+    "hand_over": N_("{player}'s turn: hand the device over"),
+    "take_over": N_("I am {player}: play"),
+    "offline_title": N_("The server cannot be reached"),
+    "offline_help": N_("This device is offline, or the game's server is not running. Your "
+                       "games are kept on the server: nothing is lost."),
+    "try_again": N_("Try again"),
+    "app_description": N_("Yatzy and Yahtzee: alone, against the computer, or with friends."),
+    "seed_line": N_("These dice can be checked after the game: how"),
+    "seed_how": N_("At the start the server chose a secret seed that gives every die, and "
+                   "showed only its SHA-256 hash. Once the game is over, the game record "
+                   "reveals the seed: anyone can check that it has this hash and gave these "
+                   "dice (yatzy.audit_record)."),
 }
 
 

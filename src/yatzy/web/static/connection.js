@@ -29,6 +29,10 @@ export function seats(gameId) {
       localStorage.setItem(seatsKey, JSON.stringify(kept));
     },
     choose(seatToken) { localStorage.setItem(seatKey, seatToken); },
+    // Every seat this browser holds: {name: token}.
+    held,
+    // Pass and play: this browser plays every seat it holds, whichever is to move.
+    passAndPlay: () => localStorage.getItem(`yatzy.passplay.${gameId}`) === "1",
   };
 }
 
@@ -53,12 +57,13 @@ export function openSocket({ gameId, lang, token, onMessage, onOpen, onLost }) {
   connect();
 }
 
-// A request to the game's API with the seat's token. A request that gets no answer (the
-// server is down, the network gone) is an answer too: status 0, with the message given.
+// A request to the game's API with the seat's token (``token()``: the seat played now). A
+// request that gets no answer (the server is down, the network gone) is an answer too:
+// status 0, with the message given.
 export function apiClient({ gameId, lang, token, unreachable }) {
   return async function api(path, options = {}, query = "") {
     const headers = { "Content-Type": "application/json" };
-    if (token) headers.Authorization = `Bearer ${token}`;
+    if (token()) headers.Authorization = `Bearer ${token()}`;
     let response;
     try {
       response = await fetch(`/api/games/${gameId}${path}?lang=${lang}${query}`, { headers, ...options });

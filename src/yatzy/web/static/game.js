@@ -1,11 +1,12 @@
 // The game page: live state over a websocket, actions over the JSON API; or, on a
 // replay page, a finished game step by step. This module takes the person's moves and
 // keys; connection.js talks to the server, store.js keeps the state, render.js draws it.
-import { $, fill, pageData } from "./common.js";
+import { $, fill, pageData, startGame } from "./common.js";
 import { apiClient, openSocket, seats } from "./connection.js";
 import { playerKey } from "./player.js";
 import { handlers, render, renderDice, renderSeatSwitch, say } from "./render.js";
-import { canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, view } from "./store.js";
+import { notifyButton, showTurn } from "./turn.js";
+import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, view } from "./store.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -14,10 +15,13 @@ view.replay = root.dataset.replay === "1";
 const T = pageData("texts");
 const BOXES = pageData("boxes");
 const seat = seats(gameId);
-const token = view.replay ? null : seat.token;
+// The seat played now: the link's, or the one chosen last; in pass and play, whichever of
+// this device's seats took the device last.
+let token = view.replay ? null : seat.token;
+view.passAndPlay = !view.replay && seat.passAndPlay();
 // Another seat's link opened in this tab changes only the fragment: play that seat.
 addEventListener("hashchange", () => location.reload());
-const api = apiClient({ gameId, lang, token, unreachable: T.unreachable });
+const api = apiClient({ gameId, lang, token: () => token, unreachable: T.unreachable });
 let busy = false;
 
 handlers.api = api;
@@ -26,6 +30,15 @@ handlers.choose = choose;
 handlers.playAs = (seatToken) => {
   seat.choose(seatToken);
   location.assign(`/games/${gameId}?lang=${lang}`);
+};
+
+// The same game again (the state's rematch: the same rules, seats, dice), this browser in
+// the seat it plays now.
+handlers.playAgain = async () => {
+  const button = $("play-again");
+  button.disabled = true;
+  say(await startGame(view.state.rematch, { lang, seat: view.me, unreachable: T.unreachable }));
+  button.disabled = false;
 };
 
 function draw() {
@@ -38,9 +51,12 @@ function receive(message) {
     view.me = message.seat;
     if (view.me) {
       seat.keep(view.me);
-      renderSeatSwitch(seat.others(view.me));
-      // This browser sits in that seat: the game goes into its history.
-      api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${token}` } });
+      renderSeatSwitch(view.passAndPlay ? [] : seat.others(view.me));
+      // This browser sits in that seat (in pass and play, in each of them): the game goes
+      // into its history.
+      for (const seatToken of view.passAndPlay ? Object.values(seat.held()) : [token]) {
+        api("/claim", { method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": playerKey(), Authorization: `Bearer ${seatToken}` } });
+      }
     }
   } else if (message.type === "state") {
     const before = view.state;
@@ -51,8 +67,12 @@ function receive(message) {
       $("hint-box").hidden = true;
       view.suggested = new Set();
     }
+    const said = announcement(before, next, view.me, T, BOXES);
     view.state = next;
     draw();
+    if (said) $("announce").textContent = said;
+    if (view.passAndPlay) handOver(next);
+    showTurn(isMyTurn(next, view.me), T.your_turn, said);
   } else if (message.type === "error") {
     if (message.error.code === "forbidden" && !view.state) seat.forget();
     say(message.error.message);
@@ -82,6 +102,35 @@ async function post(path, body) {
     say(data.error?.message || "?");
   }
 }
+
+// --- Pass and play ----------------------------------------------------------------------
+
+// When the player to move is another of this device's seats, the page says so and waits
+// until that person has the device.
+function handOver(s) {
+  const panel = $("handover");
+  const next = s.phase === "person" && s.current_player !== view.me && seat.held()[s.current_player];
+  if (!next) { panel.hidden = true; return; }
+  if (!panel.hidden && panel.dataset.player === s.current_player) return;
+  panel.dataset.player = s.current_player;
+  $("handover-text").textContent = fill(T.hand_over, { player: s.current_player });
+  $("take-over").textContent = fill(T.take_over, { player: s.current_player });
+  panel.hidden = false;
+  panel.scrollIntoView({ block: "nearest" });  // in view however far down the last move was
+  $("take-over").focus({ preventScroll: true });
+}
+
+$("take-over").addEventListener("click", () => {
+  const name = $("handover").dataset.player;
+  token = seat.held()[name];
+  seat.choose(token);
+  view.me = name;
+  view.holds = new Set();
+  $("handover").hidden = true;
+  draw();
+  showTurn(isMyTurn(view.state, view.me), T.your_turn, "");
+  $("roll").focus({ preventScroll: true });
+});
 
 // --- Moves ----------------------------------------------------------------------------
 
@@ -218,6 +267,7 @@ if (view.replay) {
   $("replay-range").addEventListener("input", (event) => showStep(Number(event.target.value)));
   showStep(Number(new URLSearchParams(location.search).get("step") || 0));
 } else {
+  notifyButton($("notify"));
   openSocket({
     gameId, lang, token, onMessage: receive,
     onOpen: () => { $("connection").hidden = true; },

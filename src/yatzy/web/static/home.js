@@ -1,5 +1,6 @@
-// The home page: set up a game, create it, keep the invite links on this device, go play.
-import { pageData } from "./common.js";
+// The home page: set up a game, create it (common.js keeps the invite links on this
+// device), go play.
+import { fill, pageData, startGame } from "./common.js";
 import { playerKey } from "./player.js";
 
 const form = document.getElementById("new-game");
@@ -15,9 +16,12 @@ function addRow(templateId, name) {
   return row;
 }
 
-// A game needs a seat: without one the form says so and is not sent.
+// A game needs a seat: without one the form says so and is not sent. Each remove button
+// names its seat by its number in the list.
 function checkSeats() {
+  [...seats.children].forEach((row, i) => row.querySelector(".remove").setAttribute("aria-label", fill(texts.remove_seat, { n: i + 1 })));
   const none = seats.childElementCount === 0;
+  document.getElementById("one-device-row").hidden = seats.querySelectorAll("input[name=name]").length < 2;
   const error = document.getElementById("form-error");
   if (none) error.textContent = texts.no_seat;
   else if (error.textContent === texts.no_seat) error.textContent = "";
@@ -65,23 +69,8 @@ form.addEventListener("submit", async (event) => {
                  first_player: form.elements.first_player.value, hints: form.elements.hints.checked };
   const button = document.getElementById("start");
   button.disabled = true;
-  try {
-    const response = await fetch(`/api/games?lang=${document.documentElement.lang}`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const data = await response.json();
-    if (!response.ok) { error.textContent = data.error.message; return; }
-    const me = data.seats[0];
-    playerKey();
-    if (me) localStorage.setItem("yatzy.name", me.name);
-    // The creator sees every link on the game page; they live only on this device.
-    localStorage.setItem(`yatzy.invites.${data.id}`, JSON.stringify({ seats: data.seats, watch_url: data.watch_url }));
-    const lang = document.documentElement.lang;
-    const page = new URL(me ? me.url : data.watch_url);
-    page.searchParams.set("lang", lang);
-    location.assign(page.toString());
-  } catch {
-    error.textContent = texts.unreachable;
-  } finally {
-    button.disabled = false;
-  }
+  playerKey();
+  const passAndPlay = !document.getElementById("one-device-row").hidden && form.elements.one_device.checked;
+  error.textContent = await startGame(body, { lang: document.documentElement.lang, unreachable: texts.unreachable, passAndPlay });
+  button.disabled = false;
 });

@@ -9,10 +9,19 @@ const gameId = document.getElementById("game").dataset.game;
 let shownDice = null;
 
 // What the drawing calls back: a die clicked, a box chosen, a request to the game's API,
-// a seat chosen to play instead.
-export const handlers = { toggle() {}, choose() {}, api: null, playAs() {} };
+// a seat chosen to play instead, the same game again.
+export const handlers = { toggle() {}, choose() {}, api: null, playAs() {}, playAgain() {} };
+$("play-again").addEventListener("click", () => handlers.playAgain());
 
 export function say(text) { $("message").textContent = text; }
+
+// A control's text with its key ("Roll (r)"): the key in a span of its own, which a touch
+// screen does not show.
+export function keyed(text) {
+  const m = /^(.*?)\s*(\([^()]{1,3}\))$/.exec(text);
+  return m ? [m[1], el("span", ` ${m[2]}`, { class: "key" })] : [text];
+}
+for (const id of ["hint", "undo", "chances"]) $(id).replaceChildren(...keyed($(id).textContent));
 
 // The other seats this browser holds in the game, each a button to play it instead.
 export function renderSeatSwitch(others) {
@@ -87,7 +96,7 @@ export function render() {
   renderDice();
   const mine = isMyTurn(view.state, view.me);
   const roll = $("roll");
-  roll.textContent = s.dice ? T.reroll : T.roll;
+  roll.replaceChildren(...keyed(s.dice ? T.reroll : T.roll));
   roll.disabled = !mine || !s.can_roll || s.dice_mode === "manual";
   roll.hidden = s.dice_mode === "manual";
   $("hint").hidden = !(s.hints && view.me);
@@ -109,21 +118,47 @@ export function render() {
   if (!view.replay) notes.push(view.me ? fill(T.your_seat, { player: view.me }) : T.watching);
   $("notes").textContent = notes.join("\n");
   renderCards();
-  $("seed").textContent = s.seed_hash ? fill(T.seed_check, { hash: s.seed_hash }) : "";
+  $("variant").textContent = s.texts?.variant || "";
+  $("seed").hidden = !s.seed_hash;
+  $("seed-hash").textContent = s.seed_hash ? fill(T.seed_check, { hash: s.seed_hash }) : "";
+  // At the end the dice make way for the winner, the ranking and what comes next.
+  $("table").hidden = s.is_over && !view.replay;
   if (!view.replay) renderInvite();
   if (s.is_over && !view.replay) renderEnd();
 }
 
+// The scorecards: every player's in one table (#cards) and, for a phone, the card of the
+// player to move in two halves (#card-upper and #card-lower: the upper section with its
+// sum and bonus, the rest with the totals) that fit beside each other on the screen.
 export function renderCards() {
   const s = view.state;
-  const table = $("cards");
+  const lower = s.boxes.filter((box) => !s.upper_boxes.includes(box));
+  const upperSums = ["upper_sum", "bonus"];
+  const lowerSums = [...(s.extra_yahtzee_points ? ["yahtzee_bonus"] : []), "total"];
+  fillCard($("cards"), s.players, [[s.upper_boxes, upperSums], [lower, lowerSums]]);
+  const who = s.current_player;
+  $("turn-card").hidden = !who;
+  if (!who) return;
+  $("turn-card-title").textContent = fill(T.scorecard_of, { player: who });
+  // One player: the card's heading names the player, the halves need no column header.
+  fillCard($("card-upper"), [who], [[s.upper_boxes, upperSums]], false);
+  fillCard($("card-lower"), [who], [[lower, lowerSums]], false);
+  $("standings").textContent = s.players.filter((p) => p !== who)
+    .map((p) => `${p}: ${s.scorecards[p].total}`).join(" · ");
+}
+
+// A table of ``players``' cards: for each section its boxes, then its sums' rows; the
+// players' names in a header row unless ``header`` is false.
+function fillCard(table, players, sections, header = true) {
+  const s = view.state;
   const head = document.createElement("thead");
   const hr = document.createElement("tr");
-  hr.append(el("th", "", { scope: "col" }));
-  for (const seat of s.seats) {
-    const th = el("th", seat.name, { scope: "col" });
-    if (!seat.bot) th.className = seat.connected ? "online" : "away";
-    if (seat.name === s.current_player) th.classList.add("current");
+  hr.append(el("td", ""));  // the corner above the boxes' names
+  for (const name of players) {
+    const seat = s.seats.find((x) => x.name === name);
+    const th = el("th", name, { scope: "col" });
+    if (seat && !seat.bot) th.className = seat.connected ? "online" : "away";
+    if (name === s.current_player) th.classList.add("current");
     hr.append(th);
   }
   head.append(hr);
@@ -136,34 +171,39 @@ export function renderCards() {
     values.forEach((v) => tr.append(v));
     body.append(tr);
   };
-  for (const box of s.boxes) {
-    row(BOXES[box], s.players.map((p) => {
-      const points = s.scorecards[p][box];
-      const td = el("td", points === null ? "" : String(points));
-      if (p === s.current_player) td.classList.add("current");
-      if (points === null && p === s.current_player && box in s.choices) {
-        if (mine) {
-          const b = el("button", String(s.choices[box]), { type: "button", "aria-label": `${BOXES[box]}: ${s.choices[box]}` });
-          b.className = "box" + (s.choices[box] === 0 ? " zero" : "");
-          b.addEventListener("click", () => handlers.choose(box));
-          td.replaceChildren(b);
-        } else {
-          td.textContent = "";
-          td.append(el("span", String(s.choices[box]), { class: "small", title: T.points_now }));
+  const SUMS = {
+    // The upper sum against the bonus threshold: "41 / 63".
+    upper_sum: [T.upper_sum, (c) => (c.upper_bonus ? String(c.upper_sum) : `${c.upper_sum} / ${s.upper_bonus_threshold}`)],
+    bonus: [T.bonus, (c) => String(c.upper_bonus)],
+    yahtzee_bonus: [T.yahtzee_bonus, (c) => String(c.yahtzee_bonus)],
+    total: [T.total, (c) => String(c.total)],
+  };
+  for (const [boxes, sums] of sections) {
+    for (const box of boxes) {
+      row(BOXES[box], players.map((p) => {
+        const points = s.scorecards[p][box];
+        const td = el("td", points === null ? "" : String(points));
+        if (p === s.current_player) td.classList.add("current");
+        if (points === null && p === s.current_player && box in s.choices) {
+          if (mine) {
+            const b = el("button", String(s.choices[box]), { type: "button", "aria-label": `${BOXES[box]}: ${s.choices[box]}` });
+            b.className = "box" + (s.choices[box] === 0 ? " zero" : "");
+            b.addEventListener("click", () => handlers.choose(box));
+            td.replaceChildren(b);
+          } else {
+            td.textContent = "";
+            td.append(el("span", String(s.choices[box]), { class: "small", title: T.points_now }));
+          }
         }
-      }
-      return td;
-    }));
-    if (box === s.upper_boxes[s.upper_boxes.length - 1]) {
-      // The upper sum against the bonus threshold: "41 / 63".
-      row(T.upper_sum, s.players.map((p) => el("td", s.scorecards[p].upper_bonus
-        ? String(s.scorecards[p].upper_sum) : `${s.scorecards[p].upper_sum} / ${s.upper_bonus_threshold}`)), "sum");
-      row(T.bonus, s.players.map((p) => el("td", String(s.scorecards[p].upper_bonus))), "sum");
+        return td;
+      }));
+    }
+    for (const sum of sums) {
+      const [label, value] = SUMS[sum];
+      row(label, players.map((p) => el("td", value(s.scorecards[p]))), "sum");
     }
   }
-  if (s.extra_yahtzee_points) row(T.yahtzee_bonus, s.players.map((p) => el("td", String(s.scorecards[p].yahtzee_bonus))), "sum");
-  row(T.total, s.players.map((p) => el("td", String(s.scorecards[p].total))), "sum");
-  table.replaceChildren(head, body);
+  table.replaceChildren(...(header ? [head] : []), body);
 }
 
 export function renderInvite() {
@@ -171,7 +211,7 @@ export function renderInvite() {
   const panel = $("invite");
   // Only where there is another person to invite (computers need no link).
   const people = view.state.seats.filter((seat) => !seat.bot).length;
-  if (!invites || view.state.is_over || people < 2) { panel.hidden = true; return; }
+  if (!invites || view.state.is_over || people < 2 || view.passAndPlay) { panel.hidden = true; return; }
   panel.hidden = false;
   const list = $("links");
   if (list.childElementCount) return;
@@ -216,10 +256,15 @@ export async function renderEnd() {
   $("end").hidden = false;
   $("verdict").textContent = s.winners.length === 1 ? fill(T.wins, { player: s.winners[0] })
     : fill(T.share, { players: s.winners.join(", ") });
-  const ranking = $("ranking");
-  const totals = s.players.map((p) => [p, s.scorecards[p].total]).sort((a, b) => b[1] - a[1]);
-  ranking.replaceChildren(...totals.map(([p, t]) => el("li", `${p}: ${t}`)));
+  $("ranking-rows").replaceChildren(...s.ranking.map((r) => {
+    const tr = document.createElement("tr");
+    tr.append(el("td", `${r.place}.`), el("th", r.player, { scope: "row" }), el("td", String(r.total)));
+    if (r.place === 1) tr.className = "first";
+    return tr;
+  }));
   $("record-link").href = `/api/games/${gameId}/record`;
+  $("record-link").setAttribute("download", `yatzy-${gameId}.json`);
+  $("replay-link").href = `/games/${gameId}/replay?lang=${document.documentElement.lang}`;
   if (analysed) return;
   analysed = true;
   const box = $("analysis");

@@ -1,10 +1,13 @@
 // The game page's state: the server's last state, the seat, the dice this person holds;
 // and the pure functions that say what changes when a new state comes. None of them
 // knows a rule of the game: they read what the state says.
+import { fill } from "./common.js";
 
 // What the page shows: the state, my seat's name (once the server has confirmed the
-// token), the dice held, the dice the hint keeps (outlined), and whether it is a replay.
-export const view = { state: null, me: null, holds: new Set(), suggested: new Set(), replay: false };
+// token), the dice held, the dice the hint keeps (outlined), whether it is a replay, and
+// whether this device plays every seat it holds (pass and play).
+export const view = { state: null, me: null, holds: new Set(), suggested: new Set(), replay: false,
+  passAndPlay: false };
 
 // An action's HTTP answer can come after the websocket's newer states (a computer moving
 // at once): an older state must not undo them.
@@ -40,4 +43,33 @@ export function parseDice(text) {
   const parts = text.trim().split(/[\s,]+/).filter(Boolean);
   const digits = parts.length === 1 && parts[0].length > 1 ? [...parts[0]] : parts;
   return digits.map(Number);
+}
+
+// What a screen reader is told when a new state comes (the page's polite live region):
+// what happened — the dice rolled, a computer's keep, a box filled and its points, an
+// undo — then whose turn it is, or who won; in the page's texts ``T`` and box names.
+export function announcement(before, next, me, T, boxes) {
+  if (!before || isStale(before, next)) return "";
+  const lines = [];
+  const last = next.last;
+  if (next.steps < before.steps) {
+    lines.push(fill(T.undone, { player: before.last?.player ?? "" }));
+  } else if (next.steps > before.steps && last) {
+    if (last.type === "score") {
+      lines.push(fill(T.put, { player: last.player, points: last.points, box: boxes[last.box] }));
+      if (last.bonus_points) lines.push(fill(T.yahtzee_bonus_plus, { points: last.bonus_points }));
+    } else if (next.dice) {
+      lines.push(fill(T.rolled, { player: last.player, dice: next.dice.join(" ") }));
+    }
+  }
+  if (next.phase === "showing" && before.phase !== "showing" && next.dice) {
+    lines.push(fill(T.keeps, { player: next.current_player, dice: next.held.map((i) => next.dice[i]).join(" ") }));
+  }
+  if (next.is_over && !before.is_over) {
+    lines.push(next.winners.length === 1 ? fill(T.wins, { player: next.winners[0] })
+      : fill(T.share, { players: next.winners.join(", ") }));
+  } else if (next.current_player && next.current_player !== before.current_player) {
+    lines.push(isMyTurn(next, me) ? T.your_turn : fill(T.turn, { player: next.current_player }));
+  }
+  return lines.join(" ");
 }
