@@ -201,17 +201,16 @@ def variant_text(t: Translator, ruleset: Ruleset) -> str:
     >>> variant_text(translator("en"), ruleset("yatzy", order="in_order"))
     'Yatzy · Play order: in order · Rolls per turn: 3'
     """
-    parts = [t._(RULESET_NAMES[ruleset.name]) if ruleset.name in RULESET_NAMES
-             else ruleset.name]
-    for name, value in ruleset.to_dict()["options"].items():
-        label = t._(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+    parts = [t._(ruleset.title or ruleset.name)]
+    values = ruleset.options
+    for option in ruleset.describe().options:  # labels as the ruleset's description has them
+        label, value = t._(option.label), values[option.name]
         if isinstance(value, bool):
             parts.append(t._("{option}: yes", option=label) if value
                          else t._("{option}: no", option=label))
         else:
-            names = CHOICE_LABELS.get(name, {})
-            shown = t._(names[value]) if value in names else str(value)
-            parts.append(f"{label}: {shown}")
+            shown = dict(option.choice_labels).get(value, str(value))
+            parts.append(f"{label}: {t._(shown)}")
     return " · ".join(parts)
 
 
