@@ -53,6 +53,15 @@ def test_the_state_holds_no_secret(client: TestClient, db: object) -> None:
         assert all(s["token"] not in text for s in created["seats"])
 
 
+@pytest.mark.parametrize("person", ["CPU greedy", "ＣＰＵ greedy", "cpu GREEDY",
+                                    "ＣＰＵ　ＧＲＥＥＤＹ"])
+def test_a_computer_is_not_named_as_a_person_in_any_form(client: TestClient,
+                                                        person: str) -> None:
+    created = new_game(client, seats=[{"name": person}, {"bot": "greedy"}])
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["players"] == [person, "CPU greedy 2"]
+
+
 def test_a_seat_plays_its_turn_and_only_its_turn(client: TestClient) -> None:
     created = new_game(client)
     game_id = created["id"]

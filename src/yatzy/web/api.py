@@ -17,6 +17,7 @@ from yatzy.app.hints import describe_action, format_points, win_chances_text
 from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
 from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.names import free_name
 from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.core.seeded import seed_hash
@@ -75,19 +76,15 @@ async def healthz(request: Request) -> dict[str, str]:
 
 
 def _seats(body: NewGame) -> list[Seat]:
-    """The seats, computers named after their level when no name is given; each person
-    gets a token (only its hash is kept)."""
-    taken = {s.name.casefold() for s in body.seats if s.name}
+    """The seats, computers named after their level when no name is given (a name no
+    other seat has, as the core compares names)."""
+    taken = [s.name for s in body.seats if s.name]
     seats = []
     for given in body.seats:
         name = given.name
         if given.bot is not None and not name:
-            base, n = f"CPU {given.bot}", 1
-            name = base
-            while name.casefold() in taken:
-                n += 1
-                name = f"{base} {n}"
-            taken.add(name.casefold())
+            name = free_name(f"CPU {given.bot}", taken)
+            taken.append(name)
         seats.append(Seat(name or "", given.bot))
     return seats
 
