@@ -7,6 +7,7 @@ import argparse
 import errno
 import gc
 import ipaddress
+import os
 import re
 import socket
 import sys
@@ -17,6 +18,8 @@ from yatzy.cli.errors import CommandError
 from yatzy.cli.options import add_language_argument, command_translator, whole_number
 from yatzy.i18n import N_, Translator
 
+#: uvicorn's setting: the addresses of the reverse proxies to believe.
+PROXIES_ENV = "FORWARDED_ALLOW_IPS"
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
@@ -93,12 +96,22 @@ def run(args: argparse.Namespace) -> int:
         urls = ", ".join(urls_to_open(args.host, sock.getsockname()[1]))
         print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
                   url=urls, db=describe_db(args.db)), file=sys.stderr, flush=True)
+        # A client is its address (the rate limit, games per client): the socket's
+        # peer, unless the server runs behind a reverse proxy named in uvicorn's
+        # FORWARDED_ALLOW_IPS, whose X-Forwarded-For it then believes. Without that
+        # setting no header is believed (uvicorn would believe one from this machine).
         config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                ws_max_size=16 * 1024)
+                                ws_max_size=16 * 1024, proxy_headers=behind_proxy())
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
     return 0
+
+
+def behind_proxy() -> bool:
+    """True when ``FORWARDED_ALLOW_IPS`` names the reverse proxies whose
+    ``X-Forwarded-For`` gives a client's address."""
+    return bool(os.environ.get(PROXIES_ENV, "").strip())
 
 
 def _address(host: str, port: int) -> str:

@@ -57,10 +57,14 @@ def advice_of(request: Request) -> AdviceService:
     return advice
 
 
-def check_rate(request: Request, token: str | None = None) -> None:
+def client_of(request: Request) -> str:
+    """Who ``request`` comes from, for the limits: its address (:func:`client_key`)."""
+    return client_key(request.client.host if request.client else None)
+
+
+def check_rate(request: Request) -> None:
     """The per-client rate limit (429 when exceeded)."""
-    client = request.client.host if request.client else None
-    if not request.app.state.limiter.allow(client_key(client, token)):
+    if not request.app.state.limiter.allow(client_of(request)):
         raise WebError(429, "rate_limited", N_("Too many requests: wait a moment"))
 
 
@@ -108,7 +112,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
         return False
 
     policy.check_seats(seats, ready=ready)
-    request.app.state.games_started.admit(request.client.host if request.client else "?")
+    request.app.state.games_started.admit(client_of(request))
     tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
              for i, s in enumerate(seats)]
@@ -154,7 +158,7 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
     """Roll, reroll or fill a box for the seat whose token is given
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await perform(room, seat, body)
@@ -168,7 +172,7 @@ async def undo(game_id: GameId, body: UndoIn, request: Request,
     """Take back the box this seat just chose, as long as the next player has not acted
     (the turn is back as it was, with its dice); answers the new state."""
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await room.session.undo(player=seat.name, expected_version=body.expected_version)
@@ -190,7 +194,7 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
     """The optimal strategy's options for the seat whose turn it is, best first, with
     the expected final score after each (games with hints on)."""
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     game = room.table.game
@@ -291,7 +295,7 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
     """Note that this browser (its ``X-Player-Key``) sits in the seat of the token, so
     the game shows in its "my games" and counts for its best scores."""
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     key = _key(player_key)

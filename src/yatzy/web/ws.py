@@ -61,8 +61,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     listener.offer(json.dumps({"type": "welcome", "seat": listener.seat}))
     listener.writer = asyncio.create_task(listener.pump())
     release = await rooms.join(room, listener)
-    reader = asyncio.create_task(_read(websocket, listener, token,
-                                       websocket.app.state.limiter))
+    reader = asyncio.create_task(_read(websocket, listener, websocket.app.state.limiter))
     try:
         await asyncio.wait({listener.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -77,10 +76,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(TRY_AGAIN)
 
 
-async def _read(websocket: WebSocket, listener: Listener, token: str | None,
-                limiter: RateLimiter) -> None:
+async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter) -> None:
     """Answer what the client sends, until it goes; a frame that is not text closes."""
-    address = websocket.client.host if websocket.client else None
+    client = client_key(websocket.client.host if websocket.client else None)
     try:
         while True:
             message = await websocket.receive()
@@ -93,19 +91,19 @@ async def _read(websocket: WebSocket, listener: Listener, token: str | None,
                     N_("The request is not valid: {field}: {problem}"), field="frame",
                     problem="text expected")))
                 return
-            reply = _answer(listener, token, text, address, limiter)
+            reply = _answer(listener, text, client, limiter)
             if reply is not None:
                 listener.offer(json.dumps(reply, ensure_ascii=False))
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
 
 
-def _answer(listener: Listener, token: str | None, text: str, address: str | None,
+def _answer(listener: Listener, text: str, client: str,
             limiter: RateLimiter) -> dict[str, Any] | None:
     """One message from a client: a ping, or something this socket does not take."""
     if len(text) > MAX_MESSAGE:
         return _error(listener.lang, "too_large", N_("The request is too large"))
-    if not limiter.allow(client_key(address, token)):
+    if not limiter.allow(client):
         return _error(listener.lang, "rate_limited", N_("Too many requests: wait a moment"))
     try:
         data = json.loads(text)

@@ -1,0 +1,40 @@
+"""A real `yatzy serve` as an attacker meets it: a client that forges who it is, a
+database that goes away, oversized and malformed HTTP. Every answer keeps the error
+shape where the app can give one, and none is a 500."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+
+from tests.web.server import free_port, start
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """A fresh `yatzy serve` (its own address's rate limit): its base address."""
+    port = free_port()
+    process = start(tmp_path / "games.sqlite3", port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def test_a_client_that_forges_its_address_and_tokens_is_still_limited(server: str) -> None:
+    started = time.monotonic()
+    with httpx.Client(base_url=server, timeout=10) as client:
+        codes = [client.post("/api/games/nothing/actions", json={"type": "roll"}, headers={
+            "Authorization": f"Bearer {secrets.token_urlsafe(32)}",
+            "X-Forwarded-For": f"198.51.100.{i % 250}", "X-Real-IP": f"198.51.100.{i % 250}",
+            "Forwarded": f"for=198.51.100.{i % 250}"}).status_code for i in range(150)]
+    # One client, whatever it says: 60 at once, then 20 a second (the default limit).
+    allowed = 60 + 20 * (time.monotonic() - started)
+    assert codes.count(429) >= 20 and codes.count(404) <= allowed + 1, codes
+    assert set(codes) <= {404, 429}, codes
