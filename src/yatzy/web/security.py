@@ -68,6 +68,14 @@ class SecureHeaders:
         if not length.isdigit() or int(length) > self.max_body:
             await _too_large(send)
             return
+        if b"transfer-encoding" in headers:
+            # A chunked body says its size only at its end: read it here, up to the
+            # limit (the app's body parser would turn the refusal into a 400).
+            body = await _read_body(receive, self.max_body)
+            if body is None:
+                await _too_large(send)
+                return
+            receive = _replay(body, receive)
         seen = 0
 
         async def limited_receive() -> Message:
@@ -95,6 +103,38 @@ class SecureHeaders:
 
 class _BodyTooLarge(Exception):
     pass
+
+
+async def _read_body(receive: Receive, most: int) -> bytes | None:
+    """The whole request body, or ``None`` when it is over ``most`` bytes (or the
+    client went away before its end)."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` whole, then what ``receive`` gives (a
+    disconnect)."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replayed
 
 
 async def _too_large(send: SendFn) -> None:
