@@ -4,7 +4,9 @@ shape where the app can give one, and none is a 500."""
 
 from __future__ import annotations
 
+import json
 import secrets
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,16 +30,22 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_client_that_forges_its_address_and_tokens_is_still_limited(server: str) -> None:
+    codes: list[int] = []
     started = time.monotonic()
     with httpx.Client(base_url=server, timeout=10) as client:
-        codes = [client.post("/api/games/nothing/actions", json={"type": "roll"}, headers={
-            "Authorization": f"Bearer {secrets.token_urlsafe(32)}",
-            "X-Forwarded-For": f"198.51.100.{i % 250}", "X-Real-IP": f"198.51.100.{i % 250}",
-            "Forwarded": f"for=198.51.100.{i % 250}"}).status_code for i in range(150)]
+        for i in range(400):  # until the limit is met (a busy machine sends slowly)
+            forged = f"198.51.100.{i % 250}"
+            codes.append(client.post("/api/games/nothing/actions", json={"type": "roll"},
+                                     headers={
+                "Authorization": f"Bearer {secrets.token_urlsafe(32)}",
+                "X-Forwarded-For": forged, "X-Real-IP": forged, "Forwarded": f"for={forged}",
+            }).status_code)
+            if codes.count(429) >= 10:
+                break
     # One client, whatever it says: 60 at once, then 20 a second (the default limit).
     allowed = 60 + 20 * (time.monotonic() - started)
-    assert codes.count(429) >= 20 and codes.count(404) <= allowed + 1, codes
-    assert set(codes) <= {404, 429}, codes
+    assert codes.count(429) >= 10 and codes.count(404) <= allowed + 1, codes
+    assert set(codes) == {404, 429}, codes
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +80,52 @@ def test_a_chunked_body_within_the_limit_is_read(shared: str) -> None:
     response = httpx.post(f"{shared}/api/qr", content=_chunks(1000, piece=100),
                           headers={"Content-Type": "application/json"}, timeout=10)
     assert response.status_code == 200 and response.text.startswith("<svg")
+
+
+def _raw(base: str, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``data`` as it is on a new connection: the answer's status, headers and
+    body."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in lines)}
+    return int(status_line.split()[1]), headers, body
+
+
+END = b"Host: x\r\nConnection: close\r\n\r\n"
+
+
+@pytest.mark.parametrize("request_", [
+    b"FOO /healthz HTTP/1.1\r\n" + END,
+    b"POST /api/games HTTP/1.1\r\nContent-Length: abc\r\n" + END,
+    b"POST /api/games HTTP/1.1\r\nContent-Length: -1\r\n" + END,
+    b"POST /api/qr HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n" + END + b"hello!",
+    b"POST /api/qr HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n" + END,
+    b"GET /" + b"a" * 1_000_000 + b" HTTP/1.1\r\n" + END,
+    b"GET /healthz HTTP/9.9\r\n" + END,
+    b"\x00\x01\x02 not http\r\n\r\n",
+], ids=["method", "length", "negative", "two-lengths", "length-and-chunked", "1MB-url",
+        "version", "garbage"])
+def test_a_request_the_server_cannot_read_gets_the_error_shape(shared: str,
+                                                               request_: bytes) -> None:
+    status, headers, body = _raw(shared, request_)
+    assert status == 400
+    assert headers["content-type"] == "application/json"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert int(headers["content-length"]) == len(body)
+    error = json.loads(body)["error"]
+    assert error["code"] == "invalid_request" and error["message"]
+
+
+def test_head_is_answered_wherever_get_is(shared: str) -> None:
+    for path in ("/healthz", "/", "/api/rulesets", "/static/favicon.svg"):
+        status, headers, body = _raw(shared, f"HEAD {path} HTTP/1.1\r\n".encode() + END)
+        got = httpx.get(f"{shared}{path}")
+        assert (status, body) == (200, b""), path
+        assert int(headers["content-length"]) == len(got.content), path
+        assert headers["content-type"] == got.headers["content-type"], path

@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
     from yatzy.bootstrap import describe_db, open_service
     from yatzy.web.app import Settings, create_app
+    from yatzy.web.protocol import json_error_protocol
 
     t = command_translator(args)
     sock = listening_socket(args.host, args.port, t)
@@ -101,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         # FORWARDED_ALLOW_IPS, whose X-Forwarded-For it then believes. Without that
         # setting no header is believed (uvicorn would believe one from this machine).
         config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                ws_max_size=16 * 1024, proxy_headers=behind_proxy())
+                                ws_max_size=16 * 1024, proxy_headers=behind_proxy(),
+                                http=json_error_protocol())
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()

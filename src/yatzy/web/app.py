@@ -26,6 +26,7 @@ from yatzy.app.service import GameService
 from yatzy.core.rulesets import ruleset
 from yatzy.solver import available as solver_available
 from yatzy.web import api, errors, pages, ws
+from yatzy.web.protocol import HeadAsGet
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
 
@@ -93,6 +94,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     _docs(app)
     _websocket_schemas(app)
     app.add_middleware(SecureHeaders)
+    app.add_middleware(HeadAsGet)
     redact_server_logs()
     return app
 
