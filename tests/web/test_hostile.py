@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import socket
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +48,62 @@ def test_a_client_that_forges_its_address_and_tokens_is_still_limited(server: st
     allowed = 60 + 20 * (time.monotonic() - started)
     assert codes.count(429) >= 10 and codes.count(404) <= allowed + 1, codes
     assert set(codes) == {404, 429}, codes
+
+
+def _backup(db: Path, to: Path) -> None:
+    """A copy of the database as it stands (its write-ahead log included)."""
+    with sqlite3.connect(db) as source, sqlite3.connect(to) as copy:
+        source.backup(copy)
+    copy.close()
+    source.close()
+
+
+def _remove(db: Path) -> None:
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        path.unlink(missing_ok=True)
+
+
+def test_a_database_gone_while_serving_answers_503_until_it_is_back(
+        server: str, tmp_path: Path) -> None:
+    db, saved = tmp_path / "games.sqlite3", tmp_path / "backup.sqlite3"
+    with httpx.Client(base_url=server, timeout=20) as client:
+        created = client.post("/api/games", json={
+            "rules": "yatzy", "seats": [{"name": "Ann"}, {"name": "Bo"}]}).json()
+        game, ann = created["id"], {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        rolled = client.post(f"/api/games/{game}/actions", json={"type": "roll"}, headers=ann)
+        assert rolled.status_code == 200
+        _backup(db, saved)
+
+        for gone in ("deleted", "a folder"):
+            _remove(db)
+            if gone == "a folder":
+                db.mkdir()
+            refused = [
+                client.post(f"/api/games/{game}/actions", json={"type": "score", "box": "chance"},
+                            headers=ann),
+                client.post("/api/games", json={"rules": "yatzy", "seats": [{"name": "Cy"}]}),
+                client.get("/api/leaderboards"),
+            ]
+            for answer in refused:
+                assert answer.status_code == 503, (gone, answer.text)
+                assert answer.json()["error"]["code"] == "storage", answer.text
+                assert int(answer.headers["Retry-After"]) > 0
+            state = client.get(f"/api/games/{game}").json()  # nothing was applied
+            assert state["version"] == rolled.json()["version"], gone
+            assert state["scorecards"]["Ann"]["chance"] is None
+            if gone == "a folder":
+                db.rmdir()
+
+        shutil.copy(saved, db)  # the database is back (from its backup)
+        scored = client.post(f"/api/games/{game}/actions",
+                             json={"type": "score", "box": "chance"}, headers=ann)
+        assert scored.status_code == 200, scored.text
+        assert client.post("/api/games", json={
+            "rules": "yatzy", "seats": [{"name": "Cy"}]}).status_code == 201
+    with sqlite3.connect(db) as check:  # the action after the return is in the file
+        assert check.execute("select version from games where id = ?",
+                             (game,)).fetchone()[0] == scored.json()["version"]
+    check.close()
 
 
 @pytest.fixture(scope="module")

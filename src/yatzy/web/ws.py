@@ -24,7 +24,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from yatzy.app.access import seat_for_token
 from yatzy.core.errors import YatzyError
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from yatzy.web.errors import WebError, error_body, web_error_body, yatzy_error_body
+from yatzy.web.errors import (
+    WebError,
+    error_body,
+    status_of,
+    web_error_body,
+    yatzy_error_body,
+)
 from yatzy.web.rooms import Listener, Rooms
 from yatzy.web.security import RateLimiter, client_key
 
@@ -46,8 +52,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         await websocket.accept()
         room = await rooms.get(game_id[:64])
-    except YatzyError as error:
-        await _refuse(websocket, yatzy_error_body(error, lang), NOT_FOUND)
+    except YatzyError as error:  # no such game, or the database failed: try later
+        await _refuse(websocket, yatzy_error_body(error, lang),
+                      TRY_AGAIN if status_of(error) == 503 else NOT_FOUND)
         return
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # gone during the handshake
