@@ -124,3 +124,14 @@ def test_the_server_says_where_to_open_it_once_it_listens(tmp_path: Path) -> Non
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+@pytest.mark.parametrize(("value", "believed"), [
+    (None, False), ("", False), ("  ", False), ("127.0.0.1", True), ("10.0.0.2,10.0.0.3", True)])
+def test_forwarded_addresses_are_believed_only_from_named_proxies(
+        monkeypatch: pytest.MonkeyPatch, value: str | None, believed: bool) -> None:
+    if value is None:
+        monkeypatch.delenv(serve.PROXIES_ENV, raising=False)
+    else:
+        monkeypatch.setenv(serve.PROXIES_ENV, value)
+    assert serve.behind_proxy() is believed
