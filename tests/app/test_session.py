@@ -200,3 +200,29 @@ async def test_a_computers_reroll_waiting_for_dice_shows_its_keep(service: GameS
     pending = session.pending
     assert isinstance(pending, Reroll), pending  # greedy rerolls a junk roll
     assert session.phase is Phase.DICE and session.held == pending.hold != ()
+
+
+async def test_a_computer_s_turn_waits_for_a_database_that_went_away(
+        service: GameService, db: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    import yatzy.app.session
+
+    monkeypatch.setattr(yatzy.app.session, "STORE_RETRY", 0.05)
+    session = session_of(service, [Seat("cpu", bot="greedy")], seed=11)
+    away = db.with_name("away.sqlite3")
+    db.rename(away)
+    session.start()
+    await session.settled()
+    assert session.saved.version == 1 and not session.game.history  # nothing played
+    assert "waits for the game database" in caplog.text and "Traceback" not in caplog.text
+    await asyncio.sleep(0.2)  # tried again, and again refused
+    assert not session.game.history
+    away.rename(db)
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        await session.settled()
+        if session.phase is Phase.OVER:
+            break
+    assert session.phase is Phase.OVER
+    assert service.load(session.saved.id).game == session.game
+    await session.close()

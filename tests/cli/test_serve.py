@@ -143,3 +143,14 @@ def test_the_redis_url_comes_from_the_environment(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("YATZY_REDIS_URL", " redis://127.0.0.1:6379/0 ")
     assert serve.redis_url(None) == "redis://127.0.0.1:6379/0"
     assert serve.redis_url("redis://other:6379/1") == "redis://other:6379/1"
+
+
+@pytest.mark.parametrize(("value", "believed"), [
+    (None, False), ("", False), ("  ", False), ("127.0.0.1", True), ("10.0.0.2,10.0.0.3", True)])
+def test_forwarded_addresses_are_believed_only_from_named_proxies(
+        monkeypatch: pytest.MonkeyPatch, value: str | None, believed: bool) -> None:
+    if value is None:
+        monkeypatch.delenv(serve.PROXIES_ENV, raising=False)
+    else:
+        monkeypatch.setenv(serve.PROXIES_ENV, value)
+    assert serve.behind_proxy() is believed

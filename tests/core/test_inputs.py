@@ -29,7 +29,7 @@ from yatzy import (
 from yatzy.core import rules
 from yatzy.core.actions import action_from_dict, parse_action
 from yatzy.core.errors import shown
-from yatzy.core.names import MAX_NAME_LENGTH, same_name
+from yatzy.core.names import MAX_NAME_LENGTH, free_name, same_name
 
 YATZY = ruleset("yatzy")
 YAHTZEE = ruleset("yahtzee")
@@ -375,6 +375,12 @@ def test_names_that_cannot_be_stored_are_refused_up_front(name: object,
 def test_names_are_the_same_ignoring_case_and_compatibility_forms(names: list[str]) -> None:
     assert refused(InvalidName, new_game, YATZY, names).code == ErrorCode.DUPLICATE_PLAYER
     assert same_name(*names)
+
+
+def test_a_free_name_is_no_other_seat_s_name_in_any_form() -> None:
+    assert free_name("CPU greedy", ["Ann"]) == "CPU greedy"
+    assert free_name("CPU greedy", ["ＣＰＵ greedy", "cpu GREEDY 2"]) == "CPU greedy 3"
+    assert free_name("Greedy", ["ＧＲＥＥＤＹ"]) == "Greedy 2"
 
 
 def test_names_people_have_are_kept_as_written() -> None:

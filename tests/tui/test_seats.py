@@ -36,6 +36,8 @@ def test_bad_lists(text: str, code: str) -> None:
 def test_computers_avoid_a_person_s_name_in_any_case() -> None:
     seats = parse_seats("greedy,cpu:greedy", LEVELS)
     assert [s.name for s in seats] == ["greedy", "Greedy 2"]
+    later = parse_seats("cpu:greedy,Ｇｒｅｅｄｙ", LEVELS)  # a person named later, full width
+    assert [s.name for s in later] == ["Greedy 2", "Ｇｒｅｅｄｙ"]
 
 
 def test_unknown_level() -> None:

@@ -53,6 +53,15 @@ def test_the_state_holds_no_secret(client: TestClient, db: object) -> None:
         assert all(s["token"] not in text for s in created["seats"])
 
 
+@pytest.mark.parametrize("person", ["CPU greedy", "ＣＰＵ greedy", "cpu GREEDY",
+                                    "ＣＰＵ　ＧＲＥＥＤＹ"])
+def test_a_computer_is_not_named_as_a_person_in_any_form(client: TestClient,
+                                                        person: str) -> None:
+    created = new_game(client, seats=[{"name": person}, {"bot": "greedy"}])
+    state = client.get(f"/api/games/{created['id']}").json()
+    assert state["players"] == [person, "CPU greedy 2"]
+
+
 def test_a_seat_plays_its_turn_and_only_its_turn(client: TestClient) -> None:
     created = new_game(client)
     game_id = created["id"]
@@ -251,6 +260,20 @@ def test_rate_limit(db: object) -> None:
     assert codes[:3] == [404, 404, 404] and 429 in codes[3:]
 
 
+def test_the_rate_limit_holds_whatever_token_a_client_shows(db: object) -> None:
+    import secrets
+
+    from yatzy.bootstrap import open_service
+    from yatzy.web.app import Settings, create_app
+
+    settings = Settings(pace=0, rate=1, burst=3, prepare=())
+    with TestClient(create_app(open_service(db), settings)) as limited:  # type: ignore[arg-type]
+        game_id = new_game(limited)["id"]
+        codes = [act(limited, game_id, secrets.token_urlsafe(32), type="roll").status_code
+                 for _ in range(12)]
+    assert codes.count(429) >= 6 and set(codes) == {403, 429}, codes
+
+
 def test_win_chances_for_anyone_watching_a_game_of_two(client: TestClient) -> None:
     created = new_game(client, options={"order": "in_order"})
     game_id = created["id"]
@@ -355,6 +378,27 @@ def test_games_per_client_are_limited(db: object) -> None:
         assert refused.status_code == 429
         assert refused.json()["error"]["code"] == "too_many_games"
         assert int(refused.headers["Retry-After"]) > 0
+
+
+def test_games_are_counted_per_address_whatever_the_request_shows(db: object) -> None:
+    from yatzy.app.policy import TablePolicy
+    from yatzy.bootstrap import open_service
+    from yatzy.web.app import Settings, create_app
+
+    settings = Settings(pace=0, rate=100, burst=100, prepare=(),
+                        policy=TablePolicy(games_per_window=2))
+    app = create_app(open_service(db), settings)  # type: ignore[arg-type]
+    body = {"rules": "yatzy", "seats": [{"name": "Ann"}]}
+    with TestClient(app, client=("203.0.113.9", 1000)) as one, \
+            TestClient(app, client=("2001:db8::1", 1000)) as other, \
+            TestClient(app, client=("2001:db8::2", 2000)) as same_network:
+        statuses = [one.post("/api/games", json=body, cookies={"k": str(i)}, headers={
+            "Authorization": f"Bearer x{i}", "X-Forwarded-For": f"198.51.100.{i}",
+            "X-Player-Key": str(i)}).status_code for i in range(4)]
+        assert statuses == [201, 201, 429, 429]
+        assert other.post("/api/games", json=body).status_code == 201  # another client
+        assert same_network.post("/api/games", json=body).status_code == 201
+        assert other.post("/api/games", json=body).status_code == 429  # one IPv6 /64
 
 
 def test_busy_advice_is_a_503_with_retry_after(

@@ -38,10 +38,18 @@ def test_idle_clients_are_forgotten() -> None:
     assert len(limiter._buckets) <= 2
 
 
-def test_a_seat_is_its_own_client() -> None:
-    assert client_key("1.2.3.4", None) == "addr:1.2.3.4"
-    seat = client_key("1.2.3.4", "secret-token")
-    assert seat.startswith("seat:") and "secret-token" not in seat
+@pytest.mark.parametrize(("address", "key"), [
+    ("1.2.3.4", "1.2.3.4"),
+    ("::ffff:1.2.3.4", "1.2.3.4"),
+    ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
+    ("fe80::1%eth0", "fe80::/64"),
+    ("testclient", "testclient"),
+    (None, "?"),
+    ("", "?"),
+])
+def test_a_client_is_its_address(address: str | None, key: str) -> None:
+    assert client_key(address) == key
 
 
 @pytest.mark.parametrize("args", [("GET /ws/games/x?token=abc.DEF_1-2 HTTP/1.1",),

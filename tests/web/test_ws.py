@@ -136,6 +136,18 @@ def test_a_wrong_token_or_an_unknown_game_is_refused(client: TestClient) -> None
         assert ws.receive_json()["error"]["code"] == "game_not_found"
 
 
+def test_a_database_gone_closes_a_new_socket_to_try_again(client: TestClient,
+                                                          db: Path) -> None:
+    created = new_game(client)
+    db.unlink()
+    for path in (f"/ws/games/{created['id']}x", "/ws/games/nope"):
+        with client.websocket_connect(path) as ws:
+            assert ws.receive_json()["error"]["code"] == "storage"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1013
+
+
 def test_a_computer_shows_its_steps(client: TestClient) -> None:
     created = new_game(client, seats=[{"bot": "greedy"}, {"name": "Ann"}], options={"rolls": 2})
     with client.websocket_connect(f"/ws/games/{created['id']}") as ws:

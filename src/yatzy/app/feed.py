@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from yatzy.app.errors import StorageError
 from yatzy.app.events import Event, event_from_dict
 
 log = logging.getLogger(__name__)
@@ -218,6 +219,7 @@ class StoreFeed(LocalFeed):
 
     def _run(self) -> None:
         last_pruned: datetime | None = None
+        failing = False
         while not self._stop.wait(self._wait()):
             try:
                 self.poll()
@@ -225,9 +227,17 @@ class StoreFeed(LocalFeed):
                 if last_pruned is None or now - last_pruned > self._keep / 2:
                     self._changes.forget_changes(now - self._keep)
                     last_pruned = now
-            except Exception:
-                # The database may be away for a moment: the next read tries again.
-                log.warning("Reading the change log failed", exc_info=True)
+            except Exception as exc:
+                # The database may be away for a while: the next read tries again. Said
+                # once, not four times a second.
+                if not failing:
+                    failing = True
+                    log.warning("Reading the change log failed: %s", exc,
+                                exc_info=not isinstance(exc, StorageError))
+            else:
+                if failing:
+                    failing = False
+                    log.warning("Reading the change log works again")
 
     def close(self) -> None:
         self._stop.set()

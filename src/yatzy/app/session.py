@@ -45,7 +45,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from yatzy.app.codes import AppCode
-from yatzy.app.errors import GameChanged
+from yatzy.app.errors import GameChanged, StorageError
 from yatzy.app.saved import SavedGame
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll
@@ -59,6 +59,9 @@ T = TypeVar("T")
 
 #: Seconds a computer seems to think before each step, so that a person can follow it.
 PACE = 0.8
+
+#: Seconds before a computer's turn that the game database refused is tried again.
+STORE_RETRY = 5.0
 
 #: Runs blocking work off the session's loop: ``await run(work, *args)``.
 Runner = Callable[..., Awaitable[Any]]
@@ -126,6 +129,8 @@ class GameSession:
         #: A change made elsewhere: the other process may be playing the computers, so
         #: this session waits before it takes over (see :meth:`refresh`).
         self._elsewhere: asyncio.TimerHandle | None = None
+        #: A computer's turn to try again, the database having failed.
+        self._retry: asyncio.TimerHandle | None = None
         #: Called when the computers have played as far as they can.
         self.on_settled: Callable[[], None] | None = None
         #: Called with each computer's step this session has played and stored (a
@@ -340,6 +345,12 @@ class GameSession:
                 await self._tell(Note("state"))
         except asyncio.CancelledError:
             raise
+        except StorageError as exc:
+            # The database is away (nothing was stored): try again in a while, so that
+            # the computer plays on once it is back.
+            log.warning("A computer's turn in game %s waits for the game database: %s",
+                        self.saved.id, exc)
+            self._retry = asyncio.get_running_loop().call_later(STORE_RETRY, self._again)
         except Exception:
             # Nothing is lost (every step played is stored); the next change retries.
             log.exception("A computer's turn failed in game %s", self.saved.id)
@@ -351,10 +362,15 @@ class GameSession:
             if self.on_settled is not None:
                 self.on_settled()
 
+    def _again(self) -> None:
+        self._retry = None
+        self.start()
+
     async def close(self) -> None:
         """Stop playing the computers (at shutdown); what was played is stored."""
-        if self._elsewhere is not None:
-            self._elsewhere.cancel()
+        for timer in (self._elsewhere, self._retry):
+            if timer is not None:
+                timer.cancel()
         driver = self._driver
         if driver is not None and not driver.done():
             driver.cancel()

@@ -21,6 +21,8 @@ from yatzy.i18n import N_, Translator
 #: The environment variable that chooses the log lines' format (``text`` or ``json``).
 LOG_FORMAT_ENV = "YATZY_LOG_FORMAT"
 
+#: uvicorn's setting: the addresses of the reverse proxies to believe.
+PROXIES_ENV = "FORWARDED_ALLOW_IPS"
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
@@ -92,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
     from yatzy.bootstrap import describe_db, open_service
     from yatzy.web.app import Settings, create_app
+    from yatzy.web.protocol import json_error_protocol
 
     t = command_translator(args)
     sock = listening_socket(args.host, args.port, t)
@@ -117,10 +120,15 @@ def run(args: argparse.Namespace) -> int:
         print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
                   url=urls, db=describe_db(args.db)), file=sys.stderr, flush=True)
         # uvicorn's access log would show a websocket's address with its ?token=: the
-        # app logs requests itself (--access-log), without the query.
+        # app logs requests itself (--access-log), without the query. A client is its
+        # address (the rate limit, games per client): the socket's peer, unless the
+        # server runs behind a reverse proxy named in uvicorn's FORWARDED_ALLOW_IPS,
+        # whose X-Forwarded-For it then believes. Without that setting no header is
+        # believed (uvicorn would believe one from this machine).
         config = uvicorn.Config(app, log_level="info" if structured else "warning",
                                 access_log=False, ws_max_size=16 * 1024,
-                                log_config=None if structured else uvicorn.config.LOGGING_CONFIG)
+                                log_config=None if structured else uvicorn.config.LOGGING_CONFIG,
+                                proxy_headers=behind_proxy(), http=json_error_protocol())
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
@@ -142,6 +150,12 @@ def redis_url(given: str | None) -> str | None:
     except ValueError:
         raise CommandError(N_("not a Redis URL (redis://host:6379/0): {url}"),
                            url=repr(url[:60])) from None
+
+
+def behind_proxy() -> bool:
+    """True when ``FORWARDED_ALLOW_IPS`` names the reverse proxies whose
+    ``X-Forwarded-For`` gives a client's address."""
+    return bool(os.environ.get(PROXIES_ENV, "").strip())
 
 
 def _address(host: str, port: int) -> str:

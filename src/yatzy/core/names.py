@@ -20,6 +20,8 @@ Traceback (most recent call last):
 yatzy.core.errors.InvalidName: Two players are called ANN: names must differ
 >>> same_name("Straße", "STRASSE")
 True
+>>> free_name("CPU greedy", ["ＣＰＵ greedy"])
+'CPU greedy 2'
 """
 
 from __future__ import annotations
@@ -52,6 +54,18 @@ def name_key(name: str) -> str:
 def same_name(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are the same name for a game (see :func:`name_key`)."""
     return name_key(a) == name_key(b)
+
+
+def free_name(base: str, taken: Iterable[str]) -> str:
+    """``base``, or ``base 2``, ``base 3``… the first that is not the same name
+    (:func:`same_name`) as any of ``taken``: a name for a seat that has none (a
+    computer named after its level)."""
+    keys = {name_key(name) for name in taken}
+    name, n = base, 1
+    while name_key(name) in keys:
+        n += 1
+        name = f"{base} {n}"
+    return name
 
 
 def check_name(name: object) -> str:

@@ -9,9 +9,12 @@ URL.
 
 from __future__ import annotations
 
+import os
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.request import pathname2url
 
 import sqlalchemy as sa
 
@@ -61,7 +64,49 @@ def make_engine(db: str | Path) -> sa.Engine:
             connect_args={"timeout": BUSY_TIMEOUT, "check_same_thread": False},
         )
     else:
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        file = Path(url.database).absolute()
+        file.parent.mkdir(parents=True, exist_ok=True)
+        if not file.exists():
+            sqlite3.connect(file).close()  # created here once, and never again
         engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT})
+        _keep_to_the_file(engine, file)
     sa.event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _identity(file: Path) -> tuple[int, int] | None:
+    """Which file is at ``file`` now (device and inode), or ``None`` when none is."""
+    try:
+        found = os.stat(file)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _keep_to_the_file(engine: sa.Engine, file: Path) -> None:
+    """Make ``engine`` use the database file at ``file`` and no other.
+
+    A connection keeps the file it opened, so a file deleted (or replaced) while the
+    program runs would take every write and lose it all when the program stops. So a
+    connection is handed out only while the file it opened is still at ``file``; else
+    it is dropped and a new one opens what is there now. Connections open the file
+    only to read and write it (never to create it): with no file there, opening fails,
+    which the store reports as its failure (:class:`~yatzy.app.errors.StorageError`),
+    until the file is back.
+    """
+    uri = "file:" + pathname2url(str(file)) + "?mode=rw"
+
+    def connect(dialect: Any, record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+        cargs[:] = [uri]
+        cparams["uri"] = True
+
+    def opened(dbapi_connection: Any, record: Any) -> None:
+        record.info["file"] = _identity(file)
+
+    def checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        if record.info.get("file") is None or _identity(file) != record.info["file"]:
+            raise sa.exc.DisconnectionError(f"the database file {file} is gone or replaced")
+
+    sa.event.listen(engine, "do_connect", connect)
+    sa.event.listen(engine, "connect", opened)
+    sa.event.listen(engine, "checkout", checkout)

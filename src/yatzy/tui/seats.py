@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from yatzy.app import Seat, UnknownBot
 from yatzy.core.errors import BadInput, ErrorCode, IllegalMove
-from yatzy.core.names import check_players, same_name
+from yatzy.core.names import check_players, free_name
 
 #: The most players at one table.
 MAX_SEATS = 6
@@ -37,18 +37,17 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
     if len(entries) > MAX_SEATS:
         raise SeatsError(f"At most {MAX_SEATS} players", code=ErrorCode.TOO_MANY_PLAYERS,
                          most=MAX_SEATS)
+    parts = [tuple(p.strip() for p in entry.partition(":")) for entry in entries]
+    # A computer named after its level takes a name that no other seat has.
+    taken = [name for name, sep, _ in parts if not (sep and name.lower() in ("", "cpu"))]
     seats: list[Seat] = []
-    for entry in entries:
-        name, sep, level = (p.strip() for p in entry.partition(":"))
+    for name, sep, level in parts:
         if sep:
             if level not in levels:
                 raise UnknownBot(level, tuple(levels))
             if name.lower() in ("", "cpu"):
-                name = level.capitalize()
-                n = 2
-                while any(same_name(name, seat.name) for seat in seats):
-                    name = f"{level.capitalize()} {n}"
-                    n += 1
+                name = free_name(level.capitalize(), taken)
+                taken.append(name)
         seats.append(Seat(name, level if sep else None))
     try:
         check_players([seat.name for seat in seats])

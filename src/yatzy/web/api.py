@@ -17,6 +17,7 @@ from yatzy.app.advice import AdviceService, check_hint
 from yatzy.app.hints import describe_action, format_points, win_chances_text
 from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
+from yatzy.core.names import free_name
 from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.core.seeded import seed_hash
@@ -55,10 +56,14 @@ def advice_of(request: Request) -> AdviceService:
     return advice
 
 
-def check_rate(request: Request, token: str | None = None) -> None:
+def client_of(request: Request) -> str:
+    """Who ``request`` comes from, for the limits: its address (:func:`client_key`)."""
+    return client_key(request.client.host if request.client else None)
+
+
+def check_rate(request: Request) -> None:
     """The per-client rate limit (429 when exceeded)."""
-    client = request.client.host if request.client else None
-    if not request.app.state.limiter.allow(client_key(client, token)):
+    if not request.app.state.limiter.allow(client_of(request)):
         raise WebError(429, WebCode.RATE_LIMITED, N_("Too many requests: wait a moment"))
 
 
@@ -67,19 +72,15 @@ async def room_of(request: Request, game_id: str) -> Room:
 
 
 def _seats(body: NewGame) -> list[Seat]:
-    """The seats, computers named after their level when no name is given; each person
-    gets a token (only its hash is kept)."""
-    taken = {s.name.casefold() for s in body.seats if s.name}
+    """The seats, computers named after their level when no name is given (a name no
+    other seat has, as the core compares names)."""
+    taken = [s.name for s in body.seats if s.name]
     seats = []
     for given in body.seats:
         name = given.name
         if given.bot is not None and not name:
-            base, n = f"CPU {given.bot}", 1
-            name = base
-            while name.casefold() in taken:
-                n += 1
-                name = f"{base} {n}"
-            taken.add(name.casefold())
+            name = free_name(f"CPU {given.bot}", taken)
+            taken.append(name)
         seats.append(Seat(name or "", given.bot))
     return seats
 
@@ -103,7 +104,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
         return False
 
     policy.check_seats(seats, ready=ready)
-    request.app.state.games_started.admit(request.client.host if request.client else "?")
+    request.app.state.games_started.admit(client_of(request))
     tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
              for i, s in enumerate(seats)]
@@ -150,7 +151,7 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
     started = time.perf_counter()
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await perform(room, seat, body)
@@ -167,7 +168,7 @@ async def undo(game_id: GameId, body: UndoIn, request: Request,
     (the turn is back as it was, with its dice); answers the new state."""
     started = time.perf_counter()
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await room.session.undo(player=seat.name, expected_version=body.expected_version)
@@ -191,7 +192,7 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
     """The optimal strategy's options for the seat whose turn it is, best first, with
     the expected final score after each (games with hints on)."""
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     game = room.table.game
@@ -283,7 +284,7 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
     """Note that this browser (its ``X-Player-Key``) sits in the seat of the token, so
     the game shows in its "my games" and counts for its best scores."""
     token = credentials.credentials if credentials else None
-    check_rate(request, token)
+    check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     key = _key(player_key)

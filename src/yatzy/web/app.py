@@ -28,6 +28,7 @@ from yatzy.solver import available as solver_available
 from yatzy.web import api, errors, ops, pages, ws
 from yatzy.web.logs import RequestIds
 from yatzy.web.metrics import Metrics
+from yatzy.web.protocol import HeadAsGet
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
 
@@ -102,6 +103,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     _docs(app)
     _websocket_schemas(app)
     app.add_middleware(SecureHeaders)
+    app.add_middleware(HeadAsGet)
     # Outermost: every answer, the refusals of SecureHeaders too, carries its id.
     app.add_middleware(RequestIds, access=settings.access_log)
     redact_server_logs()

@@ -114,6 +114,20 @@ def status_of(error: YatzyError) -> int:
     return 422
 
 
+#: Seconds to wait before asking again when the game database failed (it may be back
+#: by then: a database server restarting, a file restored).
+STORAGE_RETRY = 5
+
+
+def retry_after(error: YatzyError) -> int | None:
+    """The seconds a client should wait before it asks again, for an error that is
+    the server's state rather than the request's (``None``: asking again won't help)."""
+    retry: int | None = getattr(error, "retry_after", None)
+    if retry is None and isinstance(error, StorageError):
+        return STORAGE_RETRY
+    return retry
+
+
 def yatzy_error_body(error: YatzyError, lang: str, game: Game | None = None) -> dict[str, Any]:
     """A typed error's body, its message in ``lang``."""
     return error_body(error.code, error_text(translator(lang), error, game))
@@ -137,7 +151,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(YatzyError)
     async def yatzy_error(request: Request, error: YatzyError) -> JSONResponse:
         count_error(request, error.code)
-        retry = getattr(error, "retry_after", None)
+        retry = retry_after(error)
         return JSONResponse(yatzy_error_body(error, request_lang(request)),
                             status_code=status_of(error),
                             headers=None if retry is None else {"Retry-After": str(retry)})

@@ -5,13 +5,12 @@ limit, and no seat token in the logs.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-
-from yatzy.app.access import token_hash
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -69,6 +68,14 @@ class SecureHeaders:
         if not length.isdigit() or int(length) > self.max_body:
             await _too_large(send)
             return
+        if b"transfer-encoding" in headers:
+            # A chunked body says its size only at its end: read it here, up to the
+            # limit (the app's body parser would turn the refusal into a 400).
+            body = await _read_body(receive, self.max_body)
+            if body is None:
+                await _too_large(send)
+                return
+            receive = _replay(body, receive)
         seen = 0
 
         async def limited_receive() -> Message:
@@ -98,6 +105,38 @@ class _BodyTooLarge(Exception):
     pass
 
 
+async def _read_body(receive: Receive, most: int) -> bytes | None:
+    """The whole request body, or ``None`` when it is over ``most`` bytes (or the
+    client went away before its end)."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` whole, then what ``receive`` gives (a
+    disconnect)."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replayed
+
+
 async def _too_large(send: SendFn) -> None:
     body = b'{"error": {"code": "too_large", "message": "The request is too large"}}'
     await send({"type": "http.response.start", "status": 413, "headers": [
@@ -107,9 +146,9 @@ async def _too_large(send: SendFn) -> None:
 
 
 class RateLimiter:
-    """A token bucket per client: ``rate`` requests a second on average, bursts of
-    ``burst``. A client is its seat token when it shows one (so players behind one
-    address don't share a bucket), else its address. ``rate=0`` turns it off."""
+    """A token bucket per client (:func:`client_key`: its address, whatever token it
+    shows): ``rate`` requests a second on average, bursts of ``burst``. ``rate=0``
+    turns it off."""
 
     def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic,
                  max_clients: int = 100_000) -> None:
@@ -139,9 +178,32 @@ class RateLimiter:
                 del self._buckets[key]
 
 
-def client_key(address: str | None, token: str | None) -> str:
-    """Who a request comes from, for the rate limit."""
-    return "seat:" + token_hash(token)[:32] if token else f"addr:{address or '?'}"
+def client_key(address: str | None) -> str:
+    """Who a request comes from, for the rate limit and the games per client: its
+    address, the one thing a client cannot choose (a token, a cookie or a header it
+    can). An IPv6 address counts by its /64 network, which one household gets whole;
+    an IPv4 address mapped into IPv6 as the IPv4 address. The address is the socket's
+    peer, or behind a reverse proxy trusted by ``FORWARDED_ALLOW_IPS`` (see
+    ``yatzy serve``) the client the proxy names.
+
+    >>> client_key("203.0.113.9")
+    '203.0.113.9'
+    >>> client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::7")
+    True
+    >>> client_key("::ffff:203.0.113.9")
+    '203.0.113.9'
+    """
+    if not address:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address[:100]  # not an IP address (a test client, a Unix socket)
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 _TOKEN_IN_TEXT = re.compile(r"(token=)[^&\s\"']+")

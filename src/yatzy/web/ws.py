@@ -24,7 +24,14 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from yatzy.app.access import seat_for_token
 from yatzy.core.errors import YatzyError
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from yatzy.web.errors import WebCode, WebError, error_body, web_error_body, yatzy_error_body
+from yatzy.web.errors import (
+    WebCode,
+    WebError,
+    error_body,
+    status_of,
+    web_error_body,
+    yatzy_error_body,
+)
 from yatzy.web.metrics import Metrics
 from yatzy.web.rooms import Listener, Rooms
 from yatzy.web.security import RateLimiter, client_key
@@ -47,8 +54,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         await websocket.accept()
         room = await rooms.get(game_id[:64])
-    except YatzyError as error:
-        await _refuse(websocket, yatzy_error_body(error, lang), NOT_FOUND)
+    except YatzyError as error:  # no such game, or the database failed: try later
+        await _refuse(websocket, yatzy_error_body(error, lang),
+                      TRY_AGAIN if status_of(error) == 503 else NOT_FOUND)
         return
     except (WebSocketDisconnect, RuntimeError, OSError):
         return  # gone during the handshake
@@ -64,8 +72,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     listener.writer = asyncio.create_task(listener.pump())
     metrics.websocket_opened()
     release = await rooms.join(room, listener)
-    reader = asyncio.create_task(_read(websocket, listener, token,
-                                       websocket.app.state.limiter, metrics))
+    reader = asyncio.create_task(_read(websocket, listener, websocket.app.state.limiter,
+                                       metrics))
     try:
         await asyncio.wait({listener.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -81,10 +89,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(TRY_AGAIN)
 
 
-async def _read(websocket: WebSocket, listener: Listener, token: str | None,
-                limiter: RateLimiter, metrics: Metrics) -> None:
+async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
+                metrics: Metrics) -> None:
     """Answer what the client sends, until it goes; a frame that is not text closes."""
-    address = websocket.client.host if websocket.client else None
+    client = client_key(websocket.client.host if websocket.client else None)
     try:
         while True:
             message = await websocket.receive()
@@ -98,7 +106,7 @@ async def _read(websocket: WebSocket, listener: Listener, token: str | None,
                     N_("The request is not valid: {field}: {problem}"), field="frame",
                     problem="text expected")))
                 return
-            reply = _answer(listener, token, text, address, limiter)
+            reply = _answer(listener, text, client, limiter)
             if reply is not None and reply["type"] == "error":
                 metrics.error(reply["error"]["code"])
             if reply is not None:
@@ -107,12 +115,12 @@ async def _read(websocket: WebSocket, listener: Listener, token: str | None,
         return
 
 
-def _answer(listener: Listener, token: str | None, text: str, address: str | None,
+def _answer(listener: Listener, text: str, client: str,
             limiter: RateLimiter) -> dict[str, Any] | None:
     """One message from a client: a ping, or something this socket does not take."""
     if len(text) > MAX_MESSAGE:
         return _error(listener.lang, WebCode.TOO_LARGE, N_("The request is too large"))
-    if not limiter.allow(client_key(address, token)):
+    if not limiter.allow(client):
         return _error(listener.lang, WebCode.RATE_LIMITED, N_("Too many requests: wait a moment"))
     try:
         data = json.loads(text)
