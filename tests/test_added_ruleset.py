@@ -136,6 +136,7 @@ async def test_the_terminal_offers_it_and_plays_it_to_the_end(
         screen = game_screen(app)
         assert screen.table.game.ruleset == yatzy.ruleset(NAME, rolls=2, order="in_order")
         assert "Run of four" in shown(screen.query_one("#row-run"))
+        assert shown(screen.query_one("#keys")).startswith("1-4 hold")  # its four dice
         for _ in range(6):
             await play_best_box(pilot, app)
         await pilot.pause()
@@ -214,6 +215,7 @@ def test_the_web_form_offers_it_and_a_person_plays_it_to_the_end(server: str) ->
         page.wait_for_url(re.compile(r"/games/\w+"))
         expect(page.locator("#dice .die")).to_have_count(4, timeout=15_000)
         expect(page.locator("#cards")).to_contain_text("Run of four")
+        expect(page.locator("#keys")).to_contain_text("1-4 hold")
         for _ in range(6):
             roll = page.locator("#roll")
             expect(roll).to_be_enabled(timeout=15_000)

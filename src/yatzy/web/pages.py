@@ -18,7 +18,7 @@ from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
 from yatzy.i18n.words import box_label, ruleset_description
 from yatzy.web.errors import request_lang
-from yatzy.web.texts import page_texts
+from yatzy.web.texts import TEXTS, page_texts
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 router = APIRouter(include_in_schema=False)
@@ -75,7 +75,9 @@ async def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse
     t = translator(request_lang(request))
     boxes = {box: box_label(t, box) for box in saved.game.ruleset.boxes}
     context = _common(request) | {"game_id": game_id[:64], "replay": replay,
-                                  "boxes_json": script_json(boxes)}
+                                  "boxes_json": script_json(boxes),
+                                  "key_help": t._(TEXTS["key_help"],
+                                                  dice=saved.game.ruleset.dice_count)}
     return templates.TemplateResponse(request, "game.html", context)
 
 

@@ -1,8 +1,8 @@
 """The game screen: the dice, every scorecard, and the turn of a person or a computer.
 
-Keys: 1-5 hold a die, ``r`` (or space) rolls, a box's letter fills it, ``h`` hints, ``w``
-shows or hides the players' win chances, ``l`` changes the language, ``q`` quits (the
-game is saved). The mouse works too.
+Keys: 1, 2, ... (one per die) hold a die, ``r`` (or space) rolls, a box's letter fills
+it, ``h`` hints, ``w`` shows or hides the players' win chances, ``u`` undoes, ``l``
+changes the language, ``q`` quits (the game is saved). The mouse works too.
 """
 
 from __future__ import annotations
@@ -203,8 +203,8 @@ class GameScreen(TranslatedScreen):
             notes.append(bonus_explanation(t, game))
         self.query_one("#message", Static).update("\n".join(n for n in notes if n))
         self.query_one("#keys", Static).update(t._(
-            "1-5 hold · r roll · {first}-{last} box · h hint · u undo · l language · q quit",
-            first=next(iter(self.keys)), last=list(self.keys)[-1]))
+            "1-{dice} hold · r roll · {first}-{last} box · h hint · u undo · l language · q quit",
+            dice=game.ruleset.dice_count, first=next(iter(self.keys)), last=list(self.keys)[-1]))
 
     def _chances_line(self, t: Translator) -> str:
         """The win chances, when shown: of the game as it stands, or that they are being
