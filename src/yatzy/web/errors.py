@@ -73,12 +73,27 @@ def forbidden(message: str = N_("Only the player in this seat can act for it")) 
     return WebError(403, WebCode.FORBIDDEN, message)
 
 
-def request_lang(request: Request) -> str:
-    """The language of a request: ``?lang=``, else the first language of
-    ``Accept-Language`` that we have, else English."""
+#: The cookie that keeps the language a person chose (a page opened with ``?lang=``).
+LANG_COOKIE = "yatzy_lang"
+
+
+def asked_lang(request: Request) -> str | None:
+    """The language ``?lang=`` asks for, when we have it."""
     asked = request.query_params.get("lang")
     if asked and (lang := normalize_language(asked)) in LANGUAGES:
         return lang
+    return None
+
+
+def request_lang(request: Request) -> str:
+    """The language of a request: ``?lang=``, else the language this browser chose last
+    (:data:`LANG_COOKIE`), else the first language of ``Accept-Language`` that we have,
+    else English."""
+    if (lang := asked_lang(request)) is not None:
+        return lang
+    kept = normalize_language(request.cookies.get(LANG_COOKIE, "")[:16])
+    if kept in LANGUAGES:
+        return kept
     for part in request.headers.get("accept-language", "").split(","):
         lang = normalize_language(part.split(";")[0].strip())
         if lang in LANGUAGES:

@@ -17,7 +17,7 @@ from yatzy.app.errors import GameNotFound
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
 from yatzy.i18n.words import box_label, ruleset_description
-from yatzy.web.errors import request_lang
+from yatzy.web.errors import LANG_COOKIE, asked_lang, request_lang
 from yatzy.web.texts import TEXTS, page_texts
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -28,6 +28,17 @@ def script_json(data: object) -> str:
     """``data`` as JSON safe inside a ``<script type="application/json">`` element: no
     ``<`` can close it."""
     return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _page(request: Request, name: str, context: dict[str, Any],
+          status_code: int = 200) -> HTMLResponse:
+    """A page; one opened with ``?lang=`` also keeps that language for this browser's
+    later pages (a cookie for a year, for this site only, never sent to scripts)."""
+    response = templates.TemplateResponse(request, name, context, status_code=status_code)
+    if (lang := asked_lang(request)) is not None:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, httponly=True,
+                            samesite="lax")
+    return response
 
 
 def _common(request: Request) -> dict[str, Any]:
@@ -50,7 +61,7 @@ async def home(request: Request) -> HTMLResponse:
         # which is no opponent.
         "bots": [b for b in request.app.state.policy.levels() if b != "random"],
     }
-    return templates.TemplateResponse(request, "home.html", context)
+    return _page(request, "home.html", context)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -78,20 +89,20 @@ async def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse
                                   "boxes_json": script_json(boxes),
                                   "key_help": t._(TEXTS["key_help"],
                                                   dice=saved.game.ruleset.dice_count)}
-    return templates.TemplateResponse(request, "game.html", context)
+    return _page(request, "game.html", context)
 
 
 @router.get("/history", response_class=HTMLResponse)
 async def history(request: Request) -> HTMLResponse:
     """This browser's games and best scores, and the leaderboards."""
-    return templates.TemplateResponse(request, "history.html", _common(request))
+    return _page(request, "history.html", _common(request))
 
 
 @router.get("/offline", response_class=HTMLResponse)
 async def offline(request: Request) -> HTMLResponse:
     """What the service worker shows for a page when the server cannot be reached (it
     keeps this page, in the language of the browser that installed it)."""
-    return templates.TemplateResponse(request, "offline.html", _common(request))
+    return _page(request, "offline.html", _common(request))
 
 
 @router.get("/manifest.webmanifest")
