@@ -121,7 +121,8 @@ def two_servers(db: str, redis_at: str, logs: Path) -> Iterator[tuple[str, str]]
     processes: list[subprocess.Popen[bytes]] = []
     try:
         for name, port in zip("AB", ports, strict=True):
-            processes.append(start(db, port, "--redis", redis_at,
+            # Every test client is 127.0.0.1, one address: the per-address limit off.
+            processes.append(start(db, port, "--redis", redis_at, "--rate", "0",
                                    log=logs / f"server-{name}.log"))
         yield tuple(f"http://127.0.0.1:{port}" for port in ports)  # type: ignore[misc]
     finally:
