@@ -88,6 +88,11 @@ def test_a_database_gone_while_serving_answers_503_until_it_is_back(
                 assert answer.status_code == 503, (gone, answer.text)
                 assert answer.json()["error"]["code"] == "storage", answer.text
                 assert int(answer.headers["Retry-After"]) > 0
+            # Not ready to serve (a load balancer takes it out), though still alive.
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and int(ready.headers["Retry-After"]) > 0, gone
+            assert ready.json()["error"]["code"] == "not_ready"
+            assert client.get("/healthz").status_code == 200
             state = client.get(f"/api/games/{game}").json()  # nothing was applied
             assert state["version"] == rolled.json()["version"], gone
             assert state["scorecards"]["Ann"]["chance"] is None
@@ -95,6 +100,7 @@ def test_a_database_gone_while_serving_answers_503_until_it_is_back(
                 db.rmdir()
 
         shutil.copy(saved, db)  # the database is back (from its backup)
+        assert client.get("/readyz").status_code == 200
         scored = client.post(f"/api/games/{game}/actions",
                              json={"type": "score", "box": "chance"}, headers=ann)
         assert scored.status_code == 200, scored.text
