@@ -15,7 +15,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py src/yatzy/solver/_kernels.c
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard src/yatzy/solver/csrc/*.[ch])
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
