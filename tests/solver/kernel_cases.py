@@ -8,7 +8,7 @@ it starts and one as it ends (``name<TAB>exception<TAB>message``):
 ``tests/solver/test_kernels_safety.py`` runs it in a child process, so that a crash
 fails that test instead of killing pytest, and names the case that crashed.
 
-    python tests/solver/kernel_cases.py [NAME ...]
+    python -m tests.solver.kernel_cases [NAME ...]
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ POISONS = [
     ("five_rolls", 10**6, 0), ("five_of", 40, 0), ("sub_keeps", 10**6, 0),
     ("sub_count", 10**4, 0), ("parent_start", 10**6, 3), ("parent_list", 10**6, 0),
     ("counts", 9, 0), ("upper_bit", 1 << 20, 0), ("allowed", -1, 0), ("score", 10**9, 0),
-    ("extra", -10**6, 0),
+    ("score", -1, 0), ("extra", -10**6, 0),
 ]
 for _table, _value, _at in POISONS:
     case(f"{_table} out of range ({_value})", "ValueError", _table)(

@@ -76,6 +76,7 @@ int turn_outcomes(const Kernels *t, const Scratch *sc, Walk *w, int mask, int y,
         }
         int extra, m2, y2, up, u2;
         int points = fill_box(t, mask, y, roll, b, &extra, &m2, &y2, &up);
+        if (points < 0) return -1; /* not with the tables checked (see tables.c) */
         int bonus = add_upper(t, u, up, &u2);
         w->gain[w->n] = points + extra + bonus;
         w->key[w->n] = state_key(t, m2, y2, u2);

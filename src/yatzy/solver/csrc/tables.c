@@ -150,11 +150,12 @@ static int check_keeps(const Kernels *t, int64_t parents, char *err, size_t errl
     return K_OK;
 }
 
-/* The rules: points and bonuses in range, the play order never allowing a filled box,
- * five of a kind and the entries consistent. */
+/* The rules: points and bonuses in range (no gain is negative), the play order never
+ * allowing a filled box, five of a kind and the entries consistent (the rolls of an
+ * entry give its box the same points). */
 static int check_rules(const Kernels *t, char *err, size_t errlen) {
     const int nb = t->nb, nr = t->nr, ne = t->ne, masks = 1 << nb;
-    if (in_range(t->score, (int64_t)nr * nb, -1, POINTS_MAX + 1, A_SCORE, err, errlen)
+    if (in_range(t->score, (int64_t)nr * nb, 0, POINTS_MAX + 1, A_SCORE, err, errlen)
         || in_range(t->allowed, masks, 0, masks, A_ALLOWED, err, errlen)
         || in_range(t->five_rolls, FACES, 0, nr, A_FIVE_ROLLS, err, errlen)
         || in_range(t->five_of, nr, -1, FACES, A_FIVE_OF, err, errlen)
@@ -184,8 +185,11 @@ static int check_rules(const Kernels *t, char *err, size_t errlen) {
     for (int b = 0; b < nb; b++)
         for (int r = 0; r < nr; r++) {
             const int e = t->entry_of[(size_t)b * nr + r];
-            if (t->five_of[r] < 0 && (e < 0 || t->entry_box[e] != b))
-                return bad(err, errlen, "Kernels: entry_of[%d][%d] is not an entry of box %d",
+            if (t->five_of[r] < 0
+                && (e < 0 || t->entry_box[e] != b
+                    || t->score[r * nb + b] != t->score[t->entry_roll[e] * nb + b]))
+                return bad(err, errlen,
+                           "Kernels: entry_of[%d][%d] is not the entry of box %d with its points",
                            b, r, b);
         }
     return K_OK;
