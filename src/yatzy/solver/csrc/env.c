@@ -26,15 +26,20 @@ static int env_read(const Kernels *t, const EnvGames *e, ptrdiff_t g, Seen *s) {
     s->count = e->count[g];
     s->action = e->actions[g];
     if (s->left < 0 || s->left >= t->rolls || s->count < 0 || s->count > e->hrows) return -1;
-    int c[FACES] = {0, 0, 0, 0, 0, 0};
     for (int i = 0; i < t->dice; i++) {
         const int8_t f = e->dice[g * t->dice + i];
         if (f < 1 || f > FACES) return -1;
         s->dice[i] = f;
-        c[f - 1]++;
     }
-    s->roll = roll_of_counts(t, c);
+    s->roll = -1; /* worked out when a box is filled (env_legal) */
     return 0;
+}
+
+/* The roll of faces d[0 .. dice - 1] (each 1 .. 6). */
+static int roll_of_faces(const Kernels *t, const int8_t *d) {
+    int c[FACES] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < t->dice; i++) c[d[i] - 1]++;
+    return roll_of_counts(t, c);
 }
 
 /* 1 when the rules let a game in state (mask, y) fill `box` with roll r, else 0. */
@@ -43,11 +48,13 @@ INLINE int box_legal(const Kernels *t, int mask, int y, int r, int box) {
     return fill_box(t, mask, y, r, box, &extra, &m2, &y2, &up) >= 0;
 }
 
-/* 1 when the game's action is legal (its card is not full), else 0. */
-static int env_legal(const Kernels *t, const EnvGames *e, const Seen *s) {
+/* 1 when the game's action is legal (its card is not full), else 0; for a box, sets
+ * s->roll. */
+static int env_legal(const Kernels *t, const EnvGames *e, Seen *s) {
     const int64_t a = s->action;
     if (s->mask == (1 << t->nb) - 1 || a < 0 || a >= e->nactions) return 0;
     if (a < e->keeps) return s->left > 0;
+    s->roll = roll_of_faces(t, s->dice);
     return box_legal(t, s->mask, s->y, s->roll, (int)(a - e->keeps));
 }
 
@@ -109,9 +116,7 @@ static void env_apply(const Kernels *t, EnvGames *e, ptrdiff_t g, const Seen *s)
         return;
     }
     memset(legal, left > 0, (size_t)e->keeps);
-    int c[FACES] = {0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < t->dice; i++) c[d[i] - 1]++;
-    const int r = roll_of_counts(t, c);
+    const int r = roll_of_faces(t, d);
     for (int box = 0; box < t->nb; box++)
         legal[e->keeps + box] = (int8_t)box_legal(t, mask, y, r, box);
 }
