@@ -1,6 +1,7 @@
 # The two set-up commands: `make run` starts the game (the web app; `yatzy play` is the
 # terminal game), `make test` runs every check. `make wheel` builds the wheel to install
-# on a machine without a C compiler (in dist/).
+# on a machine without a C compiler (in dist/); `make sanitize` runs the solver's tests
+# on its compiled part built with AddressSanitizer and UndefinedBehaviorSanitizer.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,13 +10,13 @@ STAMP := $(VENV)/.installed
 # The wheel's build tools live in their own environment.
 WHEEL_VENV := .venv-wheel
 
-.PHONY: run test bench wheel clean
+.PHONY: run test bench wheel sanitize clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py src/yatzy/solver/_kernels.c
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard src/yatzy/solver/csrc/*.[ch])
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
@@ -48,6 +49,37 @@ wheel:
 	$(WHEEL_VENV)/bin/python -m build --wheel --outdir build/wheel .
 	PATH="$(abspath $(WHEEL_VENV))/bin:$$PATH" $(WHEEL_VENV)/bin/auditwheel repair --wheel-dir dist build/wheel/yatzy-*.whl
 	rm -rf build/wheel
+
+# The solver's compiled part built by clang with AddressSanitizer and
+# UndefinedBehaviorSanitizer (any finding stops the process), into build/sanitize (a copy
+# of the package: the installed one is left alone), and the tests of the solver and of
+# the vector environment run on it. The sanitizers' runtime is preloaded into Python
+# (which is not built with it); leaks are not looked for (CPython keeps memory to its
+# end on purpose). Needs Debian's clang and libclang-rt-14-dev (or LLVM's runtime).
+SANITIZE := build/sanitize
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -g -O1 -Wall -Wno-psabi -pthread -fPIC -shared -shared-libsan
+
+sanitize: $(STAMP)
+	@command -v clang >/dev/null || { echo "make sanitize needs clang:" \
+		"apt-get install clang libclang-rt-14-dev"; exit 2; }
+	@test -f "$$(clang -print-file-name=libclang_rt.asan-x86_64.so)" || { echo \
+		"make sanitize needs the sanitizers' runtime: apt-get install libclang-rt-14-dev"; \
+		exit 2; }
+	rm -rf $(SANITIZE)
+	mkdir -p $(SANITIZE)/src
+	cp -r src/yatzy $(SANITIZE)/src/yatzy
+	find $(SANITIZE)/src -name '*.so' -delete
+	clang $(SANITIZE_FLAGS) \
+		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
+		src/yatzy/solver/csrc/*.c -o $(SANITIZE)/src/yatzy/solver/_kernels$$($(BIN)/python \
+		-c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+	export PYTHONPATH=$(abspath $(SANITIZE)/src) \
+		LD_PRELOAD="$$(clang -print-file-name=libclang_rt.asan-x86_64.so)" \
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 && \
+	$(BIN)/python -c 'import yatzy.solver._kernels as k; assert "/$(SANITIZE)/" in k.__file__' && \
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests/solver tests/rl/test_vector.py
 
 clean:
 	rm -rf $(VENV) $(WHEEL_VENV) build dist .pytest_cache .mypy_cache .ruff_cache .coverage

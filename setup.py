@@ -10,6 +10,7 @@ carries the compiled part, so installing one needs no compiler.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -36,11 +37,17 @@ class OptionalBuildExt(build_ext):
               "without it, except for the solver's features", file=sys.stderr)
 
 
+#: The compiled loops' sources, one file per concern (see csrc/kernels.h), and headers.
+CSRC = Path("src/yatzy/solver/csrc")
+SOURCES = sorted(str(p) for p in CSRC.glob("*.c"))
+HEADERS = sorted(str(p) for p in CSRC.glob("*.h"))
+
 setup(
     ext_modules=[
         Extension(
             "yatzy.solver._kernels",
-            sources=["src/yatzy/solver/_kernels.c"],
+            sources=SOURCES,
+            depends=HEADERS,
             extra_compile_args=["-O3", "-fno-math-errno", "-Wall", "-pthread"],
             extra_link_args=["-pthread"],
             optional=True,

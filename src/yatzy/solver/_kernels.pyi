@@ -1,4 +1,4 @@
-"""Types of the compiled loops (``_kernels.c``); see :mod:`yatzy.solver.kernels`."""
+"""Types of the compiled loops (``csrc/*.c``); see :mod:`yatzy.solver.kernels`."""
 
 from typing import Any
 

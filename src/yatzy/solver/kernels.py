@@ -7,7 +7,7 @@ A ruleset's :class:`~yatzy.solver.model.Tables` and its value table ``V[mask, y,
 are handed to the compiled code once, as one :class:`Kernels` object (it reads the
 arrays in place, through the buffer protocol). Filling a box — its points (Joker rules
 included), the extra-Yahtzee bonus, the upper bonus and the next state — is written
-once there (``fill_box`` and ``add_upper`` in ``_kernels.c``); the table build, the
+once there (``fill_box`` and ``add_upper`` in ``csrc/transition.h``); the table build, the
 turn tables of advice and the simulation all use it. :func:`fill` exposes it to tests.
 
 One routine computes a turn's values for four upper sums (*lanes*, one AVX2 vector of
@@ -17,6 +17,14 @@ table build on every core, and the simulation starts :func:`threads` threads of 
 own.
 
 Values are finite everywhere: :data:`NEG` stands for "no option".
+
+The compiled code cannot be crashed from Python: ``Kernels`` copies the index tables
+and checks every index once, when it is made (a failed ``__init__`` leaves an object
+every method refuses), and every call checks its arrays' item type, size, layout and
+writability; a misfit raises ``TypeError`` (an argument of the wrong kind, or keywords)
+or ``ValueError``. ``tests/solver/test_kernels_safety.py`` tries the misuses, and
+``make sanitize`` runs the solver's tests under AddressSanitizer and
+UndefinedBehaviorSanitizer.
 """
 
 from __future__ import annotations

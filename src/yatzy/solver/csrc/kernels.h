@@ -1,0 +1,216 @@
+/* The solver's compiled loops: what every part of them shares.
+ *
+ * One Kernels record holds a ruleset's tables (yatzy.solver.model.Tables) and its value
+ * table V[mask][y][u]. The tables are copied in and checked once when the record is
+ * built (tables.c): every index in range, every count consistent, so that no loop below
+ * needs to check them again. V (read and, by the table build, written) and five_points
+ * (points only: any value is safe) are read in place. Everything reads the rules only
+ * through those tables; the transition (filling a box: its points with the Joker rules,
+ * the extra-Yahtzee bonus, the upper bonus and the next state) is fill_box and
+ * add_upper (transition.h), and only there.
+ *
+ * The parts: tables.c (building the record), turn.c (one turn's values, the table
+ * build), simulate.c (games played to their end), outcomes.c, distribution.c and
+ * remaining.c (how turns end, score distributions, the table of what is still to come),
+ * env.c (games stepped by the caller's actions), and the Python glue (module.c,
+ * advise.c), the only part that knows Python: the others take plain C arrays and
+ * report errors by return value.
+ *
+ * Names: R rolls (multisets of all dice), K keeps (multisets of 0 .. all dice, rolls last,
+ * from index first_roll), nb boxes, E entries (see Tables).
+ */
+#ifndef YATZY_KERNELS_H
+#define YATZY_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The value of no option (see kernels.NEG): finite, so low that a sum with it stays below
+ * NEG / 2. */
+#define NEG (-1.0e18)
+#define FACES 6
+/* Lanes per block in the table build: one AVX2 vector of doubles. */
+#define LANES 4
+/* The most boxes: a state's number, (mask * y_count + y) * (threshold + 1) + u, must fit
+ * in 31 bits (an int, and the simulation's uint32 sort keys). */
+#define NB_MAX 24
+#define THRESHOLD_MAX 63
+#define DICE_MAX 10
+#define ROLLS_MAX 16
+/* The most points of a box, a bonus or an extra Yahtzee: sums of them stay far from
+ * overflowing an int. */
+#define POINTS_MAX 32767
+/* The most upper sums a set of upper boxes may need values for. */
+#define LANES_MAX 64
+#define THREADS_MAX 64
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define HOT
+#endif
+#define INLINE static inline __attribute__((always_inline))
+
+/* The arrays of a Kernels record, in the order the caller hands them over. */
+enum {
+    A_SCORE, A_ALLOWED, A_FIVE_POINTS, A_FIVE_ROLLS, A_FIVE_OF, A_EXTRA, A_IS_UPPER,
+    A_ENTRY_OF, A_ENTRY_BOX, A_ENTRY_ROLL, A_CHILD, A_PARENT_START, A_PARENT_LIST,
+    A_ROLL_PROB, A_SUB_KEEPS, A_SUB_COUNT, A_COUNTS, A_CODE_TO_KEEP, A_LANES,
+    A_LANE_COUNT, A_LANE_OF, A_UPPER_BIT, A_POSSIBLE, A_V, N_ARRAYS
+};
+
+/* The numbers of a ruleset's tables, in the order the caller hands them over. */
+typedef struct {
+    int nr, nb, nk, ne, first_roll, dice, rolls, threshold, bonus, yahtzee_box, y_points,
+        y_count, sub_width, nu;
+} Sizes;
+
+typedef struct {
+    /* Sizes and numbers (see Sizes). */
+    int nr, nb, nk, ne, first_roll, dice, rolls, threshold, bonus, yahtzee_box, y_points,
+        y_count, sub_width, nu;
+    int stride; /* threshold + 1 */
+    /* Tables: copies, checked (see tables.c), but five_points and V. */
+    const int32_t *score;        /* [nr][nb] */
+    const int32_t *allowed;      /* [1 << nb] */
+    const int8_t *five_points;   /* [1 << nb][6][nb]: the caller's */
+    const int32_t *five_rolls;   /* [6] */
+    const int32_t *five_of;      /* [nr] */
+    const int32_t *extra;        /* [y_count][6] */
+    const int32_t *is_upper;     /* [nb] */
+    const int32_t *entry_of;     /* [nb][nr] */
+    const int32_t *entry_box;    /* [ne] */
+    const int32_t *entry_roll;   /* [ne] */
+    const int32_t *child;        /* [nk][6] */
+    const int32_t *parent_start; /* [nk + 1] */
+    const int32_t *parent_list;  /* [parent_start[nk]] */
+    const double *roll_prob;     /* [nr] */
+    const int32_t *sub_keeps;    /* [nr][sub_width] */
+    const int32_t *sub_count;    /* [nr] */
+    const int32_t *counts;       /* [nk][6] */
+    const int32_t *code_to_keep; /* [(dice + 1) ** 6] */
+    const int32_t *lanes;        /* [1 << nu][stride] */
+    const int32_t *lane_count;   /* [1 << nu] */
+    const int32_t *lane_of;      /* [1 << nu][stride] */
+    const int32_t *upper_bit;    /* [nb] */
+    const uint64_t *possible;    /* [nb][pw]: bit p of box b's row, when it can hold p */
+    int pw;                      /* words per box in possible */
+    double *V;                   /* [1 << nb][y_count][stride]: the caller's */
+    /* Made here: entry_of roll by roll, with five of a kind reading entry 0 ([nr][nb]),
+     * and each box's first entry ([nb + 1]). */
+    int32_t *entry_by_roll;
+    int32_t *box_start;
+    /* The order of the best-keep pass: keeps 1 .. nk - 1 by number of dice (parts come
+     * first), and among as many dice by number of parents, in runs (groups) of keeps
+     * with as many parents, so that the inner loop has a fixed length in a run.
+     * best_keep[i] is the i-th keep, best_par its parents one after the other; run g
+     * has group_len[g] keeps of group_par[g] parents each, rolls when group_roll[g]. */
+    int32_t *best_keep;
+    int32_t *best_par;
+    int32_t *group_len;
+    int32_t *group_par;
+    int32_t *group_roll;
+    int ngroups;
+    /* What fill_box gives each entry, read once (entries fill alike whatever the mask
+     * that allows their box): its points, and which of its box's keys (upper points and
+     * whether it makes y = 1) it has: entry_key[e], keys key_start[b] .. key_start[b + 1]
+     * - 1 with key_up and key_y. */
+    double *entry_gain;
+    int32_t *entry_key;
+    int32_t *key_start;
+    int32_t *key_up;
+    int32_t *key_y;
+    /* Everything above that this record allocated. */
+    void *owned[48];
+    int nowned;
+} Kernels;
+
+/* Return values of the builders and loops: done, out of memory, bad input (a message
+ * written). */
+enum { K_OK = 0, K_NOMEM = -1, K_BAD = -2 };
+
+/* --- tables.c ----------------------------------------------------------------------- */
+
+/* Check the sizes and set the number of items each array must have (-1: any, checked
+ * later). Returns K_OK or K_BAD with a message in err. */
+int kernels_sizes(const Sizes *s, int64_t items[N_ARRAYS], char *err, size_t errlen);
+/* A record of copies of the arrays (items[i] items each, of the types in Kernels; V and
+ * five_points kept as given), every index checked. Returns K_OK with *out set, K_NOMEM,
+ * or K_BAD with a message in err. */
+int kernels_build(const Sizes *s, void *const arrays[N_ARRAYS], const int64_t items[N_ARRAYS],
+                  Kernels **out, char *err, size_t errlen);
+void kernels_free(Kernels *t);
+
+/* --- simulate.c --------------------------------------------------------------------- */
+
+/* Columns of a game's row in `state`. */
+enum { G_MASK, G_Y, G_U, G_TOTAL, G_FIVE_BOX, G_EXTRAS, G_RNG, G_COLS };
+
+typedef struct {
+    const int8_t *faces;    /* [games][nb][rolls][dice] or NULL: draw from the game's stream */
+    const double *uniforms; /* [games][nb][rolls] or NULL */
+    int64_t *choices;       /* [games][nb][rolls] or NULL */
+    int64_t *history;       /* [games][nb + 1][4] or NULL: mask, y, u, total at each turn's
+                             * start, and at the end */
+    double temperature;
+} PlaySource;
+
+/* Play every turn of games lo .. hi - 1 (rows of `state`, states checked) on `threads`
+ * threads. Returns 0, -1 when a game had no option, -2 when out of memory or threads, -3
+ * when a row or a die changed under the loop (another thread of the caller's). */
+int play_games(const Kernels *t, int64_t *state, ptrdiff_t lo, ptrdiff_t hi,
+               const PlaySource *src, int threads);
+/* Seed each game's own stream of dice from `seed` and its number, first + row. */
+void seed_games(int64_t *state, ptrdiff_t games, uint64_t seed, uint64_t first);
+
+/* --- distribution.c ----------------------------------------------------------------- */
+
+/* The chance of each number of points a player has yet to score from one state: p[a -
+ * lo] for a in lo .. hi - 1 (zeros inside are allowed). */
+typedef struct {
+    int lo, hi;
+    double *p;
+} Dist;
+
+/* Returns 0, -1 when out of memory, -2 when a state has no option. */
+int score_distribution(const Kernels *t, int mask, int y, int u, int r0, int left0,
+                       int threads, Dist *res);
+
+/* --- remaining.c -------------------------------------------------------------------- */
+
+typedef struct {
+    int n, cap;
+    int *key, *lo, *len;
+    float **p;
+} Rows;
+
+/* Returns 0, -1 when out of memory, -2 when a state has no option. */
+int remaining_table(const Kernels *t, int threads, double tail, Rows *R);
+void rows_free(Rows *R);
+
+/* --- env.c -------------------------------------------------------------------------- */
+
+/* The games of a vector environment (yatzy.rl.vector), one row each in arrays the caller
+ * keeps: state [n][G_COLS] (the simulation's rows; the dice drawn from G_RNG), dice
+ * [n][dice] (by position), left [n] (rerolls left), scores [n][nb] (each box's points, 0
+ * while open), history [n][nb * rolls + 1][1 + dice] and count [n] (what each game did:
+ * row 0 its first roll, then per action the action and the dice after it). Actions
+ * number as the environment's: keep mask a (bit i = hold the die at position i) for
+ * a < 2^dice - 1, else box a - (2^dice - 1). */
+typedef struct {
+    int64_t *state;
+    int8_t *dice, *left, *legal;
+    int16_t *scores, *history;
+    int64_t *count, *reward;
+    const int64_t *actions;
+    const uint8_t *restart;
+    int keeps, nactions, hrows;
+} EnvGames;
+
+/* Step the n games (see EnvGames.keeps and friends, set here): returns K_OK with *bad
+ * -1 (every game stepped) or the first game whose action is illegal (then no game
+ * changed); K_BAD with a message when a game's row is no state of the tables. */
+int env_step(const Kernels *t, EnvGames *e, ptrdiff_t n, ptrdiff_t *bad, char *err,
+             size_t errlen);
+
+#endif

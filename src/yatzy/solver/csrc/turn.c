@@ -1,0 +1,125 @@
+/* One turn's values (see turn.h), and the table build: V of one state at a time, from
+ * the values of the states after it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "turn.h"
+
+int scratch_init(const Kernels *t, Scratch *s) {
+    size_t nrows = (size_t)t->ne + FACES * t->nb;
+    /* ev has one entry more: rolls that make no entry (five of a kind) read entry 0 (see
+     * Kernels.entry_by_roll), which exists even when no roll makes an entry. */
+    size_t vecs = nrows + (t->ne + 1) + FACES * t->nb + t->nr + (size_t)t->rolls * t->nk;
+    size_t doubles = t->ne + FACES * t->nb;
+    size_t ints = 3 * nrows + t->ne + FACES * t->nb;
+    size_t bytes = vecs * sizeof(vd) + doubles * sizeof(double) + ints * sizeof(int);
+    bytes = (bytes + 63) / 64 * 64;
+    char *p = aligned_alloc(64, bytes);
+    if (!p) return -1;
+    memset(p, 0, bytes);
+    s->block = p;
+    vd *v = (vd *)p;
+    s->rows = v; v += nrows;
+    s->ev = v; v += t->ne + 1;
+    s->ev5 = v; v += FACES * t->nb;
+    s->S = v; v += t->nr;
+    s->A = v; v += t->nk;
+    s->snap = v; v += (size_t)(t->rolls - 1) * t->nk;
+    double *d = (double *)v;
+    s->plan.gain5 = d; d += FACES * t->nb;
+    int *i = (int *)d;
+    s->plan.row_mask = i; i += nrows;
+    s->plan.row_y = i; i += nrows;
+    s->plan.row_up = i; i += nrows;
+    s->plan.group5 = i;
+    return 0;
+}
+
+void scratch_free(Scratch *s) {
+    free(s->block);
+    s->block = NULL;
+}
+
+void make_plan(const Kernels *t, int mask, int y, Plan *p) {
+    const int nb = t->nb;
+    const int allowed = t->allowed[mask];
+    int n = 0;
+    p->nallowed = 0;
+    for (int b = 0; b < nb; b++) {
+        /* The Joker rules only choose among the boxes the play order allows (a test
+         * checks it on the tables), so the other boxes stay forbidden. */
+        if (!((allowed >> b) & 1)) {
+            for (int f = 0; f < FACES; f++) p->group5[f * nb + b] = -1;
+            continue;
+        }
+        p->abox[p->nallowed] = b;
+        /* The rows of the box's entries, one per key, from row box_row[i] on. */
+        int first = n;
+        p->box_row[p->nallowed++] = n;
+        for (int k = t->key_start[b]; k < t->key_start[b + 1]; k++) {
+            p->row_mask[n] = mask | (1 << b);
+            p->row_y[n] = t->key_y[k] ? 1 : y;
+            p->row_up[n] = t->key_up[k];
+            n++;
+        }
+        /* Five of a kind: the Joker rules' points and the extra bonus depend on the
+         * state. */
+        for (int f = 0; f < FACES; f++) {
+            int extra, m2, y2, up;
+            int points = fill_box(t, mask, y, t->five_rolls[f], b, &extra, &m2, &y2, &up);
+            int g = -1;
+            if (points >= 0) {
+                for (g = first; g < n; g++)
+                    if (p->row_mask[g] == m2 && p->row_y[g] == y2 && p->row_up[g] == up) break;
+                if (g == n) {
+                    p->row_mask[n] = m2;
+                    p->row_y[n] = y2;
+                    p->row_up[n] = up;
+                    n++;
+                }
+            }
+            p->gain5[f * nb + b] = points + extra;
+            p->group5[f * nb + b] = g;
+        }
+    }
+    p->nrow = n;
+}
+
+/* --- The table build --------------------------------------------------------------- */
+
+HOT void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mask,
+                           const int32_t *jobs_y, ptrdiff_t start, ptrdiff_t stop,
+                           ptrdiff_t step) {
+    double result[64 + LANES];
+    for (ptrdiff_t j = start; j < stop; j += step) {
+        int mask = jobs_mask[j], y = jobs_y[j];
+        int um = upper_mask(t, mask);
+        int nl = t->lane_count[um];
+        const int32_t *lanes = t->lanes + (size_t)um * t->stride;
+        make_plan(t, mask, y, &s->plan);
+        for (int q0 = 0; q0 < nl; q0 += LANES) {
+            int lu[LANES];
+            for (int q = 0; q < LANES; q++) lu[q] = lanes[q0 + q < nl ? q0 + q : nl - 1];
+            turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 0);
+            vd sum = splat(0.0);
+            const vd *rolls = s->A + t->first_roll;
+            for (int r = 0; r < t->nr; r++) sum += t->roll_prob[r] * rolls[r];
+            for (int q = 0; q < LANES; q++) result[q0 + q] = sum[q];
+        }
+        double *out = t->V + ((size_t)mask * t->y_count + y) * t->stride;
+        const int32_t *lane_of = t->lane_of + (size_t)um * t->stride;
+        for (int u = 0; u <= t->threshold; u++)
+            if (lane_of[u] >= 0) out[u] = result[lane_of[u]];
+    }
+}
+
+/* --- Advice: one state's turn -------------------------------------------------------- */
+
+HOT void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u,
+                            int rerolls, double *bv, double *keeps) {
+    int lu[LANES];
+    for (int q = 0; q < LANES; q++) lu[q] = u;
+    make_plan(t, mask, y, &s->plan);
+    turn_block(t, s, lu, rerolls, bv, keeps, 0);
+}
+

@@ -1,0 +1,233 @@
+/* One turn's values: the plan of a state's fills, the scratch memory of a thread, and
+ * turn_block, which computes a turn for LANES upper sums of one set of filled boxes at a
+ * time, one per lane of a vector (the table build and the simulation fill every lane,
+ * advice one). Inline here for the loops of turn.c, simulate.c, outcomes.c and
+ * remaining.c. */
+#ifndef YATZY_TURN_H
+#define YATZY_TURN_H
+
+#include <string.h>
+
+#include "kernels.h"
+#include "transition.h"
+
+/* What filling each allowed box is worth in state (mask, y), before the upper sum is
+ * known: fills that lead to the same next mask and y with the same upper points share a
+ * row. Entry e of the i-th allowed box is worth entry_gain[e] + row box_row[i] +
+ * entry_key[e]; five of a kind of face f in box b is worth gain5[f * nb + b] + row
+ * group5[f * nb + b] (group -1: forbidden). */
+typedef struct {
+    int nrow, nallowed;
+    int *row_mask, *row_y, *row_up; /* [ne + 6 nb] */
+    double *gain5;                  /* [6 nb] */
+    int *group5;                    /* [6 nb] */
+    int abox[32];                   /* the allowed boxes */
+    int box_row[32];                /* the first row of each */
+} Plan;
+
+/* LANES doubles, one per upper sum, handled as one value (GCC's vector extension: one
+ * AVX2 register, or two SSE2 registers). Single-state work uses lane 0. */
+typedef double vd __attribute__((vector_size(LANES * sizeof(double))));
+
+typedef long long vl __attribute__((vector_size(LANES * sizeof(long long))));
+
+/* The larger of a and b, lane by lane (no NaN here: see NEG). */
+INLINE vd vmax(vd a, vd b) {
+    vl more = a > b;
+    return (vd)((more & (vl)a) | (~more & (vl)b));
+}
+INLINE vd splat(double x) {
+    vd v;
+    for (int q = 0; q < LANES; q++) v[q] = x;
+    return v;
+}
+
+/* Scratch memory of one thread. */
+typedef struct {
+    Plan plan;
+    vd *rows; /* [ne + 6 nb]: a row's value */
+    vd *ev;   /* [ne]: an entry's value */
+    vd *ev5;  /* [6 nb]: five of a kind's value in each box */
+    vd *S;    /* [nr]: the best box per roll */
+    vd *A;    /* [nk]: keeps, then the rolls' values */
+    vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation) */
+    void *block;
+} Scratch;
+
+/* The scratch memory of one thread, zeroed; scratch_free frees it. Returns 0, or -1 when
+ * out of memory. */
+int scratch_init(const Kernels *t, Scratch *s);
+void scratch_free(Scratch *s);
+/* The plan of state (mask, y), a state of the tables, into *p. */
+void make_plan(const Kernels *t, int mask, int y, Plan *p);
+/* The table build: V of jobs start, start + step, ... before stop (states of the tables,
+ * with their successors' values in V). */
+void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mask, const int32_t *jobs_y,
+                ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step);
+/* Advice's turn tables of state (mask, y, u): the box values bv (see box_value) and the
+ * keeps of each number of rerolls (see turn_block). */
+void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u, int rerolls,
+                 double *bv, double *keeps);
+
+/* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
+ * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
+ * (the first roll's), unless the keeps are asked for, which need one pass less. Keeps
+ * are asked for as lane 0's box values bv (see box_value) and keeps[s * nk + k] (the
+ * value of keeping k with s rerolls left after the roll), or, with `snap`, as every
+ * lane's in sc->snap[s * nk + k] (sc->ev and sc->ev5 then hold the box values). */
+INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
+                       double *restrict bv, double *restrict keeps, int snap) {
+    const Plan *p = &sc->plan;
+    const int nr = t->nr, nb = t->nb, nk = t->nk, fr = t->first_roll;
+    vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
+       *restrict S = sc->S, *restrict A = sc->A;
+    const vd neg = splat(NEG);
+    /* Rows: the upper bonus and the next state's value. */
+    for (int g = 0; g < p->nrow; g++) {
+        const double *after = t->V + ((size_t)p->row_mask[g] * t->y_count + p->row_y[g])
+                                         * t->stride;
+        vd v;
+        for (int q = 0; q < LANES; q++) {
+            int u2;
+            int bonus = add_upper(t, lane_u[q], p->row_up[g], &u2);
+            v[q] = bonus + after[u2];
+        }
+        rows[g] = v;
+    }
+    /* Entries: a row and a gain. */
+    for (int i = 0; i < p->nallowed; i++) {
+        int b = p->abox[i];
+        const vd *box_rows = rows + p->box_row[i];
+        for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++)
+            ev[e] = box_rows[t->entry_key[e]] + t->entry_gain[e];
+        for (int f = 0; f < FACES; f++) {
+            int j = f * nb + b;
+            ev5[j] = p->group5[j] >= 0 ? rows[p->group5[j]] + p->gain5[j] : neg;
+        }
+    }
+    if (bv) {
+        for (int e = 0; e < t->ne + FACES * nb; e++) bv[e] = NEG;
+        for (int i = 0; i < p->nallowed; i++) {
+            int b = p->abox[i];
+            for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) bv[e] = ev[e][0];
+            for (int f = 0; f < FACES; f++) bv[t->ne + f * nb + b] = ev5[f * nb + b][0];
+        }
+    }
+    /* The best box for every roll. */
+    const int na = p->nallowed;
+    for (int r = 0; r < nr; r++) {
+        const int32_t *row = t->entry_by_roll + (size_t)r * nb;
+        vd out = neg;
+        for (int i = 0; i < na; i++) out = vmax(out, ev[row[p->abox[i]]]);
+        S[r] = out;
+    }
+    for (int f = 0; f < FACES; f++) {
+        vd out = neg;
+        for (int i = 0; i < p->nallowed; i++) out = vmax(out, ev5[f * nb + p->abox[i]]);
+        S[t->five_rolls[f]] = out;
+    }
+    for (int r = 0; r < nr; r++) A[fr + r] = S[r];
+    for (int s = 0; s < rerolls; s++) {
+        /* Expect: keep k is worth the mean over the die added to it. */
+        for (int k = fr - 1; k >= 0; k--) {
+            const int32_t *c = t->child + k * FACES;
+            A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
+        }
+        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
+        if (keeps)
+            for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
+        /* The table build needs the rolls' values after every step; advice and the
+         * simulation only the keeps of the last. */
+        if (s + 1 < rerolls || !(keeps || snap)) {
+            /* Best keep, in place: a keep is worth the best of itself and its parts; a
+             * roll the best of stopping and its proper parts. Parts come first. */
+            const int32_t *kp = t->best_keep, *pp = t->best_par;
+            for (int g = 0; g < t->ngroups; g++) {
+                const int n = t->group_len[g], roll = t->group_roll[g];
+                switch (t->group_par[g]) {
+#define BEST_RUN(C)                                                                     \
+    case C:                                                                             \
+        for (int q = 0; q < n; q++, pp += C) {                                          \
+            const int k = kp[q];                                                        \
+            vd out = roll ? S[k - fr] : A[k];                                           \
+            for (int j = 0; j < C; j++) out = vmax(out, A[pp[j]]);                      \
+            A[k] = out;                                                                 \
+        }                                                                               \
+        break;
+                    /* best_keep_order makes runs of 1 to FACES parents only. */
+                    BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
+#undef BEST_RUN
+                }
+                kp += n;
+            }
+        }
+    }
+}
+
+/* The value of filling box b with roll r, from a turn's box values bv: ne entries, then
+ * five of a kind of each face in each box. */
+INLINE double box_value(const Kernels *t, const double *bv, int r, int b) {
+    int f = t->five_of[r];
+    return f >= 0 ? bv[t->ne + f * t->nb + b] : bv[t->entry_of[(size_t)b * t->nr + r]];
+}
+
+/* The options of roll r with `left` rerolls left, from lane q of a turn's values in the
+ * scratch memory (entries ev and ev5, keeps snap: see turn_block), in the order advice
+ * lists them before sorting: the allowed boxes (what[i] = b), then the keeps (what[i] =
+ * nb + k). Their values in opt; returns how many. The first best is the optimal play. */
+INLINE int turn_options(const Kernels *t, const Scratch *sc, int r, int left, int q,
+                        double *opt, int *what) {
+    const Plan *p = &sc->plan;
+    const int nb = t->nb, nr = t->nr;
+    int no = 0;
+    const int f = t->five_of[r];
+    for (int i = 0; i < p->nallowed; i++) {
+        const int b = p->abox[i];
+        double v = f >= 0 ? sc->ev5[f * nb + b][q] : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+        if (v > NEG / 2) {
+            opt[no] = v;
+            what[no++] = b;
+        }
+    }
+    if (left > 0) {
+        const vd *kv = sc->snap + (size_t)(left - 1) * t->nk;
+        for (int i = 0; i < t->sub_count[r]; i++) {
+            int k = t->sub_keeps[r * t->sub_width + i];
+            opt[no] = kv[k][q];
+            what[no++] = nb + k;
+        }
+    }
+    return no;
+}
+
+/* The first best of turn_options(t, sc, r, left, q), without listing them: the optimal
+ * play (-1 when there is no option), for the simulation and the score distributions. */
+INLINE int best_option(const Kernels *t, const Scratch *sc, int r, int left, int q) {
+    const Plan *p = &sc->plan;
+    const int nb = t->nb, nr = t->nr;
+    int pick = -1;
+    double best = NEG;
+    const int f = t->five_of[r];
+    for (int i = 0; i < p->nallowed; i++) {
+        const int b = p->abox[i];
+        double v = f >= 0 ? sc->ev5[f * nb + b][q] : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+        if (v > NEG / 2 && (pick < 0 || v > best)) {
+            best = v;
+            pick = b;
+        }
+    }
+    if (left > 0) {
+        const vd *kv = sc->snap + (size_t)(left - 1) * t->nk;
+        const int32_t *sub = t->sub_keeps + r * t->sub_width;
+        for (int i = 0; i < t->sub_count[r]; i++) {
+            double v = kv[sub[i]][q];
+            if (pick < 0 || v > best) {
+                best = v;
+                pick = nb + sub[i];
+            }
+        }
+    }
+    return pick;
+}
+
+#endif
