@@ -104,10 +104,12 @@ def player_names(levels: Sequence[str]) -> tuple[str, ...]:
 
 def turn_dice(ruleset: Ruleset, seed: Seed, deal: int, seat: int, turn: int) -> Dice:
     """Every die seat ``seat`` may roll in its turn ``turn`` (0-based) of deal ``deal``:
-    ``ruleset.rolls`` rows of ``ruleset.dice_count`` faces. The turn's first roll is the
-    first row; its ``k``-th reroll takes the first faces it needs of row ``k``."""
+    a row of ``ruleset.dice_count`` faces for each roll the turn may have (``rolls``, or
+    with saved rolls every roll of the game). The turn's first roll is the first row;
+    its ``k``-th reroll takes the first faces it needs of row ``k``."""
+    most = ruleset.rolls * (len(ruleset.boxes) if ruleset.saved_rolls else 1)
     return seeded_dice(seed, f"match deal {deal} seat {seat} turn {turn}", 0,
-                       ruleset.dice_count * ruleset.rolls)
+                       ruleset.dice_count * most)
 
 
 def seat_rng(seed: Seed, deal: int, seat: int) -> random.Random:
