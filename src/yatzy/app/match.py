@@ -360,14 +360,15 @@ class MatchResult:
 # --- The match --------------------------------------------------------------------------
 
 
-def check_levels(levels: object) -> tuple[str, ...]:
+def check_levels(levels: object, ruleset: Ruleset | None = None) -> tuple[str, ...]:
     """``levels`` as a tuple of level names, if they can play a match: two or more, each
-    a name :func:`yatzy.bots.make_bot` knows (:class:`BadMatch`, :class:`UnknownBot`)."""
+    a name :func:`yatzy.bots.make_bot` knows (:class:`BadMatch`, :class:`UnknownBot`)
+    that plays ``ruleset`` when given (:class:`~yatzy.solver.UnsupportedRuleset`)."""
     if isinstance(levels, str | bytes) or not isinstance(levels, Sequence):
         raise BadMatch(f"A match needs a list of computer players, not {shown(levels)}",
                        code=AppCode.MATCH_LEVELS, count=shown(levels))
     for level in levels:
-        check_level(level)
+        check_level(level, ruleset)
     if len(levels) < 2:
         raise BadMatch(f"A match needs two or more computer players, not {len(levels)}",
                        code=AppCode.MATCH_LEVELS, count=len(levels))
@@ -440,7 +441,7 @@ def play_match(levels: Sequence[str], games: int, ruleset: Ruleset, seed: Seed =
     one per available core; 1 plays them all in this process); the result is the same
     for any number of them. ``progress(done, games)`` is called as games are done.
     """
-    names = check_levels(levels)
+    names = check_levels(levels, ruleset)
     k = len(names)
     count = check_games(games, k)
     if seed is None:
