@@ -99,3 +99,71 @@ def test_the_terminal_seats_and_the_cli(capsys: pytest.CaptureFixture[str]) -> N
                  ["solve", "--rules", "maxi_yatzy", "--no-saved-rolls"]):
         assert main([*argv, "--lang", "sv"]) == 2, argv
         assert "Lösaren spelar inte Maxi Yatzy" in capsys.readouterr().err, argv
+
+
+@pytest.mark.asyncio
+async def test_the_terminal_plays_it_at_80x24(tmp_path: Path) -> None:
+    from textual.widgets import Select
+
+    from tests.tui.helpers import game_screen, settle, shown
+    from yatzy.bootstrap import open_service
+    from yatzy.tui.app import YatzyApp
+    from yatzy.tui.screens.dialogs import ConfirmScreen
+    from yatzy.tui.screens.end import EndScreen
+    from yatzy.tui.screens.setup import SetupScreen
+    from yatzy.tui.widgets.scorecard import box_keys
+
+    assert len(set(box_keys(MAXI))) == len(MAXI.boxes) == 20
+    assert not set(box_keys(MAXI)) & set("hlqruw")  # the game's own keys
+    service = open_service(tmp_path / "games.sqlite3")
+    app = YatzyApp(service, fast=True, lang="sv")
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#rules", Select).value = "maxi_yatzy"
+        await pilot.pause()
+        assert setup.query_one("#opt-saved_rolls-field").display is True
+        hint = shown(setup.query_one("#players-hint"))
+        assert "greedy" in hint and "hard" not in hint
+        await pilot.click("#players")
+        await pilot.press(*"Ann,cpu:greedy", "enter")
+        screen = game_screen(app)
+        assert screen.table.game.ruleset == MAXI
+        keys_line = screen.query_one("#keys").region
+        assert keys_line.y == 23
+        for box in (*MAXI.boxes, "total"):  # every box and the total above the keys
+            row = screen.query_one(f"#row-{box}")
+            assert row.region.height == 1 and row.region.bottom <= keys_line.y, box
+        assert "Kåk" in shown(screen.query_one("#row-full_house"))
+        assert "Torn" in shown(screen.query_one("#row-tower"))
+        assert shown(screen.query_one("#keys")).startswith("1-6 spara")
+        assert "3 slag kvar · 0 sparade slag" in shown(screen.query_one("#turn"))
+        keys = {box: key for key, box in box_keys(MAXI).items()}
+
+        async def fill_best() -> None:  # one roll, then the best box (a zero confirmed)
+            await pilot.press("r")
+            choices = screen.table.game.choices()
+            box = max(choices, key=lambda b: choices[b])
+            await pilot.press(keys[box])
+            if isinstance(app.screen, ConfirmScreen):
+                await pilot.press("j")  # Swedish for yes
+            await settle(pilot)
+
+        await fill_best()  # one roll of three: two saved
+        assert screen.table.game.saved_rolls("Ann") == 2
+        assert "5 slag kvar · 2 sparade slag" in shown(screen.query_one("#turn"))
+        await pilot.press("r", "1", "2", "r", "r", "r")  # three own rolls, then a saved one
+        assert screen.table.game.rolls_used == 4 and screen.table.game.dice is not None
+        assert "1 slag kvar · 1 sparat slag" in shown(screen.query_one("#turn"))
+        choices = screen.table.game.choices()
+        await pilot.press(keys[max(choices, key=lambda b: choices[b])])
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("j")
+        await settle(pilot)
+        for _ in range(18):
+            await fill_best()
+        assert isinstance(app.screen, EndScreen)
+    [saved] = service.recent(finished=True)
+    assert saved.game.is_over and saved.game.turns_played == 40
+    assert saved.game.saved_rolls("Ann") == 1 + 2 * 18
+    service.close()

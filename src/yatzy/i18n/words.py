@@ -349,8 +349,9 @@ def _joker_values(t: Translator, ruleset: Ruleset) -> str:
 
 def upper_bonus_progress(t: Translator, card: Scorecard) -> str:
     """How the upper section stands toward its bonus, as a player would say it: so many
-    points ahead of or behind par (three of each face filled so far: three of every face
-    is exactly 63), then the bonus once it is earned or out of reach.
+    points ahead of or behind par (:attr:`Scorecard.upper_par_delta`: three of each face
+    filled so far, when three of every face is exactly the bonus's 63), then the bonus
+    once it is earned or out of reach.
 
     >>> from yatzy.i18n import translator
     >>> from yatzy.core.rulesets import ruleset

@@ -1,8 +1,8 @@
 """The game screen: the dice, every scorecard, and the turn of a person or a computer.
 
-Keys: 1-5 hold a die, ``r`` (or space) rolls, a box's letter fills it, ``h`` hints, ``w``
-shows or hides the players' win chances, ``l`` changes the language, ``q`` quits (the
-game is saved). The mouse works too.
+Keys: 1-5 (1-6 with six dice) hold a die, ``r`` (or space) rolls, a box's letter fills
+it, ``h`` hints, ``w`` shows or hides the players' win chances, ``l`` changes the
+language, ``q`` quits (the game is saved). The mouse works too.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from yatzy.i18n.words import (
     error_text,
     joker_explanation,
     refusal,
+    rolls_text,
     ruleset_title,
     upper_bonus_progress,
 )
@@ -188,8 +189,7 @@ class GameScreen(TranslatedScreen):
         else:
             who = (t._("{player} (computer) plays", player=game.current_player) if bot
                    else t._("{player}'s turn", player=game.current_player))
-            left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left,
-                              n=game.rolls_left)
+            left = rolls_text(t, game)
             par = upper_bonus_progress(t, game.card)
             turn.update(Text.assemble((who, "bold"), "\n", left, "\n", (par, "dim")))
         self.query_one(DiceTray).show(game.dice, self.holds, t._("held"))
@@ -203,7 +203,8 @@ class GameScreen(TranslatedScreen):
             notes.append(bonus_explanation(t, game))
         self.query_one("#message", Static).update("\n".join(n for n in notes if n))
         self.query_one("#keys", Static).update(t._(
-            "1-5 hold · r roll · {first}-{last} box · h hint · u undo · l language · q quit",
+            "{first_die}-{last_die} hold · r roll · {first}-{last} box · h hint · u undo ·"
+            " l language · q quit", first_die=1, last_die=game.ruleset.dice_count,
             first=next(iter(self.keys)), last=list(self.keys)[-1]))
 
     def _chances_line(self, t: Translator) -> str:
