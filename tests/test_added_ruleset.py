@@ -53,7 +53,7 @@ def four_dice() -> Iterator[yatzy.Ruleset]:
 
 
 def test_the_ruleset_is_described_like_the_rule_sheets(four_dice: yatzy.Ruleset) -> None:
-    assert yatzy.ruleset_names() == ("yatzy", "yahtzee", NAME)
+    assert yatzy.ruleset_names() == ("yatzy", "yahtzee", "maxi_yatzy", NAME)
     info = {i.name: i for i in yatzy.rulesets()}[NAME]
     assert info.boxes == ("ones", "twos", "threes", "one_pair", "run", "chance")
     assert info.upper_boxes == ("ones", "twos", "threes") and info.dice_count == 4

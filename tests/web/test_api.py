@@ -449,7 +449,7 @@ def test_the_state_is_typed_and_every_websocket_message_is_in_the_schema(
 
 def test_the_rulesets_are_described_in_the_asked_language(client: TestClient) -> None:
     described = client.get("/api/rulesets?lang=sv").json()
-    assert [r["name"] for r in described] == ["yatzy", "yahtzee"]
+    assert [r["name"] for r in described] == ["yatzy", "yahtzee", "maxi_yatzy"]
     yahtzee = described[1]
     joker = next(o for o in yahtzee["options"] if o["name"] == "joker")
     assert joker["label"] == "Joker" and joker["default"] == "forced"
@@ -458,6 +458,10 @@ def test_the_rulesets_are_described_in_the_asked_language(client: TestClient) ->
     assert rolls["kind"] == "int" and rolls["label"] == "Slag per tur"
     assert yahtzee["box_labels"]["ones"] == "Ettor" and yahtzee["title"] == "Yahtzee"
     assert yahtzee["joker_points"]["full_house"] == 25
+    maxi = described[2]
+    assert maxi["dice_count"] == 6 and maxi["saved_rolls"] is True
+    assert (maxi["box_labels"]["full_house"], maxi["box_labels"]["villa"],
+            maxi["box_labels"]["tower"]) == ("Kåk", "Hus", "Torn")
 
 
 def test_a_seat_takes_back_its_box_until_the_next_player_acts(client: TestClient) -> None:

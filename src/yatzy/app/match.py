@@ -104,10 +104,12 @@ def player_names(levels: Sequence[str]) -> tuple[str, ...]:
 
 def turn_dice(ruleset: Ruleset, seed: Seed, deal: int, seat: int, turn: int) -> Dice:
     """Every die seat ``seat`` may roll in its turn ``turn`` (0-based) of deal ``deal``:
-    ``ruleset.rolls`` rows of ``ruleset.dice_count`` faces. The turn's first roll is the
-    first row; its ``k``-th reroll takes the first faces it needs of row ``k``."""
+    a row of ``ruleset.dice_count`` faces for each roll the turn may have (``rolls``, or
+    with saved rolls every roll of the game). The turn's first roll is the first row;
+    its ``k``-th reroll takes the first faces it needs of row ``k``."""
+    most = ruleset.rolls * (len(ruleset.boxes) if ruleset.saved_rolls else 1)
     return seeded_dice(seed, f"match deal {deal} seat {seat} turn {turn}", 0,
-                       ruleset.dice_count * ruleset.rolls)
+                       ruleset.dice_count * most)
 
 
 def seat_rng(seed: Seed, deal: int, seat: int) -> random.Random:
@@ -358,14 +360,15 @@ class MatchResult:
 # --- The match --------------------------------------------------------------------------
 
 
-def check_levels(levels: object) -> tuple[str, ...]:
+def check_levels(levels: object, ruleset: Ruleset | None = None) -> tuple[str, ...]:
     """``levels`` as a tuple of level names, if they can play a match: two or more, each
-    a name :func:`yatzy.bots.make_bot` knows (:class:`BadMatch`, :class:`UnknownBot`)."""
+    a name :func:`yatzy.bots.make_bot` knows (:class:`BadMatch`, :class:`UnknownBot`)
+    that plays ``ruleset`` when given (:class:`~yatzy.solver.UnsupportedRuleset`)."""
     if isinstance(levels, str | bytes) or not isinstance(levels, Sequence):
         raise BadMatch(f"A match needs a list of computer players, not {shown(levels)}",
                        code=AppCode.MATCH_LEVELS, count=shown(levels))
     for level in levels:
-        check_level(level)
+        check_level(level, ruleset)
     if len(levels) < 2:
         raise BadMatch(f"A match needs two or more computer players, not {len(levels)}",
                        code=AppCode.MATCH_LEVELS, count=len(levels))
@@ -438,7 +441,7 @@ def play_match(levels: Sequence[str], games: int, ruleset: Ruleset, seed: Seed =
     one per available core; 1 plays them all in this process); the result is the same
     for any number of them. ``progress(done, games)`` is called as games are done.
     """
-    names = check_levels(levels)
+    names = check_levels(levels, ruleset)
     k = len(names)
     count = check_games(games, k)
     if seed is None:

@@ -29,6 +29,7 @@ from yatzy.app.errors import AppError
 from yatzy.app.saved import Seat
 from yatzy.bots import bot_names, check_level
 from yatzy.core.errors import BadInput
+from yatzy.core.rulesets import Ruleset
 
 #: Computer levels whose table a server builds only when told to (memory and minutes).
 COSTLY_LEVELS = frozenset({"winner"})
@@ -67,18 +68,30 @@ class TablePolicy:
     games_per_window: int = 30
     window: float = 600.0
 
-    def levels(self) -> tuple[str, ...]:
-        """The computer levels this server offers (a costly one only when allowed)."""
-        return tuple(name for name in bot_names()
+    def levels(self, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+        """The computer levels this server offers (a costly one only when allowed), and
+        with ``ruleset`` those of them that play it (not the solver's levels where the
+        solver does not play the ruleset: see :func:`yatzy.solver.supports`).
+
+        >>> import yatzy
+        >>> TablePolicy().levels(yatzy.ruleset("maxi_yatzy"))
+        ('random', 'greedy')
+        """
+        return tuple(name for name in bot_names(ruleset)
                      if self.costly or name not in COSTLY_LEVELS)
 
-    def check_seats(self, seats: Sequence[Seat], *, ready: Callable[[str], bool]) -> None:
+    def check_seats(self, seats: Sequence[Seat], *, ready: Callable[[str], bool],
+                    ruleset: Ruleset | None = None) -> None:
         """Refuse seats the policy does not allow; ``ready(level)`` says whether a costly
-        level's table is ready (a level that is not is refused until it is)."""
+        level's table is ready (a level that is not is refused until it is). With
+        ``ruleset``, a level that does not play it is refused with the error that says
+        why (:class:`~yatzy.solver.UnsupportedRuleset`)."""
         computers = [seat.bot for seat in seats if seat.bot is not None]
         offered = self.levels()
         for level in computers:
-            check_level(level)  # a level nobody knows is the bots' refusal
+            # A level nobody knows, or one that does not play the ruleset, is the bots'
+            # refusal.
+            check_level(level, ruleset)
             if level not in offered:
                 raise SeatsRefused(
                     f"Computers of level {level} cannot be seated here; choose from "

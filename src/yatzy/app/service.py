@@ -67,6 +67,7 @@ from yatzy.core.game import Game, Step
 from yatzy.core.names import MAX_PLAYERS, check_name, check_players
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
 from yatzy.core.seeded import Seed
+from yatzy.solver import check_supported
 
 #: Games in play a service keeps in memory by default (the least recently used go first).
 CACHE_SIZE = 64
@@ -92,7 +93,7 @@ MAX_LIMIT = 2**31 - 1
 MAX_ID_LENGTH = 64
 
 
-def _seats(seats: Iterable[Seat | str]) -> tuple[Seat, ...]:
+def _seats(seats: Iterable[Seat | str], rules: Ruleset | None = None) -> tuple[Seat, ...]:
     if isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
         raise BadSeats(f"Seats must be a list of seats, not {shown(seats)}",
                        seats=shown(seats))
@@ -103,7 +104,7 @@ def _seats(seats: Iterable[Seat | str]) -> tuple[Seat, ...]:
             raise BadSeats(f"A seat must be a Seat or a name, not {shown(seat)}",
                            seats=shown(seat))
         if seat.bot is not None:
-            check_level(seat.bot)
+            check_level(seat.bot, rules)  # a level that does not play the rules, too
     try:
         check_players([seat.name for seat in result])
     except IllegalMove as exc:
@@ -216,7 +217,9 @@ class GameService:
         on the optimal-move hint for the people at the table.
         """
         mode = check_dice_mode(dice_mode)
-        table = _seats(seats)
+        table = _seats(seats, check_ruleset(rules))
+        if hints:
+            check_supported(rules)  # the hints are the solver's
         names = [seat.name for seat in table]
         game_seed = starting_seed(mode, seed)
         if roll_off_dice is None and game_seed is None and first_player == "roll":

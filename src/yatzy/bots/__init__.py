@@ -23,6 +23,7 @@ from yatzy.bots.codes import BotCode
 from yatzy.core.actions import Action
 from yatzy.core.errors import BadInput, YatzyError, shown
 from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
 
 
 @runtime_checkable
@@ -53,14 +54,21 @@ class UnknownBot(BadInput):
         )
 
 _REGISTRY: dict[str, BotFactory] = {}
+#: Per level, the check of a ruleset it plays (raising the error that says why not).
+_PLAYS: dict[str, Callable[[Ruleset], object]] = {}
 #: Levels that exist but cannot play in this installation, with the error that says why
 #: (the solver's levels, when its compiled part is not installed).
 _UNAVAILABLE: dict[str, Callable[[], YatzyError]] = {}
 
 
-def register(name: str, factory: BotFactory) -> None:
-    """Make ``make_bot(name)`` build a bot with ``factory(rng)``."""
+def register(name: str, factory: BotFactory, *,
+             plays: Callable[[Ruleset], object] | None = None) -> None:
+    """Make ``make_bot(name)`` build a bot with ``factory(rng)``; ``plays(ruleset)``
+    raises the error that says why the level does not play a ruleset (every ruleset,
+    without it)."""
     _REGISTRY[name] = factory
+    if plays is not None:
+        _PLAYS[name] = plays
 
 
 def register_unavailable(name: str, error: Callable[[], YatzyError]) -> None:
@@ -69,20 +77,42 @@ def register_unavailable(name: str, error: Callable[[], YatzyError]) -> None:
     _UNAVAILABLE[name] = error
 
 
-def bot_names() -> tuple[str, ...]:
-    """The names :func:`make_bot` knows, weakest first (the levels that can play here)."""
+def bot_names(ruleset: Ruleset | None = None) -> tuple[str, ...]:
+    """The names :func:`make_bot` knows, weakest first (the levels that can play here);
+    with ``ruleset``, those that play it (the solver's levels only where the solver
+    does).
+
+    >>> import yatzy
+    >>> bot_names(yatzy.ruleset("maxi_yatzy"))
+    ('random', 'greedy')
+    """
     _load_plugins()
-    return tuple(_REGISTRY)
+    return tuple(name for name in _REGISTRY
+                 if ruleset is None or _plays(name, ruleset) is None)
 
 
-def check_level(name: object) -> str:
-    """``name`` if :func:`make_bot` knows the level; else :class:`UnknownBot`, or the
-    error of a level that cannot play here (see :func:`register_unavailable`)."""
+def _plays(name: str, ruleset: Ruleset) -> YatzyError | None:
+    check = _PLAYS.get(name)
+    try:
+        if check is not None:
+            check(ruleset)
+    except YatzyError as error:
+        return error
+    return None
+
+
+def check_level(name: object, ruleset: Ruleset | None = None) -> str:
+    """``name`` if :func:`make_bot` knows the level (and it plays ``ruleset``, when
+    given); else :class:`UnknownBot`, the error of a level that cannot play here (see
+    :func:`register_unavailable`), or the error that says why it does not play
+    ``ruleset`` (the solver's :class:`~yatzy.solver.UnsupportedRuleset`)."""
     _load_plugins()
     if isinstance(name, str) and name in _UNAVAILABLE and name not in _REGISTRY:
         raise _UNAVAILABLE[name]()
     if not isinstance(name, str) or name not in _REGISTRY:
         raise UnknownBot(name, tuple(_REGISTRY))
+    if ruleset is not None and (refused := _plays(name, ruleset)) is not None:
+        raise refused
     return name
 
 

@@ -21,7 +21,17 @@ TYPICAL = {
     "one_pair": 10.0, "two_pairs": 15.0, "three_of_a_kind": 12.0, "four_of_a_kind": 9.0,
     "small_straight": 9.0, "large_straight": 11.0, "full_house": 17.0, "chance": 22.0,
     "yatzy": 16.0, "yahtzee": 16.0,
+    # Maxi Yatzy's own boxes (six dice, and rolls to save).
+    "three_pairs": 15.0, "five_of_a_kind": 12.0, "full_straight": 10.0, "villa": 15.0,
+    "tower": 15.0, "maxi_yatzy": 20.0,
 }
+#: The typical value of a box this table does not know (a ruleset's own box).
+UNKNOWN_TYPICAL = 10.0
+
+
+def typical(box: str) -> float:
+    """The rough mean points of ``box`` (:data:`TYPICAL`)."""
+    return TYPICAL.get(box, UNKNOWN_TYPICAL)
 
 
 class RandomBot:
@@ -83,7 +93,7 @@ class GreedyBot:
         options = rules.choices(game.ruleset, card, dice)
         earned = rules.earns_yahtzee_bonus(game.ruleset, card, dice)
         bonus = game.ruleset.extra_yahtzee_points if earned else 0
-        return max(points - TYPICAL[box] / 2 for box, points in options.items()) + bonus
+        return max(points - typical(box) / 2 for box, points in options.items()) + bonus
 
     def choose(self, game: Game) -> Action:
         check_game(game)
@@ -113,7 +123,7 @@ class GreedyBot:
             if best_hold is not None:
                 return Reroll(best_hold)
         options = game.choices()
-        return Score(max(options, key=lambda b: (options[b] - TYPICAL[b] / 2, -TYPICAL[b])))
+        return Score(max(options, key=lambda b: (options[b] - typical(b) / 2, -typical(b))))
 
 
 def register_all() -> None:

@@ -92,7 +92,7 @@ def run_match(args: argparse.Namespace, console: Console | None = None) -> int:
 
     t = command_translator(args)
     ruleset = ruleset_from_args(args)
-    levels = check_levels(args.levels)
+    levels = check_levels(args.levels, ruleset)
     games = check_games(DEFAULT_DEALS * len(levels) if args.games is None else args.games,
                         len(levels))
     if any(level in LEVELS for level in levels):

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     setup = None
     if args.players is not None:
         try:
-            seats = parse_seats(args.players, bot_names())
+            seats = parse_seats(args.players, bot_names(), rules)
         except UnknownBot as unknown:
             check_level(unknown.params.get("bot"))  # a level that cannot play here says so
             raise

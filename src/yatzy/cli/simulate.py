@@ -54,7 +54,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     t = command_translator(args)
     ruleset = ruleset_from_args(args)
-    check_level(args.bot)
+    check_level(args.bot, ruleset)
     # A bad file name is refused before the games are played, not after.
     plot = plot_file(args.plot) if args.plot else None
     # Only the solver's levels need its table (built with a progress bar if need be).

@@ -167,6 +167,9 @@ class Game:
     #: Rolls made this turn (0 before the first roll).
     rolls_used: int
     history: tuple[Step, ...]
+    #: Each seat's saved rolls as its last turn left them (all 0 unless the ruleset
+    #: saves rolls); :meth:`saved_rolls` also counts those the turn in play has used.
+    saved: tuple[int, ...]
 
     # --- Starting -------------------------------------------------------------------
 
@@ -213,6 +216,7 @@ class Game:
             dice=None,
             rolls_used=0,
             history=(),
+            saved=(0,) * len(names),
         )
 
     # --- Reading the state ----------------------------------------------------------
@@ -252,8 +256,31 @@ class Game:
 
     @property
     def rolls_left(self) -> int:
-        """Rolls left this turn (the first roll counts: 3 before it)."""
-        return 0 if self.is_over else self.ruleset.rolls - self.rolls_used
+        """Rolls left this turn (the first roll counts: 3 before it), the player's saved
+        rolls included where the ruleset saves them (see :meth:`saved_rolls`)."""
+        if self.is_over:
+            return 0
+        return self.ruleset.rolls + self.saved[self.current_seat] - self.rolls_used
+
+    def saved_rolls(self, player: str | None = None) -> int:
+        """The saved rolls ``player`` (the current player when not given) has now: the
+        rolls their earlier turns did not use, less those this turn has used after its
+        own (always 0 unless the ruleset saves rolls).
+
+        >>> from yatzy.core.rulesets import ruleset
+        >>> g = Game.start(ruleset("maxi_yatzy"), ["Ann", "Bo"], seed=1)
+        >>> g = g.roll([6, 6, 6, 6, 6, 6]).score("maxi_yatzy")  # Ann used 1 roll of 3
+        >>> g.saved_rolls("Ann"), g.saved_rolls("Bo"), g.rolls_left
+        (2, 0, 3)
+        >>> g = g.roll([1, 2, 3, 4, 5, 6]).score("full_straight").roll([6] * 6)
+        >>> g.rolls_left, g.reroll([0]).reroll([0]).reroll([0]).saved_rolls()
+        (4, 1)
+        """
+        seat = self.current_seat if player is None else self._seat(player)
+        saved = self.saved[seat]
+        if seat == self.current_seat and not self.is_over:
+            saved -= max(0, self.rolls_used - self.ruleset.rolls)
+        return saved
 
     @property
     def seat_order(self) -> tuple[str, ...]:
@@ -418,6 +445,7 @@ class Game:
             dice=None,
             rolls_used=0,
             history=(*self.history, step),
+            saved=rules.saved_after_turn(self.ruleset, self.saved, seat, self.rolls_used),
         )
 
     def apply(self, action: Action, *, player: str | None = None) -> Game:
@@ -441,6 +469,7 @@ class Game:
             dice=None,
             rolls_used=0,
             history=(),
+            saved=(0,) * len(self.players),
         )
 
     def undo(self) -> Game:

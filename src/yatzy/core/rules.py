@@ -294,6 +294,28 @@ def refusal(
     return Refusal(box, reason, face=face, upper_box=upper_box)
 
 
+def saved_after_turn(ruleset: Ruleset, saved: tuple[int, ...], seat: int,
+                     rolls_used: int) -> tuple[int, ...]:
+    """Every seat's saved rolls after ``seat`` ends a turn of ``rolls_used`` rolls: in a
+    ruleset that saves rolls, the turn's own rolls it did not use are added to the
+    seat's saved rolls and the saved rolls it used after its own are taken from them
+    (``saved`` as it is, in any other ruleset).
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> saved_after_turn(ruleset("maxi_yatzy"), (0, 3), 0, 1)  # one roll of three
+    (2, 3)
+    >>> saved_after_turn(ruleset("maxi_yatzy"), (0, 3), 1, 5)  # two saved rolls used
+    (0, 1)
+    >>> saved_after_turn(ruleset("yatzy"), (0, 0), 0, 1)
+    (0, 0)
+    """
+    if not ruleset.saved_rolls:
+        return saved
+    left = saved[seat] + ruleset.rolls - rolls_used
+    assert left >= 0, "a turn uses no more rolls than it has"
+    return (*saved[:seat], left, *saved[seat + 1 :])
+
+
 def check_choice(ruleset: Ruleset, card: Scorecard, dice: DiceLike, box: str) -> int:
     """The points ``box`` gets for ``dice``, or :class:`IllegalMove` saying why not."""
     check_card(ruleset, card)

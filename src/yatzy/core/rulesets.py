@@ -158,6 +158,8 @@ class RulesetInfo:
     first_player: str
     options: tuple[OptionInfo, ...]
     values: tuple[tuple[str, Any], ...]
+    #: Whether rolls not used in a turn are saved for the player's later turns.
+    saved_rolls: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The description as JSON-ready data."""
@@ -173,7 +175,7 @@ class RulesetInfo:
             "joker_points": dict(self.joker_points), "order": self.order,
             "first_player": self.first_player,
             "options": [option.to_dict() for option in self.options],
-            "values": dict(self.values),
+            "values": dict(self.values), "saved_rolls": self.saved_rolls,
         }
 
 
@@ -212,7 +214,9 @@ class RulesetDefinition:
 
 #: The rule values a variant may set (see :class:`RulesetDefinition`).
 _VARIANT_VALUES = frozenset({"rolls", "order", "joker", "extra_yahtzee_points",
-                             "upper_bonus_threshold", "upper_bonus_points"})
+                             "upper_bonus_threshold", "upper_bonus_points", "saved_rolls"})
+#: The rule values an option of the same name sets when a definition has no variant.
+_DIRECT_VALUES = ("rolls", "order", "saved_rolls")
 
 #: The most rolls a turn may have (the ``rolls`` option's maximum).
 MAX_ROLLS = 10
@@ -224,7 +228,7 @@ _ORDER_LABELS = {"free": "any order", "upper_first": "upper section first",
 #: The rulesets by name, in the order they are offered.
 _DEFINITIONS: dict[str, RulesetDefinition] = {}
 #: The rulesets of the rule sheets (which :func:`forget_ruleset` keeps).
-_BUILT_IN = ("yatzy", "yahtzee")
+_BUILT_IN = ("yatzy", "yahtzee", "maxi_yatzy")
 
 
 def _yahtzee_variant(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -298,7 +302,7 @@ def ruleset_names() -> tuple[str, ...]:
     """The names of every ruleset :func:`ruleset` builds, in the order they are offered.
 
     >>> ruleset_names()
-    ('yatzy', 'yahtzee')
+    ('yatzy', 'yahtzee', 'maxi_yatzy')
     """
     return tuple(_DEFINITIONS)
 
@@ -337,6 +341,9 @@ class Ruleset:
     upper_count: int = 6
     #: The ruleset's English name ("Yahtzee").
     title: str = field(default="", compare=False)
+    #: Whether rolls a player does not use in a turn are saved for that player's later
+    #: turns (Maxi Yatzy): a turn may then use any number of saved rolls after its own.
+    saved_rolls: bool = False
 
     @property
     def options(self) -> dict[str, Any]:
@@ -516,7 +523,7 @@ def _describe(rules: Ruleset) -> RulesetInfo:
             (box, None if box in JOKER_SUMS else full[box]) for box in rules.lower_boxes
             if box != rules.yahtzee_box),
         order=rules.order, first_player=rules.first_player, options=options,
-        values=rules.option_items,
+        values=rules.option_items, saved_rolls=rules.saved_rolls,
     )
 
 
@@ -525,7 +532,7 @@ def rulesets() -> tuple[RulesetInfo, ...]:
     rolls, bonuses, Joker values and each option's kind, default and choices.
 
     >>> [(info.name, len(info.boxes), info.upper_bonus_points) for info in rulesets()]
-    [('yatzy', 15, 50), ('yahtzee', 13, 35)]
+    [('yatzy', 15, 50), ('yahtzee', 13, 35), ('maxi_yatzy', 20, 100)]
     >>> [option.name for option in rulesets()[1].options]
     ['joker', 'yahtzee_bonus', 'upper_first', 'rolls']
     """
@@ -599,7 +606,9 @@ def ruleset(name: str, /, **options: Any) -> Ruleset:
     - ``"yatzy"`` (Scandinavian, 15 boxes): ``order="free" | "upper_first" | "in_order"``.
     - ``"yahtzee"`` (13 boxes): ``joker="forced" | "gated" | "free" | "none"``,
       ``yahtzee_bonus=True | False``, ``upper_first=True | False``.
-    - both: ``rolls=3`` (rolls in a turn, first roll included).
+    - ``"maxi_yatzy"`` (six dice, 20 boxes): ``order`` as Yatzy's,
+      ``bonus="100_at_84" | "50_at_75"``, ``saved_rolls=True | False``.
+    - all: ``rolls=3`` (rolls in a turn, first roll included).
 
     Raises :class:`RulesError` for an unknown name, option or value, listing the valid ones.
 
@@ -608,7 +617,7 @@ def ruleset(name: str, /, **options: Any) -> Ruleset:
     >>> ruleset("poker")
     Traceback (most recent call last):
     ...
-    yatzy.core.errors.RulesError: Unknown ruleset 'poker'; valid rulesets: 'yatzy', 'yahtzee'
+    yatzy.core.errors.RulesError: Unknown ruleset 'poker'; valid rulesets: 'yatzy', ...'
     """
     return _build(name, options)
 
@@ -638,7 +647,7 @@ def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
     rule_values: dict[str, Any] = {
         "rolls": 3, "order": "free", "joker": "none", "extra_yahtzee_points": 0,
         "upper_bonus_threshold": d.upper_bonus_threshold,
-        "upper_bonus_points": d.upper_bonus_points,
+        "upper_bonus_points": d.upper_bonus_points, "saved_rolls": False,
     }
     if d.variant is not None:
         chosen = dict(d.variant(values))
@@ -653,7 +662,10 @@ def _build(name: object, options: Mapping[Any, Any]) -> Ruleset:
                              "needs an n-of-a-kind box",
                              code=ErrorCode.BAD_RULESET_DEFINITION, name=name, why="")
     else:
-        rule_values.update((k, values[k]) for k in ("rolls", "order") if k in values)
+        rule_values.update((k, values[k]) for k in _DIRECT_VALUES if k in values)
+    if not isinstance(rule_values["saved_rolls"], bool):
+        raise RulesError(f"Ruleset definition {name!r}: saved_rolls is true or false",
+                         code=ErrorCode.BAD_RULESET_DEFINITION, name=name, why="")
     return Ruleset(
         name=name,
         option_items=tuple(values.items()),
@@ -695,4 +707,49 @@ define_ruleset(RulesetDefinition(
         "rolls": _ROLLS,
     },
     variant=_yahtzee_variant,
+))
+
+
+def _maxi_variant(values: Mapping[str, Any]) -> dict[str, Any]:
+    points, threshold = MAXI_BONUSES[values["bonus"]]
+    return {"rolls": values["rolls"], "order": values["order"],
+            "upper_bonus_points": points, "upper_bonus_threshold": threshold,
+            "saved_rolls": values["saved_rolls"]}
+
+
+#: Maxi Yatzy's upper bonus, as the printed pads have it: points, at an upper sum of.
+MAXI_BONUSES = {"100_at_84": (100, 84), "50_at_75": (50, 75)}
+
+define_ruleset(RulesetDefinition(
+    "maxi_yatzy", "Maxi Yatzy", upper=UPPER_BOXES,
+    lower={
+        "one_pair": scoring.one_pair,
+        "two_pairs": scoring.two_pairs,
+        "three_pairs": scoring.groups(2, 2, 2),
+        "three_of_a_kind": scoring.kind_of(3),
+        "four_of_a_kind": scoring.kind_of(4),
+        "five_of_a_kind": scoring.kind_of(5),
+        "small_straight": scoring.contains_straight((1, 2, 3, 4, 5), 15),
+        "large_straight": scoring.contains_straight((2, 3, 4, 5, 6), 20),
+        "full_straight": scoring.contains_straight((1, 2, 3, 4, 5, 6), 21),
+        "full_house": scoring.groups(3, 2),
+        "villa": scoring.groups(3, 3),
+        "tower": scoring.groups(4, 2),
+        "chance": scoring.chance,
+        "maxi_yatzy": scoring.all_alike(100),
+    },
+    labels={"three_pairs": "Three pairs", "five_of_a_kind": "Five of a kind",
+            "full_straight": "Full straight", "villa": "Villa", "tower": "Tower",
+            "maxi_yatzy": "Maxi Yatzy"},
+    dice_count=6, upper_bonus_threshold=84, upper_bonus_points=100,
+    yahtzee_box="maxi_yatzy",
+    options={
+        "order": Option("free", ORDERS, label="Play order", choice_labels=_ORDER_LABELS),
+        "bonus": Option("100_at_84", tuple(MAXI_BONUSES), label="Upper bonus",
+                        choice_labels={"100_at_84": "84+ \N{RIGHTWARDS ARROW} 100",
+                                       "50_at_75": "75+ \N{RIGHTWARDS ARROW} 50"}),
+        "saved_rolls": Option(True, kind=bool, label="Saved rolls"),
+        "rolls": _ROLLS,
+    },
+    variant=_maxi_variant,
 ))

@@ -133,10 +133,20 @@ class Scorecard(Mapping[str, "int | None"]):
 
     @property
     def upper_par_delta(self) -> int:
-        """Upper sum minus three of each filled upper face: ``+3`` means 3 over par
-        for the bonus (three of every face gives exactly 63)."""
+        """Upper sum minus par for the filled upper boxes: ``+3`` means 3 over par for
+        the bonus. Par is the bonus threshold shared out over the faces by their value
+        (three of each face for 63, four for Maxi Yatzy's 84), rounded to a point.
+
+        >>> from yatzy.core.rulesets import ruleset
+        >>> Scorecard.empty(ruleset("maxi_yatzy")).fill("sixes", 18).upper_par_delta
+        -6
+        >>> Scorecard.empty(ruleset("yatzy")).fill("sixes", 18).upper_par_delta
+        0
+        """
         upper = self.entries[: self.ruleset.upper_count]
-        par = sum(3 * face for face, v in enumerate(upper, start=1) if v is not None)
+        filled = sum(face for face, v in enumerate(upper, start=1) if v is not None)
+        every = sum(range(1, self.ruleset.upper_count + 1))
+        par = round(self.ruleset.upper_bonus_threshold * filled / every)
         return self.upper_sum - par
 
     @property

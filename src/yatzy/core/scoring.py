@@ -116,3 +116,60 @@ def small_straight_30(dice: Dice) -> int:
 def large_straight_40(dice: Dice) -> int:
     """Yahtzee large straight: five in a row, 40."""
     return 40 if has_run(dice, 5) else 0
+
+
+# --- Maxi Yatzy (six dice) ----------------------------------------------------------
+# Its pairs, kinds, house, villa and tower take the best dice that fit: the groups of
+# one face each, of different faces, with the highest sum.
+
+
+def groups(*sizes: int) -> Scorer:
+    """Groups of dice of different faces, of these ``sizes`` (``groups(3, 2)`` is a full
+    house: three of one face and two of another), scoring the sum of those dice: the
+    groups with the highest sum when the dice hold several.
+
+    >>> groups(3, 2)(Dice([6, 6, 6, 5, 5, 5])), groups(3, 3)(Dice([6, 6, 6, 5, 5, 5]))
+    (28, 33)
+    >>> groups(2, 2, 2)(Dice([6, 6, 6, 5, 5, 5]))
+    0
+    """
+    wanted = tuple(sorted(sizes, reverse=True))
+
+    def best(counts: tuple[int, ...], left: tuple[int, ...], used: frozenset[int]) -> int:
+        if not left:
+            return 0
+        most = -1
+        for face in range(6, 0, -1):
+            if face not in used and counts[face - 1] >= left[0]:
+                rest = best(counts, left[1:], used | {face})
+                if rest >= 0:
+                    most = max(most, left[0] * face + rest)
+        return most
+
+    def score(dice: Dice) -> int:
+        return max(best(dice.counts, wanted, frozenset()), 0)
+
+    score.__name__ = "groups_" + "_".join(map(str, wanted))
+    return score
+
+
+def contains_straight(faces: tuple[int, ...], points: int) -> Scorer:
+    """A straight the dice must contain (Maxi Yatzy's six dice: 1-5 = 15 with any sixth
+    die, 2-6 = 20, 1-6 = 21)."""
+    wanted = frozenset(faces)
+
+    def score(dice: Dice) -> int:
+        return points if wanted <= set(dice) else 0
+
+    score.__name__ = f"contains_{''.join(map(str, sorted(wanted)))}"
+    return score
+
+
+def all_alike(points: int) -> Scorer:
+    """Every die the same face: ``points`` (Maxi Yatzy's six of a kind, 100)."""
+
+    def score(dice: Dice) -> int:
+        return points if dice.is_n_of_a_kind else 0
+
+    score.__name__ = f"all_alike_{points}"
+    return score

@@ -43,6 +43,12 @@ BOX_LABELS: dict[str, str] = {
     "chance": N_("Chance"),
     "yatzy": N_("Yatzy"),
     "yahtzee": N_("Yahtzee"),
+    "three_pairs": N_("Three pairs"),
+    "five_of_a_kind": N_("Five of a kind"),
+    "full_straight": N_("Full straight"),
+    "villa": N_("Villa"),
+    "tower": N_("Tower"),
+    "maxi_yatzy": N_("Maxi Yatzy"),
 }
 
 #: The scorecard's count of extra Yahtzees, by the name the terminal game shows.
@@ -51,6 +57,7 @@ BONUS_LABEL = N_("Yahtzee bonus")
 RULESET_NAMES: dict[str, str] = {
     "yatzy": N_("Yatzy"),
     "yahtzee": N_("Yahtzee"),
+    "maxi_yatzy": N_("Maxi Yatzy"),
 }
 
 ORDER_NAMES: dict[str, str] = {
@@ -99,10 +106,13 @@ OPTION_LABELS: dict[str, str] = {
     "yahtzee_bonus": N_("Yahtzee bonus"),
     "upper_first": N_("Upper section first"),
     "rolls": N_("Rolls per turn"),
+    "bonus": N_("Upper bonus"),
+    "saved_rolls": N_("Saved rolls"),
 }
 CHOICE_LABELS: dict[str, dict[str, str]] = {"order": ORDER_NAMES, "joker": JOKER_NAMES}
 #: What a ruleset's title says of a yes-or-no option turned off (on, its label).
-OFF_LABELS: dict[str, str] = {"yahtzee_bonus": N_("no Yahtzee bonus")}
+OFF_LABELS: dict[str, str] = {"yahtzee_bonus": N_("no Yahtzee bonus"),
+                              "saved_rolls": N_("no saved rolls")}
 #: Options whose value the title shows through the rule they set (the play order).
 _SHOWN_AS_RULE = frozenset({"order", "upper_first", "rolls"})
 
@@ -155,6 +165,22 @@ def box_named(t: Translator, name: str) -> str | None:
         if key in (_name_key(box), _name_key(label), _name_key(t._(label))):
             return box
     return None
+
+
+def rolls_text(t: Translator, game: Game) -> str:
+    """The rolls the player to move has left, and their saved rolls where the ruleset
+    saves them: ``"5 rolls left · 2 saved rolls"``.
+
+    >>> from yatzy.i18n import translator
+    >>> g = Game.start(ruleset("maxi_yatzy"), ["Ann"], seed=1).roll().score("chance")
+    >>> rolls_text(translator("sv"), g), rolls_text(translator("en"), g.roll())
+    ('5 slag kvar · 2 sparade slag', '4 rolls left · 2 saved rolls')
+    """
+    left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left, n=game.rolls_left)
+    if not game.ruleset.saved_rolls:
+        return left
+    saved = game.saved_rolls()
+    return " · ".join((left, t.ngettext("{n} saved roll", "{n} saved rolls", saved, n=saved)))
 
 
 def card_text(t: Translator, card: Scorecard) -> str:
@@ -323,8 +349,9 @@ def _joker_values(t: Translator, ruleset: Ruleset) -> str:
 
 def upper_bonus_progress(t: Translator, card: Scorecard) -> str:
     """How the upper section stands toward its bonus, as a player would say it: so many
-    points ahead of or behind par (three of each face filled so far: three of every face
-    is exactly 63), then the bonus once it is earned or out of reach.
+    points ahead of or behind par (:attr:`Scorecard.upper_par_delta`: three of each face
+    filled so far, when three of every face is exactly the bonus's 63), then the bonus
+    once it is earned or out of reach.
 
     >>> from yatzy.i18n import translator
     >>> from yatzy.core.rulesets import ruleset

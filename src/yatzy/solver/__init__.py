@@ -16,7 +16,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from yatzy.core.errors import YatzyError
+from yatzy.core.errors import BadInput, YatzyError
+from yatzy.core.rulesets import Ruleset, check_ruleset
 from yatzy.solver.codes import SolverCode
 
 if TYPE_CHECKING:
@@ -50,6 +51,62 @@ def require() -> None:
     reason = _load_error()
     if reason is not None:
         raise SolverMissing(reason)
+
+
+#: The most turn-start states (sets of filled boxes × upper sums × the extra-bonus
+#: flag) a ruleset may have for the solver to play it: a table of that many values is
+#: built in seconds and held in memory by every process that advises. The rule sheets'
+#: rulesets have about 2 million (Scandinavian Yatzy: 2^15 × 64).
+MAX_STATES = 1 << 23
+
+
+class UnsupportedRuleset(BadInput):
+    """A ruleset the solver does not play (see :func:`supports`): its hints, win
+    chances, analyses and the computer levels built on the solver are not offered for
+    it. ``params``: ``rules``, the ruleset's name."""
+
+    code = SolverCode.UNSUPPORTED_RULESET
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(
+            f"The solver does not play {ruleset.title or ruleset.name}: hints, win chances"
+            " and the computer levels that need it are not offered for it",
+            rules=ruleset.title or ruleset.name)
+
+
+def state_count(ruleset: Ruleset) -> int:
+    """How many turn-start states the solver's table of ``ruleset`` has at most: each
+    set of filled boxes, with each upper sum that matters (up to the bonus threshold)
+    and, with an extra bonus, whether the n-of-a-kind box holds its points.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> state_count(ruleset("yatzy")), state_count(ruleset("maxi_yatzy"))
+    (2097152, 89128960)
+    """
+    rules = check_ruleset(ruleset)
+    flags = 2 if rules.extra_yahtzee_points else 1
+    return (1 << len(rules.boxes)) * (rules.upper_bonus_threshold + 1) * flags
+
+
+def supports(ruleset: Ruleset) -> bool:
+    """Whether the solver plays ``ruleset``: not with saved rolls (a turn's rolls then
+    depend on the turns before it), and not past :data:`MAX_STATES` states. The one
+    check of every solver feature (:func:`check_supported`), and of the front ends that
+    offer them. Cheap: the solver itself is not loaded.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> supports(ruleset("yahtzee")), supports(ruleset("maxi_yatzy", saved_rolls=False))
+    (True, False)
+    """
+    rules = check_ruleset(ruleset)
+    return not rules.saved_rolls and state_count(rules) <= MAX_STATES
+
+
+def check_supported(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` if :func:`supports` it, else :class:`UnsupportedRuleset`."""
+    if not supports(ruleset):
+        raise UnsupportedRuleset(ruleset)
+    return ruleset
 
 
 _LOAD_ERROR: list[str | None] = []
@@ -99,8 +156,12 @@ __all__ = [
     "SolverMissing",
     "Strategy",
     "UnreachableCard",
+    "UnsupportedRuleset",
     "analyse",
     "available",
+    "check_supported",
     "require",
+    "state_count",
     "strategy",
+    "supports",
 ]

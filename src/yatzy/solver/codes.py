@@ -16,6 +16,7 @@ class SolverCode(StrEnum):
     BAD_PERCENTILE = "bad_percentile"
     BAD_SCORE = "bad_score"
     SOLVER_MISSING = "solver_missing"
+    UNSUPPORTED_RULESET = "unsupported_ruleset"
 
 
 register_error_texts(SolverCode, {
@@ -26,4 +27,7 @@ register_error_texts(SolverCode, {
     SolverCode.SOLVER_MISSING: N_(
             "The solver is not installed (its compiled part was not built): install yatzy from"
             " a wheel, or install a C compiler and reinstall yatzy"),
+    SolverCode.UNSUPPORTED_RULESET: N_(
+            "The solver does not play {rules}: hints, win chances and the computer levels"
+            " that need it are not offered for it"),
 })

@@ -26,7 +26,7 @@ from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
-from yatzy.solver import artifacts, dp, kernels, turn
+from yatzy.solver import artifacts, check_supported, dp, kernels, turn
 from yatzy.solver.codes import SolverCode
 from yatzy.solver.distribution import ScoreDistribution, win_shares
 from yatzy.solver.keeps import FloatArray, IntArray
@@ -335,7 +335,10 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
     """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
     built (and saved). ``progress(done, total)`` reports a build's layers;
     ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
-    nor writes the disk. Safe to call from several threads: each table is built once."""
+    nor writes the disk. Safe to call from several threads: each table is built once.
+    :class:`~yatzy.solver.UnsupportedRuleset` for a ruleset the solver does not play
+    (:func:`~yatzy.solver.supports`)."""
+    check_supported(ruleset)
     if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
         return found
     with _lock(ruleset):

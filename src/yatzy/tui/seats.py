@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yatzy.app import Seat, UnknownBot
+from yatzy.bots import check_level
 from yatzy.core.errors import BadInput, ErrorCode, IllegalMove
 from yatzy.core.names import check_players, free_name
+from yatzy.core.rulesets import Ruleset
 
 #: The most players at one table.
 MAX_SEATS = 6
@@ -28,9 +30,18 @@ class SeatsError(BadInput):
     code = ErrorCode.BAD_PLAYERS
 
 
-def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
-    """The seats that ``text`` lists, in order; raises :class:`SeatsError` or
-    :class:`~yatzy.app.UnknownBot`."""
+def parse_seats(text: str, levels: Sequence[str],
+                ruleset: Ruleset | None = None) -> tuple[Seat, ...]:
+    """The seats that ``text`` lists, in order; raises :class:`SeatsError`,
+    :class:`~yatzy.app.UnknownBot`, or with ``ruleset`` the error of a level that does
+    not play it (:class:`~yatzy.solver.UnsupportedRuleset`).
+
+    >>> import yatzy
+    >>> parse_seats("Ann, cpu:hard", ("greedy", "hard"), yatzy.ruleset("maxi_yatzy"))
+    Traceback (most recent call last):
+    ...
+    yatzy.solver.UnsupportedRuleset: The solver does not play Maxi Yatzy: ...
+    """
     entries = [part.strip() for part in text.split(",") if part.strip()]
     if not entries:
         raise SeatsError("Name at least one player", code=ErrorCode.NO_PLAYERS)
@@ -45,6 +56,8 @@ def parse_seats(text: str, levels: Sequence[str]) -> tuple[Seat, ...]:
         if sep:
             if level not in levels:
                 raise UnknownBot(level, tuple(levels))
+            if ruleset is not None:
+                check_level(level, ruleset)
             if name.lower() in ("", "cpu"):
                 name = free_name(level.capitalize(), taken)
                 taken.append(name)

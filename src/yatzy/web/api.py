@@ -103,7 +103,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
         advice.prepare(rules, winner=True)
         return False
 
-    policy.check_seats(seats, ready=ready)
+    policy.check_seats(seats, ready=ready, ruleset=rules)
     request.app.state.games_started.admit(client_of(request))
     tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)

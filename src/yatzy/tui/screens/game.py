@@ -38,6 +38,7 @@ from yatzy.i18n.words import (
     error_text,
     joker_explanation,
     refusal,
+    rolls_text,
     ruleset_title,
     upper_bonus_progress,
 )
@@ -188,8 +189,7 @@ class GameScreen(TranslatedScreen):
         else:
             who = (t._("{player} (computer) plays", player=game.current_player) if bot
                    else t._("{player}'s turn", player=game.current_player))
-            left = t.ngettext("{n} roll left", "{n} rolls left", game.rolls_left,
-                              n=game.rolls_left)
+            left = rolls_text(t, game)
             par = upper_bonus_progress(t, game.card)
             turn.update(Text.assemble((who, "bold"), "\n", left, "\n", (par, "dim")))
         self.query_one(DiceTray).show(game.dice, self.holds, t._("held"))

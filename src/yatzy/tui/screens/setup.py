@@ -135,9 +135,7 @@ class SetupScreen(TranslatedScreen):
         players = self.query_one("#players", Input)
         if players.value in {default_player_name(translator(lang)) for lang in LANGUAGES}:
             players.value = default_player_name(t)  # the offered name follows the language
-        self.query_one("#players-hint", Static).update(t._(
-            "Names separated by commas; cpu:LEVEL for a computer ({levels}).",
-            levels=", ".join(bot_names())))
+        self._show_levels(self._rules_name())
         self.query_one("#start", Button).label = t._("Start (Enter)")
         self.query_one("#resume-hint", Static).update(t.ngettext(
             "{n} unfinished game: ctrl+r to continue it",
@@ -167,6 +165,13 @@ class SetupScreen(TranslatedScreen):
             self.query_one(f"#opt-{name}-field").display = name in own
             if name in own:
                 self._set_options(f"opt-{name}", own[name])
+        self._show_levels(rules_name)
+
+    def _show_levels(self, rules_name: str) -> None:
+        """Name the computer levels that play the ruleset ``rules_name``."""
+        self.query_one("#players-hint", Static).update(self.t._(
+            "Names separated by commas; cpu:LEVEL for a computer ({levels}).",
+            levels=", ".join(bot_names(ruleset(rules_name)))))
 
     @on(Select.Changed, "#rules")
     def rules_changed(self, event: Select.Changed) -> None:
@@ -182,7 +187,7 @@ class SetupScreen(TranslatedScreen):
                    for key in self._rule_options(name)}
         try:
             rules = ruleset(name, **options)
-            seats = parse_seats(self.query_one("#players", Input).value, bot_names())
+            seats = parse_seats(self.query_one("#players", Input).value, bot_names(), rules)
         except YatzyError as error:
             self.query_one("#setup-error", Static).update(error_text(self.t, error))
             return

@@ -22,8 +22,9 @@ from yatzy.core.scorecard import Scorecard
 from yatzy.i18n import Translator
 from yatzy.i18n.words import box_label
 
-#: Keys that choose a box, in scorecard order (h, l, q, r and u are taken).
-BOX_KEYS = "abcdefgijkmnopstvwx"
+#: The keys of the boxes, in card order: every letter but the game's own keys (h hint,
+#: l language, q quit, r roll, u undo, w win chances); twenty, for Maxi Yatzy's boxes.
+BOX_KEYS = "abcdefgijkmnopstvxyz"
 LABEL_WIDTH = 18
 #: The side panel beside the scorecard: the dice need 26 cells; it takes up to 40 when
 #: the scorecard does not need them (a hint's lines then fit on one line each).
@@ -196,6 +197,14 @@ class ScorecardView(Vertical):
         self.header.update(lines[0])
         self.header_2.update(lines[1] if len(lines) > 1 else "")
         self.header_2.display = len(lines) > 1
+        # A card too tall for the room (Maxi Yatzy's twenty boxes in 24 lines) leaves out
+        # the upper sum, then the bonus row: the total counts the bonus, and the turn's
+        # panel tells the player to move how the upper section stands.
+        rows = (len(lines) + len(self.box_rows) + 3
+                + (1 if self.ruleset.extra_yahtzee_points else 0))
+        room = self.size.height or self.app.size.height - 2  # the title and the keys
+        self.upper_sum.display = rows <= room
+        self.bonus.display = rows - 1 <= room
         choices = game.choices()
         allowed = (
             set(rules.allowed_by_order(game.ruleset, game.card)) if current is not None

@@ -1,0 +1,169 @@
+"""Maxi Yatzy everywhere a ruleset goes: `yatzy score`, the computer levels that play
+it (the simple ones; not the solver's, which does not play it yet), the table policy,
+the game service, the terminal game and the web app."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import yatzy
+from yatzy import solver
+from yatzy.bots import bot_names, check_level, make_bot, play_turn
+
+MAXI = yatzy.ruleset("maxi_yatzy")
+
+
+def test_yatzy_score(capsys: pytest.CaptureFixture[str]) -> None:
+    from yatzy.cli import main
+
+    assert main(["score", "--rules", "maxi_yatzy", "--lang", "en", "6", "6", "6", "5", "5",
+                 "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Maxi Yatzy · dice 6 6 6 5 5 5")
+    for label, points in (("Full house", 28), ("Villa", 33), ("Three pairs", 0),
+                          ("Tower", 0), ("Chance", 33)):
+        assert re.search(rf"^  {label}\s+{points}$", out, re.M), label
+    assert main(["score", "--rules", "maxi_yatzy", "--lang", "sv", "666655"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"Torn\s+34", out) and re.search(r"Kåk\s+28", out)
+    assert main(["score", "--rules", "maxi_yatzy", "--json", "--no-saved-rolls",
+                 "--bonus", "50_at_75", "123456"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["scores"]["full_straight"] == 21 and data["scores"]["small_straight"] == 15
+    assert data["ruleset"]["options"] == {"order": "free", "bonus": "50_at_75",
+                                          "saved_rolls": False, "rolls": 3}
+    assert main(["score", "--rules", "maxi_yatzy", "6", "6", "6", "5", "5"]) == 2
+    assert "Dice must be 6 values" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("saved", [True, False])
+@pytest.mark.parametrize("level", ["random", "greedy"])
+def test_the_simple_levels_play_it(level: str, saved: bool) -> None:
+    rules = yatzy.ruleset("maxi_yatzy", saved_rolls=saved)
+    game = yatzy.new_game(rules, ["A", "B"], seed=3)
+    bots = [make_bot(level, random.Random(seat)) for seat in range(2)]
+    while not game.is_over:
+        game = play_turn(game, bots[game.current_seat])
+    assert all(card.is_complete for card in game.cards)
+    assert yatzy.Game.from_record(game.to_record()) == game
+    if level == "greedy":
+        assert min(card.total for card in game.cards) > 150
+
+
+def test_the_solver_levels_are_not_offered() -> None:
+    assert bot_names(MAXI) == ("random", "greedy")
+    assert "hard" in bot_names(yatzy.ruleset("yatzy"))
+    for level in ("easy", "medium", "hard", "optimal", "winner"):
+        with pytest.raises(solver.UnsupportedRuleset):
+            check_level(level, MAXI)
+    from yatzy.app.policy import TablePolicy
+    from yatzy.app.saved import Seat
+
+    policy = TablePolicy(costly=True)
+    assert policy.levels(MAXI) == ("random", "greedy")
+    with pytest.raises(solver.UnsupportedRuleset):
+        policy.check_seats([Seat("Ann"), Seat("cpu", bot="hard")], ready=lambda _: True,
+                           ruleset=MAXI)
+    policy.check_seats([Seat("Ann"), Seat("cpu", bot="greedy")], ready=lambda _: True,
+                       ruleset=MAXI)
+
+
+def test_the_service_refuses_solver_levels_and_hints(tmp_path: Path) -> None:
+    from yatzy.app.saved import Seat
+    from yatzy.bootstrap import open_service
+
+    with open_service(tmp_path / "games.sqlite3") as service:
+        with pytest.raises(solver.UnsupportedRuleset):
+            service.create(MAXI, ["Ann", Seat("Cpu", bot="optimal")])
+        with pytest.raises(solver.UnsupportedRuleset):
+            service.create(MAXI, ["Ann"], hints=True)
+        saved = service.create(MAXI, ["Ann", Seat("Cpu", bot="greedy")])
+        assert saved.game.ruleset == MAXI
+
+
+def test_the_terminal_seats_and_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    from yatzy.cli import main
+    from yatzy.tui.seats import parse_seats
+
+    with pytest.raises(solver.UnsupportedRuleset):
+        parse_seats("Ann, cpu:hard", bot_names(), MAXI)
+    assert parse_seats("Ann, cpu:greedy", bot_names(), MAXI)[1].bot == "greedy"
+    for argv in (["simulate", "--rules", "maxi_yatzy", "--bot", "optimal", "-n", "2"],
+                 ["match", "hard", "greedy", "--rules", "maxi_yatzy", "-n", "2"],
+                 ["play", "--rules", "maxi_yatzy", "--players", "Ann,cpu:easy"],
+                 ["solve", "--rules", "maxi_yatzy", "--no-saved-rolls"]):
+        assert main([*argv, "--lang", "sv"]) == 2, argv
+        assert "Lösaren spelar inte Maxi Yatzy" in capsys.readouterr().err, argv
+
+
+@pytest.mark.asyncio
+async def test_the_terminal_plays_it_at_80x24(tmp_path: Path) -> None:
+    from textual.widgets import Select
+
+    from tests.tui.helpers import game_screen, settle, shown
+    from yatzy.bootstrap import open_service
+    from yatzy.tui.app import YatzyApp
+    from yatzy.tui.screens.dialogs import ConfirmScreen
+    from yatzy.tui.screens.end import EndScreen
+    from yatzy.tui.screens.setup import SetupScreen
+    from yatzy.tui.widgets.scorecard import box_keys
+
+    assert len(set(box_keys(MAXI))) == len(MAXI.boxes) == 20
+    assert not set(box_keys(MAXI)) & set("hlqruw")  # the game's own keys
+    service = open_service(tmp_path / "games.sqlite3")
+    app = YatzyApp(service, fast=True, lang="sv")
+    async with app.run_test(size=(80, 24)) as pilot:
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#rules", Select).value = "maxi_yatzy"
+        await pilot.pause()
+        assert setup.query_one("#opt-saved_rolls-field").display is True
+        hint = shown(setup.query_one("#players-hint"))
+        assert "greedy" in hint and "hard" not in hint
+        await pilot.click("#players")
+        await pilot.press(*"Ann,cpu:greedy", "enter")
+        screen = game_screen(app)
+        assert screen.table.game.ruleset == MAXI
+        keys_line = screen.query_one("#keys").region
+        assert keys_line.y == 23
+        for box in (*MAXI.boxes, "total"):  # every box and the total above the keys
+            row = screen.query_one(f"#row-{box}")
+            assert row.region.height == 1 and row.region.bottom <= keys_line.y, box
+        assert "Kåk" in shown(screen.query_one("#row-full_house"))
+        assert "Torn" in shown(screen.query_one("#row-tower"))
+        assert shown(screen.query_one("#keys")).startswith("1-6 spara")
+        assert "3 slag kvar · 0 sparade slag" in shown(screen.query_one("#turn"))
+        keys = {box: key for key, box in box_keys(MAXI).items()}
+
+        async def fill_best() -> None:  # one roll, then the best box (a zero confirmed)
+            await pilot.press("r")
+            choices = screen.table.game.choices()
+            box = max(choices, key=lambda b: choices[b])
+            await pilot.press(keys[box])
+            if isinstance(app.screen, ConfirmScreen):
+                await pilot.press("j")  # Swedish for yes
+            await settle(pilot)
+
+        await fill_best()  # one roll of three: two saved
+        assert screen.table.game.saved_rolls("Ann") == 2
+        assert "5 slag kvar · 2 sparade slag" in shown(screen.query_one("#turn"))
+        await pilot.press("r", "1", "2", "r", "r", "r")  # three own rolls, then a saved one
+        assert screen.table.game.rolls_used == 4 and screen.table.game.dice is not None
+        assert "1 slag kvar · 1 sparat slag" in shown(screen.query_one("#turn"))
+        choices = screen.table.game.choices()
+        await pilot.press(keys[max(choices, key=lambda b: choices[b])])
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("j")
+        await settle(pilot)
+        for _ in range(18):
+            await fill_best()
+        assert isinstance(app.screen, EndScreen)
+    [saved] = service.recent(finished=True)
+    assert saved.game.is_over and saved.game.turns_played == 40
+    assert saved.game.saved_rolls("Ann") == 1 + 2 * 18
+    service.close()
