@@ -5,8 +5,6 @@ run and dropped after it."""
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,29 +12,18 @@ import pytest
 import sqlalchemy as sa
 
 from tests.app.playing import TickingClock
+from tests.services import postgres_database
 from yatzy.app import GameService
 from yatzy.bootstrap import open_service
 from yatzy.storage import make_engine, upgrade
-from yatzy.storage.engine import database_url
 from yatzy.storage.repository import SqlGameRepository
-
-POSTGRES = os.environ.get("YATZY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A new, empty PostgreSQL database for this test run."""
-    admin = sa.create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
-    name = f"yatzy_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        url = sa.make_url(database_url(POSTGRES)).set(database=name)
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with postgres_database() as url:
+        yield url
 
 
 def _empty(url: str) -> None:

@@ -39,14 +39,19 @@ def start_game(page: Page, base: str, people: list[str], computers: int = 0,
     level it offers) and start it: the page goes to the first person's seat."""
     page.goto(f"{base}/?lang=en")
     page.check(f"input[name=rules][value={rules}]")
+    add_seats(page, people, computers)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/games/\w+"))
+
+
+def add_seats(page: Page, people: list[str], computers: int = 0) -> None:
+    """Name the home form's seats: ``people``, then ``computers`` at the level offered."""
     page.fill("#seats input[name=name]", people[0])
     for i, name in enumerate(people[1:], start=1):
         page.click("#add-person")
         page.locator("#seats input[name=name]").nth(i).fill(name)
     for _ in range(computers):
         page.click("#add-computer")
-    page.click("#start")
-    page.wait_for_url(re.compile(r"/games/\w+"))
 
 
 def score_best(page: Page) -> None:

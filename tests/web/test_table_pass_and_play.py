@@ -8,19 +8,14 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.test_browser import PHONE, record_errors, score_best
+from tests.web.test_browser import PHONE, add_seats, record_errors, score_best
 
 
 def start_on_one_device(page: Page, base: str, people: list[str], computers: int = 0) -> None:
     page.goto(f"{base}/?lang=en")
     box = page.get_by_label("Pass and play: everyone plays on this device")
     expect(box).to_be_hidden()  # one person: nobody to pass to
-    page.fill("#seats input[name=name]", people[0])
-    for i, name in enumerate(people[1:], start=1):
-        page.click("#add-person")
-        page.locator("#seats input[name=name]").nth(i).fill(name)
-    for _ in range(computers):
-        page.click("#add-computer")
+    add_seats(page, people, computers)
     box.check()
     page.click("#start")
     page.wait_for_url(re.compile(r"/games/\w+"))
