@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from yatzy.app.errors import GameNotFound
+from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
 from yatzy.i18n.words import box_label, ruleset_description
@@ -60,6 +61,10 @@ async def home(request: Request) -> HTMLResponse:
         # The levels the server's policy offers (winner only where allowed), but random,
         # which is no opponent.
         "bots": [b for b in request.app.state.policy.levels() if b != "random"],
+        # Which rulesets each level plays (a solver level not those the solver cannot).
+        "plays": {b: " ".join(info.name for info in all_rulesets()
+                              if b in request.app.state.policy.levels(ruleset(info.name)))
+                  for b in request.app.state.policy.levels()},
     }
     return _page(request, "home.html", context)
 

@@ -139,6 +139,9 @@ def state_texts(game: Game, lang: str) -> dict[str, str]:
     texts: dict[str, str] = {"variant": variant_text(t, game.ruleset)}
     if not game.is_over:
         texts["upper"] = upper_bonus_progress(t, game.card)
+        if game.ruleset.saved_rolls:
+            saved = game.saved_rolls()
+            texts["saved"] = t.ngettext("{n} saved roll", "{n} saved rolls", saved, n=saved)
     if game.dice is not None and not game.is_over:
         if game.joker:
             texts["joker"] = joker_explanation(t, game)

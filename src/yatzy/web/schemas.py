@@ -190,6 +190,11 @@ class GameState(BaseModel):
     undo_by: str | None = Field(description="The player who may take back the box they "
                                             "just chose (POST …/undo), or null")
     rolls_left: int
+    #: Each player's saved rolls (rolls earlier turns did not use; 0 unless the ruleset
+    #: saves them); the player to move's are counted in ``rolls_left`` too.
+    saved_rolls: dict[str, int]
+    advice: bool = Field(description="The solver plays these rules: hints, win chances and "
+                                     "the analysis are offered")
     round: int
     rounds: int
     is_over: bool

@@ -21,6 +21,7 @@ from yatzy.core.actions import Action
 from yatzy.core.game import Game
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import seed_hash
+from yatzy.solver import supports
 
 
 def card_state(card: Scorecard) -> dict[str, int | None]:
@@ -98,6 +99,8 @@ def game_state(
         "can_roll": game.can_roll,
         "undo_by": undo_by(saved),
         "rolls_left": game.rolls_left,
+        "saved_rolls": {player: game.saved_rolls(player) for player in game.players},
+        "advice": supports(rules),
         "round": game.round,
         "rounds": len(rules.boxes),
         "is_over": game.is_over,

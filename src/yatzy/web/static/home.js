@@ -32,6 +32,15 @@ function checkSeats() {
 function showRules() {
   const rules = form.elements.rules.value;
   for (const block of form.querySelectorAll("[data-rules]")) block.hidden = block.dataset.rules !== rules;
+  // Each computer offers the levels that play these rules (as the server says).
+  for (const select of seats.querySelectorAll("select[name=bot]")) {
+    for (const option of select.options) {
+      option.disabled = option.hidden = !option.dataset.plays.split(" ").includes(rules);
+    }
+    if (select.selectedOptions[0]?.disabled) {
+      select.value = [...select.options].find((option) => !option.disabled)?.value ?? "";
+    }
+  }
 }
 
 // The options of the chosen ruleset, each field as the rulesets' description made it: a
@@ -49,7 +58,7 @@ function chosenOptions(rules) {
 }
 
 document.getElementById("add-person").addEventListener("click", () => addRow("person-row").querySelector("input").focus());
-document.getElementById("add-computer").addEventListener("click", () => addRow("computer-row"));
+document.getElementById("add-computer").addEventListener("click", () => { addRow("computer-row"); showRules(); });
 for (const radio of form.querySelectorAll("input[name=rules]")) radio.addEventListener("change", showRules);
 addRow("person-row", localStorage.getItem("yatzy.name") || "");
 showRules();

@@ -92,6 +92,7 @@ export function render() {
   else if (s.phase !== "person") status = fill(T.computer_plays, { player: who });
   else status = fill(T.turn, { player: who });
   if (!s.is_over) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
+  if (!s.is_over && s.texts?.saved) status += " · " + s.texts.saved;
   $("status").textContent = status;
   renderDice();
   const mine = isMyTurn(view.state, view.me);
@@ -102,7 +103,8 @@ export function render() {
   $("hint").hidden = !(s.hints && view.me);
   $("hint").disabled = !mine;
   $("undo").hidden = !canUndo(view.state, view.me, view.replay);
-  $("chances").hidden = view.replay || s.players.length < 2;  // the live game's, not a step's
+  // The live game's, not a step's; only where the solver plays these rules.
+  $("chances").hidden = view.replay || s.players.length < 2 || !s.advice;
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
@@ -268,6 +270,8 @@ export async function renderEnd() {
   if (analysed) return;
   analysed = true;
   const box = $("analysis");
+  box.hidden = !s.advice;  // no analysis where the solver does not play these rules
+  if (!s.advice) return;
   box.textContent = T.analysing;
   const { ok, data } = await handlers.api("/analysis");
   if (!ok) { box.textContent = data.error?.message || "?"; return; }
