@@ -294,10 +294,12 @@ def test_win_chances_for_anyone_watching_a_game_of_two(client: TestClient) -> No
 
 
 def slow_win_chances(monkeypatch: pytest.MonkeyPatch, seconds: float,
-                     fail_first: bool = False, first: float | None = None) -> list[int]:
+                     fail_first: bool = False, first: float | None = None,
+                     worked_out: bool = True) -> list[int]:
     """Make the solver's win chances take ``seconds`` (the first call ``first`` seconds
-    when given, and fail with ``fail_first``); returns the list that receives the number
-    of steps of every game they are worked out for."""
+    when given, and fail with ``fail_first``); without ``worked_out``, the chances are
+    even instead of the solver's (seconds saved where only the waiting matters); returns
+    the list that receives the number of steps of every game they are worked out for."""
     from yatzy.solver.policy import Strategy
 
     asked: list[int] = []
@@ -308,6 +310,8 @@ def slow_win_chances(monkeypatch: pytest.MonkeyPatch, seconds: float,
         time.sleep(first if first is not None and len(asked) == 1 else seconds)
         if fail_first and len(asked) == 1:
             raise RuntimeError("the solver failed")
+        if not worked_out:
+            return {player: 1 / len(game.players) for player in game.players}
         return real(self, game)
 
     monkeypatch.setattr(Strategy, "win_chances", slow)
@@ -406,7 +410,7 @@ def test_busy_advice_is_a_503_with_retry_after(
     from yatzy.bootstrap import open_service
     from yatzy.web.app import Settings, create_app
 
-    slow_win_chances(monkeypatch, 0.5)
+    slow_win_chances(monkeypatch, 0.5, worked_out=False)  # only the queue matters here
     settings = Settings(pace=0, rate=0, prepare=(), advice_workers=1, advice_queue=1)
     with TestClient(create_app(open_service(db), settings)) as client:  # type: ignore[arg-type]
         ids = [new_game(client, seats=[{"name": "Ann"}, {"name": "Bo"}])["id"]
