@@ -23,28 +23,29 @@ from typing import Any
 
 from yatzy.core import scoring
 from yatzy.core.dice import FACES, Dice, DiceLike, check_dice
-from yatzy.core.errors import ErrorCode, RulesError, UnknownBox, shown
+from yatzy.core.errors import N_, ErrorCode, RulesError, UnknownBox, shown
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
-#: English names of the boxes, as printed on a scorecard.
+#: English names of the boxes, as printed on a scorecard (each ruleset definition may add
+#: its own; the front ends translate them).
 LABELS: dict[str, str] = {
-    "ones": "Ones",
-    "twos": "Twos",
-    "threes": "Threes",
-    "fours": "Fours",
-    "fives": "Fives",
-    "sixes": "Sixes",
-    "one_pair": "One pair",
-    "two_pairs": "Two pairs",
-    "three_of_a_kind": "Three of a kind",
-    "four_of_a_kind": "Four of a kind",
-    "small_straight": "Small straight",
-    "large_straight": "Large straight",
-    "full_house": "Full house",
-    "chance": "Chance",
-    "yatzy": "Yatzy",
-    "yahtzee": "Yahtzee",
+    "ones": N_("Ones"),
+    "twos": N_("Twos"),
+    "threes": N_("Threes"),
+    "fours": N_("Fours"),
+    "fives": N_("Fives"),
+    "sixes": N_("Sixes"),
+    "one_pair": N_("One pair"),
+    "two_pairs": N_("Two pairs"),
+    "three_of_a_kind": N_("Three of a kind"),
+    "four_of_a_kind": N_("Four of a kind"),
+    "small_straight": N_("Small straight"),
+    "large_straight": N_("Large straight"),
+    "full_house": N_("Full house"),
+    "chance": N_("Chance"),
+    "yatzy": N_("Yatzy"),
+    "yahtzee": N_("Yahtzee"),
 }
 
 _UPPER_SCORERS = {box: scoring.upper(face) for face, box in enumerate(UPPER_BOXES, start=1)}
@@ -221,9 +222,10 @@ _DIRECT_VALUES = ("rolls", "order", "saved_rolls")
 #: The most rolls a turn may have (the ``rolls`` option's maximum).
 MAX_ROLLS = 10
 
-_ROLLS = Option(3, kind=int, minimum=1, maximum=MAX_ROLLS, label="Rolls per turn")
-_ORDER_LABELS = {"free": "any order", "upper_first": "upper section first",
-                 "in_order": "in order"}
+_ROLLS = Option(3, kind=int, minimum=1, maximum=MAX_ROLLS, label=N_("Rolls per turn"))
+#: The English names of the play orders (a ruleset's ``order``).
+ORDER_LABELS = {"free": N_("any order"), "upper_first": N_("upper section first"),
+                "in_order": N_("in order")}
 
 #: The rulesets by name, in the order they are offered.
 _DEFINITIONS: dict[str, RulesetDefinition] = {}
@@ -686,24 +688,24 @@ def _scorers_of(d: RulesetDefinition) -> Mapping[str, scoring.Scorer]:
 
 
 define_ruleset(RulesetDefinition(
-    "yatzy", "Yatzy", upper=UPPER_BOXES,
+    "yatzy", N_("Yatzy"), upper=UPPER_BOXES,
     lower={box: _YATZY_SCORERS[box] for box in _YATZY_SCORERS if box not in UPPER_BOXES},
     yahtzee_box="yatzy",
     options={
-        "order": Option("free", ORDERS, label="Play order", choice_labels=_ORDER_LABELS),
+        "order": Option("free", ORDERS, label=N_("Play order"), choice_labels=ORDER_LABELS),
         "rolls": _ROLLS,
     },
 ))
 define_ruleset(RulesetDefinition(
-    "yahtzee", "Yahtzee", upper=UPPER_BOXES,
+    "yahtzee", N_("Yahtzee"), upper=UPPER_BOXES,
     lower={box: _YAHTZEE_SCORERS[box] for box in _YAHTZEE_SCORERS if box not in UPPER_BOXES},
     upper_bonus_points=35, yahtzee_box="yahtzee", first_player="roll",
     options={
-        "joker": Option("forced", JOKERS, label="Joker", choice_labels={
-            "forced": "forced Joker", "gated": "gated Joker", "free": "free Joker",
-            "none": "no Joker"}),
-        "yahtzee_bonus": Option(True, kind=bool, label="Yahtzee bonus"),
-        "upper_first": Option(False, kind=bool, label="Upper section first"),
+        "joker": Option("forced", JOKERS, label=N_("Joker"), choice_labels={
+            "forced": N_("forced Joker"), "gated": N_("gated Joker"),
+            "free": N_("free Joker"), "none": N_("no Joker")}),
+        "yahtzee_bonus": Option(True, kind=bool, label=N_("Yahtzee bonus")),
+        "upper_first": Option(False, kind=bool, label=N_("Upper section first")),
         "rolls": _ROLLS,
     },
     variant=_yahtzee_variant,
@@ -721,7 +723,7 @@ def _maxi_variant(values: Mapping[str, Any]) -> dict[str, Any]:
 MAXI_BONUSES = {"100_at_84": (100, 84), "50_at_75": (50, 75)}
 
 define_ruleset(RulesetDefinition(
-    "maxi_yatzy", "Maxi Yatzy", upper=UPPER_BOXES,
+    "maxi_yatzy", N_("Maxi Yatzy"), upper=UPPER_BOXES,
     lower={
         "one_pair": scoring.one_pair,
         "two_pairs": scoring.two_pairs,
@@ -738,17 +740,18 @@ define_ruleset(RulesetDefinition(
         "chance": scoring.chance,
         "maxi_yatzy": scoring.all_alike(100),
     },
-    labels={"three_pairs": "Three pairs", "five_of_a_kind": "Five of a kind",
-            "full_straight": "Full straight", "villa": "Villa", "tower": "Tower",
-            "maxi_yatzy": "Maxi Yatzy"},
+    labels={"three_pairs": N_("Three pairs"), "five_of_a_kind": N_("Five of a kind"),
+            "full_straight": N_("Full straight"), "villa": N_("Villa"), "tower": N_("Tower"),
+            "maxi_yatzy": N_("Maxi Yatzy")},
     dice_count=6, upper_bonus_threshold=84, upper_bonus_points=100,
     yahtzee_box="maxi_yatzy",
     options={
-        "order": Option("free", ORDERS, label="Play order", choice_labels=_ORDER_LABELS),
-        "bonus": Option("100_at_84", tuple(MAXI_BONUSES), label="Upper bonus",
-                        choice_labels={"100_at_84": "84+ \N{RIGHTWARDS ARROW} 100",
-                                       "50_at_75": "75+ \N{RIGHTWARDS ARROW} 50"}),
-        "saved_rolls": Option(True, kind=bool, label="Saved rolls"),
+        "order": Option("free", ORDERS, label=N_("Play order"), choice_labels=ORDER_LABELS),
+        "bonus": Option("100_at_84", tuple(MAXI_BONUSES), label=N_("Upper bonus"),
+                        choice_labels={  # "84+ → 100": read off the bonuses
+                            key: f"{at}+ \N{RIGHTWARDS ARROW} {points}"
+                            for key, (points, at) in MAXI_BONUSES.items()}),
+        "saved_rolls": Option(True, kind=bool, label=N_("Saved rolls")),
         "rolls": _ROLLS,
     },
     variant=_maxi_variant,

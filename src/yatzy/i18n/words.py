@@ -21,57 +21,15 @@ from typing import Any
 from yatzy.core import rules
 from yatzy.core.errors import ErrorCode, YatzyError, error_param_names, error_texts
 from yatzy.core.game import Game
-from yatzy.core.rulesets import LABELS, UPPER_BOXES, Ruleset, RulesetInfo, ruleset
+from yatzy.core.rulesets import LABELS, ORDER_LABELS, UPPER_BOXES, Ruleset, RulesetInfo, ruleset
 from yatzy.core.scorecard import BONUS_KEY, Scorecard
 from yatzy.i18n import N_, Translator
-
-#: The English box names of the core, marked for translation (the core owns them).
-BOX_LABELS: dict[str, str] = {
-    "ones": N_("Ones"),
-    "twos": N_("Twos"),
-    "threes": N_("Threes"),
-    "fours": N_("Fours"),
-    "fives": N_("Fives"),
-    "sixes": N_("Sixes"),
-    "one_pair": N_("One pair"),
-    "two_pairs": N_("Two pairs"),
-    "three_of_a_kind": N_("Three of a kind"),
-    "four_of_a_kind": N_("Four of a kind"),
-    "small_straight": N_("Small straight"),
-    "large_straight": N_("Large straight"),
-    "full_house": N_("Full house"),
-    "chance": N_("Chance"),
-    "yatzy": N_("Yatzy"),
-    "yahtzee": N_("Yahtzee"),
-    "three_pairs": N_("Three pairs"),
-    "five_of_a_kind": N_("Five of a kind"),
-    "full_straight": N_("Full straight"),
-    "villa": N_("Villa"),
-    "tower": N_("Tower"),
-    "maxi_yatzy": N_("Maxi Yatzy"),
-}
 
 #: The scorecard's count of extra Yahtzees, by the name the terminal game shows.
 BONUS_LABEL = N_("Yahtzee bonus")
 
-RULESET_NAMES: dict[str, str] = {
-    "yatzy": N_("Yatzy"),
-    "yahtzee": N_("Yahtzee"),
-    "maxi_yatzy": N_("Maxi Yatzy"),
-}
 
-ORDER_NAMES: dict[str, str] = {
-    "free": N_("any order"),
-    "upper_first": N_("upper section first"),
-    "in_order": N_("in order"),
-}
 
-JOKER_NAMES: dict[str, str] = {
-    "forced": N_("forced Joker"),
-    "gated": N_("gated Joker"),
-    "free": N_("free Joker"),
-    "none": N_("no Joker"),
-}
 
 
 def default_player_name(t: Translator) -> str:
@@ -99,17 +57,6 @@ def answer_keys(t: Translator) -> tuple[str, str]:
             t.pgettext("the key that answers no", "n"))
 
 
-#: The name of each ruleset option, and of the choices of those that have them.
-OPTION_LABELS: dict[str, str] = {
-    "order": N_("Play order"),
-    "joker": N_("Joker"),
-    "yahtzee_bonus": N_("Yahtzee bonus"),
-    "upper_first": N_("Upper section first"),
-    "rolls": N_("Rolls per turn"),
-    "bonus": N_("Upper bonus"),
-    "saved_rolls": N_("Saved rolls"),
-}
-CHOICE_LABELS: dict[str, dict[str, str]] = {"order": ORDER_NAMES, "joker": JOKER_NAMES}
 #: What a ruleset's title says of a yes-or-no option turned off (on, its label).
 OFF_LABELS: dict[str, str] = {"yahtzee_bonus": N_("no Yahtzee bonus"),
                               "saved_rolls": N_("no saved rolls")}
@@ -149,7 +96,7 @@ def ruleset_description(t: Translator, info: RulesetInfo) -> dict[str, Any]:
 def box_label(t: Translator, box: str) -> str:
     """The name of ``box`` in ``t``'s language (the English name its ruleset's
     definition gives, where the catalogs do not have it)."""
-    return t._(BOX_LABELS.get(box) or LABELS.get(box, box))
+    return t._(LABELS.get(box, box))
 
 
 def _name_key(name: str) -> str:
@@ -161,7 +108,7 @@ def box_named(t: Translator, name: str) -> str | None:
     its code name, its English name or its name in ``t``'s language, whatever the
     case, with spaces or underscores between words; ``None`` for no box."""
     key = _name_key(name)
-    for box, label in (*{**LABELS, **BOX_LABELS}.items(), (BONUS_KEY, BONUS_LABEL)):
+    for box, label in (*LABELS.items(), (BONUS_KEY, BONUS_LABEL)):
         if key in (_name_key(box), _name_key(label), _name_key(t._(label))):
             return box
     return None
@@ -196,7 +143,7 @@ def ruleset_title(t: Translator, ruleset: Ruleset) -> str:
     """A short title such as ``"Yahtzee · free Joker"``: the name and changed options."""
     parts = [t._(ruleset.title or ruleset.name)]
     if ruleset.order != "free":
-        parts.append(t._(ORDER_NAMES[ruleset.order]))
+        parts.append(t._(ORDER_LABELS[ruleset.order]))
     values = ruleset.options
     for option in ruleset.describe().options:
         value = values[option.name]
@@ -296,7 +243,7 @@ def error_text(t: Translator, error: YatzyError, game: Game | None = None) -> st
     box = params.get("box")
     if code in (ErrorCode.BOX_FILLED, ErrorCode.BOX_NOT_ALLOWED) and game is not None and box:
         return refusal(t, game, str(box))
-    if isinstance(box, str) and (box in BOX_LABELS or box in LABELS):
+    if isinstance(box, str) and box in LABELS:
         params = {**params, "box": box_label(t, box)}
     if code == ErrorCode.INVALID_DICE and "count" in params:
         return t._("Dice must be {n} values from 1 to 6", n=params["count"])
