@@ -63,7 +63,7 @@ class SetupScreen(TranslatedScreen):
         t = self.t
         return {
             "rules": [(t._(info.title), info.name) for info in rulesets()],
-            "first": [(t._("as the rules say (a roll-off in Yahtzee)"), "rules"),
+            "first": [(t._("as the rules say"), "rules"),
                       (t._("the first in the list"), "seat"),
                       (t._("roll-off (highest sum starts)"), "roll")],
             "dice": [(t._("rolled by the program"), "auto"),
