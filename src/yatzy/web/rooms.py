@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -26,6 +27,7 @@ from yatzy.app.sessions import Sessions
 from yatzy.app.table import Table
 from yatzy.core.actions import Action
 from yatzy.core.game import Game
+from yatzy.core.rulesets import Ruleset
 from yatzy.i18n import translator
 from yatzy.i18n.words import (
     bonus_explanation,
@@ -131,12 +133,19 @@ class Room:
         return state
 
 
+@functools.lru_cache(maxsize=256)
+def _variant(rules: Ruleset, lang: str) -> str:
+    """The variant line, the same for every state of a game: worked out once per
+    ruleset and language, not for every listener of every move."""
+    return variant_text(translator(lang), rules)
+
+
 def state_texts(game: Game, lang: str) -> dict[str, str]:
     """What the rules say now, in ``lang``: how the player to move stands toward the
     upper bonus, the Joker and the extra-Yahtzee bonus of the dice on the table; from
     the catalogs the terminal game uses too."""
     t = translator(lang)
-    texts: dict[str, str] = {"variant": variant_text(t, game.ruleset)}
+    texts: dict[str, str] = {"variant": _variant(game.ruleset, lang)}
     if not game.is_over:
         texts["upper"] = upper_bonus_progress(t, game.card)
         if game.ruleset.saved_rolls:
