@@ -609,6 +609,9 @@ def report(args: argparse.Namespace, command: list[str], result: dict[str, Any],
         ("server RSS per game", "-" if per_game is None else f"{per_game:.1f} KiB"),
         ("server CPU during play", "-" if result["server_cpu_percent"] is None
          else f"{result['server_cpu_percent']:.0f}% of one core"),
+        ("server CPU per action (ms)", "-" if result["server_cpu_percent"] is None
+         or not result["sent_in_window"] else
+         f"{10 * result['server_cpu_percent'] * window / result['sent_in_window']:.2f}"),
         ("load generator CPU during play", f"{result['client_cpu_percent']:.0f}% of one core"),
         ("machine CPU busy during play (all)", machine_row(result)),
         ("load generator loop lag p99/max (ms)",
