@@ -31,14 +31,11 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tests.services import postgres_database  # noqa: E402
-from yatzy.app import GameService  # noqa: E402
-from yatzy.core.actions import Roll, Score  # noqa: E402
-from yatzy.core.rulesets import ruleset  # noqa: E402
-from yatzy.storage import make_engine, upgrade  # noqa: E402
-from yatzy.storage.repository import SqlGameRepository  # noqa: E402
+from yatzy.app import GameService
+from yatzy.core.actions import Roll, Score
+from yatzy.core.rulesets import ruleset
+from yatzy.storage import make_engine, upgrade
+from yatzy.storage.repository import SqlGameRepository
 
 YATZY = ruleset("yatzy")
 
@@ -126,6 +123,9 @@ def main() -> None:
         if args.postgres:
             run_pg(args.postgres)
         else:
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+            from tests.services import postgres_database
+
             with postgres_database() as url:
                 run_pg(url)
     print(f"ratio of actions/s, group commit / one commit per save: "
