@@ -7,6 +7,7 @@ prefix of its own."""
 from __future__ import annotations
 
 import socket
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -17,7 +18,10 @@ import redis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import yatzy
 from tests.services import redis_url
+from yatzy.app.advice import AdviceBusy, AdviceService
+from yatzy.app.limits import SharedGuard
 from yatzy.app.ports import SharedLimitsDown
 from yatzy.storage.redis_limits import RedisLimits
 
@@ -135,3 +139,31 @@ def socket_nobody_listens_on() -> Iterator[int]:
     with socket.socket() as bound:
         bound.bind(("127.0.0.1", 0))
         yield bound.getsockname()[1]
+
+
+def test_two_processes_advice_on_one_game_is_worked_out_one_at_a_time(
+        pair: tuple[RedisLimits, RedisLimits], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two advice services (two server processes) on one Redis: while A works out a
+    game's chances, B's request for them is busy; once A is done, B works them out."""
+    started, finish = threading.Event(), threading.Event()
+
+    def slow(game: yatzy.Game) -> dict[str, float]:
+        started.set()
+        finish.wait(10)
+        return dict.fromkeys(game.players, 0.5)
+
+    monkeypatch.setattr("yatzy.app.advice._chances", slow)
+    a, b = (AdviceService(workers=1, shared=SharedGuard(limits)) for limits in pair)
+    game = yatzy.new_game(yatzy.ruleset("yatzy"), ["Ann", "Bo"], seed=1)
+    try:
+        working = a.chances("g1", 1, game)
+        assert started.wait(10)
+        with pytest.raises(AdviceBusy):
+            b.wait("chances", "g1", b.chances("g1", 1, game), 10)
+        finish.set()
+        assert a.wait("chances", "g1", working, 10) == (1, {"Ann": 0.5, "Bo": 0.5})
+        assert b.wait("chances", "g1", b.chances("g1", 1, game), 10)[0] == 1
+    finally:
+        finish.set()
+        a.close()
+        b.close()
