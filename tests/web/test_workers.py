@@ -1,6 +1,7 @@
 """``yatzy serve --workers 2`` as a real process: two worker processes answer on the one
 port (``/metrics`` names its process by pid), a game is played through it, each seat
-on connections of its own, and it stops cleanly on SIGTERM (every worker with it).
+on connections of its own; a worker killed is started again; and it stops cleanly on
+SIGTERM (every worker with it).
 
 On SQLite the workers share the database file and hear each other's moves through its
 change log; on PostgreSQL and Redis (``tests/web/test_nginx.py``) through Redis.
@@ -74,6 +75,15 @@ def test_two_workers_answer_on_one_port_and_play_a_game(tmp_path: Path) -> None:
         assert bo  # both seats were dealt a token
         state = httpx.get(f"{base}/api/games/{game_id}", timeout=5).json()
         assert state["version"] == made[-1]
+        # A worker killed: the supervisor starts another in its place.
+        dead = min(pids)
+        os.kill(dead, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while dead in pids or len(pids) < 2:
+            assert time.monotonic() < deadline, f"no worker came in place of {dead}"
+            pids = worker_pids(base, want=2, seconds=5) - {dead}
+            time.sleep(0.2)
+        assert httpx.get(f"{base}/api/games/{game_id}", timeout=5).json()["version"] == made[-1]
     finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=30)

@@ -38,6 +38,9 @@ MOST_WORKERS = 64
 #: (a JSON object of :class:`ServeOptions`): set by ``yatzy serve`` for its workers,
 #: not by people.
 OPTIONS_ENV = "YATZY_SERVE_OPTIONS"
+#: Seconds a worker of ``--workers`` may leave its supervisor's check unanswered before
+#: it is killed and started again (uvicorn's 5 s: a busy machine starves one that long).
+WORKER_CHECK = 30
 #: uvicorn's HTTP protocol with the app's answer to a request it cannot read, by name
 #: (each worker imports it).
 HTTP_PROTOCOL = "yatzy.web.protocol:JsonErrorHTTPProtocol"
@@ -154,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
         # whose X-Forwarded-For it then believes. Without that setting no header is
         # believed (uvicorn would believe one from this machine).
         config = uvicorn.Config(target, factory=workers > 1, workers=workers,
+                                timeout_worker_healthcheck=WORKER_CHECK,
                                 log_level="info" if structured else "warning",
                                 access_log=False, ws_max_size=16 * 1024,
                                 log_config=None if structured else uvicorn.config.LOGGING_CONFIG,
