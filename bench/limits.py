@@ -1,12 +1,16 @@
 """What sharing the limits through Redis costs a request.
 
-    YATZY_TEST_REDIS=redis://127.0.0.1:6379/0 python bench/limits.py [--calls 5000]
+    YATZY_TEST_REDIS=redis://127.0.0.1:6379/0 PYTHONPATH=src python bench/limits.py [--calls 5000]
+        [--requests 2000]
 
 Prints the median, 99th percentile and mean time of one rate-limit check
 (``RateLimiter.allow``) in memory and through Redis (one Lua script a request), of
 one game counted in a shared window (``RedisLimits.admit``), and of one advice turn
 taken and given back (``RedisLimits.lock``), each over ``--calls`` calls (distinct
 clients, as on a busy server), with the ratio of the Redis check to the memory one.
+Then the same for whole requests: ``--requests`` reads of a game's state from a real
+``yatzy serve`` on SQLite whose limits are in memory, and from one whose limits are
+in Redis (``--redis``), one after the other on one connection each, alternating.
 Not part of ``make test``.
 """
 
@@ -15,10 +19,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
+import httpx2 as httpx
 import redis
 
 from yatzy.app.limits import SharedGuard
@@ -47,6 +55,7 @@ def show(name: str, times: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=5000)
+    parser.add_argument("--requests", type=int, default=2000)
     args = parser.parse_args()
     url = os.environ.get("YATZY_TEST_REDIS", "redis://127.0.0.1:6379/0")
     prefix = f"yatzy-bench:{uuid.uuid4().hex}:"
@@ -71,12 +80,50 @@ def main() -> None:
         show("advice turn taken and given back", timed(args.calls, turn))
         print(f"a request's rate-limit check through Redis: +{(in_redis - in_memory) * 1e6:.0f} "
               f"µs (median), {in_redis / in_memory:.0f}× the in-memory check")
+        if args.requests:
+            requests(url, args.requests)
     finally:
         client = redis.Redis.from_url(url)
         for batch in _batches(list(client.scan_iter(match=prefix + "*", count=1000))):
             client.delete(*batch)
         client.close()
         shared.close()
+
+
+def requests(url: str, count: int) -> None:
+    """Whole requests to two real servers, limits in memory and in Redis."""
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from tests.web.server import free_port, start
+
+    with tempfile.TemporaryDirectory() as folder:
+        servers, bases = [], []
+        try:
+            for name, extra in (("memory", []), ("redis", ["--redis", url])):
+                port = free_port()
+                # A rate no reader here reaches: every request checked, none refused.
+                servers.append(start(Path(folder) / f"{name}.sqlite3", port, "--rate",
+                                     "10000", *extra, log=Path(folder) / f"{name}.log"))
+                bases.append(f"http://127.0.0.1:{port}")
+            clients = [httpx.Client(base_url=base, timeout=10) for base in bases]
+            paths = []
+            for client in clients:
+                created = client.post("/api/games", json={
+                    "rules": "yatzy", "seats": [{"name": "Ann"}, {"name": "Bo"}]}).json()
+                paths.append(f"/api/games/{created['id']}")
+            times: list[list[float]] = [[], []]
+            for _ in range(count):
+                for i, client in enumerate(clients):
+                    start_at = time.perf_counter()
+                    assert client.get(paths[i]).status_code == 200
+                    times[i].append(time.perf_counter() - start_at)
+            memory = show("a game's state, limits in memory", times[0])
+            shared = show("a game's state, limits in Redis", times[1])
+            print(f"a whole request with the limits in Redis: {(shared - memory) * 1e6:+.0f} µs "
+                  f"(median)")
+        finally:
+            for server in servers:
+                server.kill()
+                server.wait(timeout=10)
 
 
 def _batches(keys: list[bytes], size: int = 500) -> list[list[bytes]]:
