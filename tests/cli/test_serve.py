@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -186,3 +187,17 @@ def test_the_workers_options_travel_whole(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(serve, "_configure_logs", lambda given: True)
     serve.worker_app()
     assert built == [options]
+
+
+def test_a_worker_s_json_logs_leave_uvicorn_s_access_log_off() -> None:
+    root, access = logging.getLogger(), logging.getLogger("uvicorn.access")
+    handlers, level, propagate = list(root.handlers), root.level, access.propagate
+    try:
+        assert serve._configure_logs(serve.ServeOptions(
+            db=None, redis=None, pace=0, rate=0, access_log=True, log_format="json"))
+        assert not access.propagate and not access.handlers
+        assert logging.getLogger("uvicorn.error").propagate
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        access.propagate = propagate

@@ -8,6 +8,7 @@ import errno
 import gc
 import ipaddress
 import json
+import logging
 import os
 import re
 import socket
@@ -184,6 +185,11 @@ def _configure_logs(options: ServeOptions) -> bool:
         from yatzy.web.logs import configure
 
         configure(json_lines=options.log_format == "json")
+        # uvicorn's access log stays off (it would show a websocket's ?token=): the
+        # app's is --access-log. (A worker configures its logs after uvicorn has.)
+        access = logging.getLogger("uvicorn.access")
+        access.handlers.clear()
+        access.propagate = False
     return structured
 
 
