@@ -52,9 +52,9 @@ def test_a_bucket_is_shared_and_holds_its_burst(pair: tuple[RedisLimits, RedisLi
 
 def test_a_bucket_fills_at_its_rate(pair: tuple[RedisLimits, RedisLimits]) -> None:
     a, b = pair
-    assert a.take("rate:x", 20, 1) and not b.take("rate:x", 20, 1)
-    time.sleep(0.06)  # one token in 50 ms
-    assert b.take("rate:x", 20, 1) and not a.take("rate:x", 20, 1)
+    assert a.take("rate:x", 2, 1) and not b.take("rate:x", 2, 1)
+    time.sleep(0.55)  # one token in 500 ms
+    assert b.take("rate:x", 2, 1) and not a.take("rate:x", 2, 1)
 
 
 def test_a_bucket_forgets_itself_once_full_again(pair: tuple[RedisLimits, RedisLimits]) -> None:

@@ -66,13 +66,16 @@ def test_a_client_s_requests_and_games_are_counted_across_processes(tmp_path: Pa
             httpx.Client(timeout=10) as http:
         # Requests: a burst of 60, a new one every 10 s. Used up through A...
         them = {"X-Forwarded-For": client_address()}
-        codes = [http.get(f"{a}/api/games/none", headers=them).status_code
-                 for _ in range(61)]
-        assert codes == [404] * 60 + [429]
-        # ...they are used up through B, which this client never asked.
-        refused = http.get(f"{b}/api/games/none", headers=them)
-        assert refused.status_code == 429
-        assert refused.json()["error"]["code"] == "rate_limited"
+        codes = []
+        while 429 not in codes and len(codes) < 100:
+            codes.append(http.get(f"{a}/api/games/none", headers=them).status_code)
+        assert codes[-1] == 429 and set(codes[:-1]) == {404}
+        assert 60 <= len(codes) <= 62  # a token more when the machine took 10 s for them
+        # ...they are used up through B, which this client never asked (B's own bucket
+        # would take 60; the site's may have filled with one more token meanwhile).
+        through_b = [http.get(f"{b}/api/games/none", headers=them) for _ in range(5)]
+        assert [r.status_code for r in through_b].count(429) >= 4
+        assert through_b[-1].json()["error"]["code"] == "rate_limited"
         assert http.get(f"{b}/api/games/none", headers={
             "X-Forwarded-For": client_address()}).status_code == 404  # another client
 
