@@ -54,10 +54,18 @@ def require() -> None:
 
 
 #: The most turn-start states (sets of filled boxes × upper sums × the extra-bonus
-#: flag) a ruleset may have for the solver to play it: a table of that many values is
-#: built in seconds and held in memory by every process that advises. The rule sheets'
-#: rulesets have about 2 million (Scandinavian Yatzy: 2^15 × 64).
-MAX_STATES = 1 << 23
+#: flag) a ruleset may have for the solver to play it. Maxi Yatzy without saved rolls
+#: (2^20 × 85, about 89 million) is within it: its table is built in minutes, by
+#: ``yatzy solve`` only (see :data:`ON_DEMAND_STATES`).
+MAX_STATES = 1 << 27
+
+#: The most turn-start states of a table built on demand, by the first caller that
+#: needs it (a hint on the web, a computer player): such a table is built in seconds.
+#: The rule sheets' rulesets have about 2 million (Scandinavian Yatzy: 2^15 × 64). A
+#: larger table is built only when asked for explicitly (``yatzy solve``,
+#: ``strategy(..., build=True)``) and is otherwise read from the disk, where it was
+#: built before; without it the solver raises :class:`TableNotBuilt`.
+ON_DEMAND_STATES = 1 << 23
 
 
 class UnsupportedRuleset(BadInput):
@@ -92,14 +100,29 @@ def supports(ruleset: Ruleset) -> bool:
     """Whether the solver plays ``ruleset``: not with saved rolls (a turn's rolls then
     depend on the turns before it), and not past :data:`MAX_STATES` states. The one
     check of every solver feature (:func:`check_supported`), and of the front ends that
-    offer them. Cheap: the solver itself is not loaded.
+    offer them. Cheap: the solver itself is not loaded. (A large table may still have
+    to be built first: see :func:`builds_on_demand`.)
 
     >>> from yatzy.core.rulesets import ruleset
     >>> supports(ruleset("yahtzee")), supports(ruleset("maxi_yatzy", saved_rolls=False))
-    (True, False)
+    (True, True)
+    >>> supports(ruleset("maxi_yatzy"))
+    False
     """
     rules = check_ruleset(ruleset)
     return not rules.saved_rolls and state_count(rules) <= MAX_STATES
+
+
+def builds_on_demand(ruleset: Ruleset) -> bool:
+    """Whether the solver builds the table of ``ruleset`` when a caller first needs it
+    (at most :data:`ON_DEMAND_STATES` states); a larger one must have been built before,
+    by ``yatzy solve``. Cheap.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> builds_on_demand(ruleset("yatzy")), builds_on_demand(ruleset("maxi_yatzy"))
+    (True, False)
+    """
+    return state_count(ruleset) <= ON_DEMAND_STATES
 
 
 def check_supported(ruleset: Ruleset) -> Ruleset:
@@ -107,6 +130,22 @@ def check_supported(ruleset: Ruleset) -> Ruleset:
     if not supports(ruleset):
         raise UnsupportedRuleset(ruleset)
     return ruleset
+
+
+class TableNotBuilt(YatzyError):
+    """The solver plays the ruleset, but its table is too large to be built on demand
+    (:func:`builds_on_demand`) and has not been built on this machine: ``yatzy solve``
+    with the ruleset's options builds it once (minutes), and every later caller reads it
+    from the disk. ``params``: ``rules``, the ruleset's name. Not bad input: the same
+    request works once the table is built."""
+
+    code = SolverCode.TABLE_NOT_BUILT
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(
+            f"The solver's table of {ruleset.title or ruleset.name} has not been built on "
+            "this machine: build it once with the command yatzy solve",
+            rules=ruleset.title or ruleset.name)
 
 
 _LOAD_ERROR: list[str | None] = []
@@ -155,10 +194,12 @@ __all__ = [
     "ScoreDistribution",
     "SolverMissing",
     "Strategy",
+    "TableNotBuilt",
     "UnreachableCard",
     "UnsupportedRuleset",
     "analyse",
     "available",
+    "builds_on_demand",
     "check_supported",
     "require",
     "state_count",

@@ -17,6 +17,7 @@ class SolverCode(StrEnum):
     BAD_SCORE = "bad_score"
     SOLVER_MISSING = "solver_missing"
     UNSUPPORTED_RULESET = "unsupported_ruleset"
+    TABLE_NOT_BUILT = "table_not_built"
 
 
 register_error_texts(SolverCode, {
@@ -30,4 +31,7 @@ register_error_texts(SolverCode, {
     SolverCode.UNSUPPORTED_RULESET: N_(
             "The solver does not play {rules}: hints, win chances and the computer levels"
             " that need it are not offered for it"),
+    SolverCode.TABLE_NOT_BUILT: N_(
+            "The solver's table of {rules} has not been built on this machine: build it once"
+            " with the command yatzy solve"),
 })

@@ -26,7 +26,15 @@ from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
-from yatzy.solver import artifacts, check_supported, dp, kernels, turn
+from yatzy.solver import (
+    TableNotBuilt,
+    artifacts,
+    builds_on_demand,
+    check_supported,
+    dp,
+    kernels,
+    turn,
+)
 from yatzy.solver.codes import SolverCode
 from yatzy.solver.distribution import ScoreDistribution, win_shares
 from yatzy.solver.keeps import FloatArray, IntArray
@@ -331,14 +339,21 @@ def _lock(ruleset: Ruleset) -> threading.Lock:
 
 
 def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
-             rebuild: bool = False, cache: bool = True) -> Strategy:
+             rebuild: bool = False, cache: bool = True, build: bool | None = None
+             ) -> Strategy:
     """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
     built (and saved). ``progress(done, total)`` reports a build's layers;
     ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
-    nor writes the disk. Safe to call from several threads: each table is built once.
+    nor writes the disk. ``build`` says whether a table that is not cached may be built:
+    ``None`` (the default) when :func:`~yatzy.solver.builds_on_demand` (seconds), so
+    that no request starts a build of minutes; ``True`` always (``yatzy solve``);
+    ``False`` never. Safe to call from several threads: each table is built once.
     :class:`~yatzy.solver.UnsupportedRuleset` for a ruleset the solver does not play
-    (:func:`~yatzy.solver.supports`)."""
+    (:func:`~yatzy.solver.supports`), :class:`~yatzy.solver.TableNotBuilt` when the
+    table would have to be built and may not be."""
     check_supported(ruleset)
+    if build is None:
+        build = builds_on_demand(ruleset)
     if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
         return found
     with _lock(ruleset):
@@ -351,6 +366,8 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
             result = Strategy(model, stored.values, build_seconds=None, source="cache",
                               path=artifacts.table_path(ruleset))
         else:
+            if not build and not rebuild:
+                raise TableNotBuilt(ruleset)
             start = time.perf_counter()
             order = order_tables(ruleset)
             model = build_model(ruleset, order)
