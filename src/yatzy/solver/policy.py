@@ -379,6 +379,7 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
                     result.path = artifacts.save(
                         ruleset, values, order[0], order[1],
                         {"build_seconds": seconds, "states": result.state_count},
+                        compact=not builds_on_demand(ruleset),
                     )
                 except OSError as exc:  # an unwritable cache costs a rebuild next time
                     warnings.warn(f"The solver table was not cached: {exc}",
