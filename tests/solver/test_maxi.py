@@ -5,12 +5,14 @@ kind of start. The whole table is built by ``yatzy solve`` (minutes), never here
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 import pytest
 
 import yatzy
 from tests.solver.bruteforce import expected_final_score_by_multisets
+from yatzy import solver
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver.dp import solve
@@ -99,3 +101,56 @@ def test_two_boxes_left_agree_with_brute_force() -> None:
                         ("full_straight", 21)):
         after = start.fill(box, points)
         assert solver_value(LOWER, after) == pytest.approx(brute(after), abs=1e-9)
+
+
+#: A folder holding tables of Maxi Yatzy that ``yatzy solve`` built: when set, the test
+#: below checks them (the suite never builds one: minutes, about 1.4 GB).
+TABLES = "YATZY_MAXI_TABLES"
+
+
+def upper_entries(ruleset: Ruleset, filled: list[str], total: int) -> dict[str, int] | None:
+    """Points for the ``filled`` upper boxes that add up to ``total`` (``None`` when no
+    points do), each a multiple of its face up to six of it."""
+    face = {b: ruleset.boxes.index(b) + 1 for b in filled}
+    ways: dict[int, dict[str, int]] = {0: {}}
+    for b in filled:
+        ways = {s + face[b] * k: {**w, b: face[b] * k} for s, w in ways.items() for k in range(7)}
+    return ways.get(total)
+
+
+@pytest.mark.skipif(TABLES not in os.environ, reason=f"{TABLES} names no built tables")
+@pytest.mark.parametrize("options", [{}, {"bonus": "50_at_75"}, {"order": "in_order"}],
+                         ids=str)
+def test_a_built_table_agrees_with_brute_force(options: dict[str, str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every box left alone, from upper sums far from the bonus to past it, and pairs of
+    boxes left: the built table against brute force."""
+    from yatzy.solver import artifacts, policy
+
+    monkeypatch.setenv(artifacts.ENV_VAR, os.environ[TABLES])
+    rules = yatzy.ruleset("maxi_yatzy", saved_rolls=False, **options)
+    try:
+        s = policy.strategy(rules, build=False)
+    except solver.TableNotBuilt:
+        pytest.skip(f"no table of {rules} in {os.environ[TABLES]}")
+    brute = expected_final_score_by_multisets(rules)
+    upper = list(rules.upper_boxes)
+    lowest = {b: min(rules.possible_points(b)) for b in rules.lower_boxes}
+    open_sets = [[b] for b in rules.boxes] + [
+        ["sixes", "maxi_yatzy"], ["full_straight", "chance"], ["villa", "tower"]]
+    checked = 0
+    for open_boxes in open_sets:
+        for total in (0, 60, 75, 80, 84):
+            entries = upper_entries(rules, [b for b in upper if b not in open_boxes], total)
+            if entries is None:
+                continue
+            entries |= {b: p for b, p in lowest.items() if b not in open_boxes}
+            start = card(rules, **entries)
+            if rules.order != "free":
+                try:
+                    s.state_of(start)
+                except yatzy.RulesError:  # the play order never leaves these boxes open
+                    continue
+            assert s.value(start) == pytest.approx(brute(start), abs=1e-4), str(start)
+            checked += 1
+    assert checked > 50

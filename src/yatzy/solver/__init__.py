@@ -132,6 +132,38 @@ def check_supported(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
+#: The rulesets whose strategy this process holds (:func:`yatzy.solver.strategy` adds
+#: each one it loads or builds).
+_HELD: set[Ruleset] = set()
+
+
+def table_ready(ruleset: Ruleset) -> bool:
+    """Whether the solver answers for ``ruleset`` without a build of minutes: it plays
+    it (:func:`supports`), and its table is built on demand (:func:`builds_on_demand`),
+    held by this process, or on the disk. Cheap: at most a file is looked up.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> table_ready(ruleset("yatzy")), table_ready(ruleset("maxi_yatzy"))
+    (True, False)
+    """
+    if not supports(ruleset):
+        return False
+    if builds_on_demand(ruleset) or ruleset in _HELD:
+        return True
+    from yatzy.solver import artifacts  # a large table's file name; numpy comes with it
+
+    return artifacts.table_path(ruleset).is_file()
+
+
+def check_ready(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` if :func:`table_ready`, else :class:`UnsupportedRuleset` or
+    :class:`TableNotBuilt`: the check of a computer player that is about to play it."""
+    check_supported(ruleset)
+    if not table_ready(ruleset):
+        raise TableNotBuilt(ruleset)
+    return ruleset
+
+
 class TableNotBuilt(YatzyError):
     """The solver plays the ruleset, but its table is too large to be built on demand
     (:func:`builds_on_demand`) and has not been built on this machine: ``yatzy solve``
@@ -200,9 +232,11 @@ __all__ = [
     "analyse",
     "available",
     "builds_on_demand",
+    "check_ready",
     "check_supported",
     "require",
     "state_count",
     "strategy",
     "supports",
+    "table_ready",
 ]

@@ -27,6 +27,7 @@ from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
 from yatzy.solver import (
+    _HELD,
     TableNotBuilt,
     artifacts,
     builds_on_demand,
@@ -385,4 +386,5 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
                     warnings.warn(f"The solver table was not cached: {exc}",
                                   RuntimeWarning, stacklevel=2)
         _STRATEGIES[ruleset] = result
+        _HELD.add(ruleset)
     return result
