@@ -153,4 +153,5 @@ def test_a_built_table_agrees_with_brute_force(options: dict[str, str],
                     continue
             assert s.value(start) == pytest.approx(brute(start), abs=1e-4), str(start)
             checked += 1
-    assert checked > 50
+    # Free order: every box and pair above; in order, only the last boxes can be open.
+    assert checked >= (90 if rules.order == "free" else 4)

@@ -22,7 +22,11 @@ from yatzy.solver.codes import SolverCode
 
 if TYPE_CHECKING:
     from yatzy.solver.analysis import Analysis, Decision, analyse
-    from yatzy.solver.distribution import DistributionError, ScoreDistribution
+    from yatzy.solver.distribution import (
+        DistributionError,
+        DistributionTooLarge,
+        ScoreDistribution,
+    )
     from yatzy.solver.model import UnreachableCard
     from yatzy.solver.policy import Option, Strategy, strategy
 
@@ -201,6 +205,7 @@ _EXPORTS = {
     "Decision": "yatzy.solver.analysis",
     "analyse": "yatzy.solver.analysis",
     "DistributionError": "yatzy.solver.distribution",
+    "DistributionTooLarge": "yatzy.solver.distribution",
     "ScoreDistribution": "yatzy.solver.distribution",
     "UnreachableCard": "yatzy.solver.model",
     "Option": "yatzy.solver.policy",
@@ -222,6 +227,7 @@ __all__ = [
     "Analysis",
     "Decision",
     "DistributionError",
+    "DistributionTooLarge",
     "Option",
     "ScoreDistribution",
     "SolverMissing",

@@ -18,6 +18,7 @@ class SolverCode(StrEnum):
     SOLVER_MISSING = "solver_missing"
     UNSUPPORTED_RULESET = "unsupported_ruleset"
     TABLE_NOT_BUILT = "table_not_built"
+    DISTRIBUTION_TOO_LARGE = "distribution_too_large"
 
 
 register_error_texts(SolverCode, {
@@ -34,4 +35,7 @@ register_error_texts(SolverCode, {
     SolverCode.TABLE_NOT_BUILT: N_(
             "The solver's table of {rules} has not been built on this machine: build it once"
             " with the command yatzy solve"),
+    SolverCode.DISTRIBUTION_TOO_LARGE: N_(
+            "The score distribution of {rules} is worked out with at most {most} open boxes,"
+            " not {open}"),
 })

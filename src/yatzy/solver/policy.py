@@ -37,7 +37,12 @@ from yatzy.solver import (
     turn,
 )
 from yatzy.solver.codes import SolverCode
-from yatzy.solver.distribution import ScoreDistribution, win_shares
+from yatzy.solver.distribution import (
+    DistributionTooLarge,
+    ScoreDistribution,
+    most_open_boxes,
+    win_shares,
+)
 from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model, Tables, build_model, order_tables
 
@@ -254,9 +259,21 @@ class Strategy:
         else:
             faces, rerolls = self._roll(dice, rolls_left)
             roll = self.model.keeps.roll_index(tuple(sorted(faces)))
+        self._check_open(mask)
         lowest, chances = self.kernels.distribution(mask, y, u, roll, rerolls,
                                                    kernels.threads())
         return ScoreDistribution(lowest + total, np.frombuffer(chances))
+
+    def _check_open(self, mask: int) -> None:
+        """:class:`DistributionTooLarge` when a distribution from ``mask`` has more open
+        boxes than :func:`~yatzy.solver.distribution.most_open_boxes` (Maxi Yatzy
+        early in the game): its layers would take gigabytes."""
+        m = self.model
+        most = most_open_boxes(m.threshold + 1, m.y_count)
+        open_boxes = m.boxes - bin(mask).count("1")
+        if open_boxes > most:
+            raise DistributionTooLarge(self.ruleset.title or self.ruleset.name, most,
+                                       open_boxes)
 
     def win_chances(self, game: Game) -> dict[str, float]:
         """Each player's chance of winning ``game`` from now on, a first place shared by
@@ -299,6 +316,7 @@ class Strategy:
                 if stored is not None:
                     self._start = ScoreDistribution(*stored)
                 else:
+                    self._check_open(0)
                     lowest, raw = self.kernels.distribution(0, 0, 0, -1, self.ruleset.rolls - 1,
                                                             kernels.threads())
                     self._start = ScoreDistribution(lowest, np.frombuffer(raw))
