@@ -129,6 +129,16 @@ def test_without_saved_rolls_the_solver_levels_wait_for_the_table(
     path.parent.mkdir(parents=True)
     path.write_bytes(b"")
     assert solver.table_ready(rules) and "optimal" in bot_names(rules)
+    # But never winner: its table of the points still to come would take gigabytes.
+    assert "winner" not in bot_names(rules)
+    with pytest.raises(solver.WinnerUnsupported) as refused:
+        check_level("winner", rules)
+    from yatzy.i18n import LANGUAGES, translator
+    from yatzy.i18n.words import error_text
+
+    for lang in LANGUAGES:
+        text = error_text(translator(lang), refused.value)
+        assert "Maxi Yatzy" in text and "winner" in text and "{" not in text
 
 
 @pytest.mark.asyncio

@@ -132,7 +132,7 @@ def register_all() -> None:
         return
     for name, temperature in LEVELS.items():
         bots.register(name, _factory(name, temperature), plays=solver.check_ready)
-    bots.register("winner", WinnerBot, plays=solver.check_ready)
+    bots.register("winner", WinnerBot, plays=solver.check_winner)
 
 
 def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0

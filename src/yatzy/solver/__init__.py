@@ -168,6 +168,30 @@ def check_ready(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
+class WinnerUnsupported(BadInput):
+    """The ``winner`` level does not play a ruleset whose table is too large to be
+    built on demand (:func:`builds_on_demand`): its table of the points still to come,
+    a chance per score and state, would not fit in memory (Maxi Yatzy's: tens of
+    gigabytes). ``params``: ``rules``, the ruleset's name."""
+
+    code = SolverCode.WINNER_UNSUPPORTED
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(
+            f"The winner level does not play {ruleset.title or ruleset.name}: its table "
+            "of the points still to come would not fit in memory",
+            rules=ruleset.title or ruleset.name)
+
+
+def check_winner(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` if the ``winner`` level plays it: :func:`check_ready`, and its table
+    built on demand (else :class:`WinnerUnsupported`)."""
+    check_ready(ruleset)
+    if not builds_on_demand(ruleset):
+        raise WinnerUnsupported(ruleset)
+    return ruleset
+
+
 class TableNotBuilt(YatzyError):
     """The solver plays the ruleset, but its table is too large to be built on demand
     (:func:`builds_on_demand`) and has not been built on this machine: ``yatzy solve``
@@ -235,11 +259,13 @@ __all__ = [
     "TableNotBuilt",
     "UnreachableCard",
     "UnsupportedRuleset",
+    "WinnerUnsupported",
     "analyse",
     "available",
     "builds_on_demand",
     "check_ready",
     "check_supported",
+    "check_winner",
     "require",
     "state_count",
     "strategy",

@@ -19,6 +19,7 @@ class SolverCode(StrEnum):
     UNSUPPORTED_RULESET = "unsupported_ruleset"
     TABLE_NOT_BUILT = "table_not_built"
     DISTRIBUTION_TOO_LARGE = "distribution_too_large"
+    WINNER_UNSUPPORTED = "winner_unsupported"
 
 
 register_error_texts(SolverCode, {
@@ -38,4 +39,7 @@ register_error_texts(SolverCode, {
     SolverCode.DISTRIBUTION_TOO_LARGE: N_(
             "The score distribution of {rules} is worked out with at most {most} open boxes,"
             " not {open}"),
+    SolverCode.WINNER_UNSUPPORTED: N_(
+            "The winner level does not play {rules}: its table of the points still to come"
+            " would not fit in memory"),
 })
