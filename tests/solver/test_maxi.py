@@ -23,8 +23,8 @@ from yatzy.solver.model import Model, build_model
 def reduced_maxi(boxes: tuple[str, ...], upper: int, threshold: int, **options: Any
                  ) -> Ruleset:
     """Maxi Yatzy without saved rolls cut down to ``boxes``, the first ``upper`` of them
-    the upper section, with the bonus at ``threshold``: a start with the other boxes
-    filled and ``84 - threshold`` in the upper section."""
+    the upper section, with the bonus at ``threshold``: as a start of the whole game
+    with the other boxes filled and the upper sum ``threshold`` points short of it."""
     return dataclasses.replace(
         yatzy.ruleset("maxi_yatzy", saved_rolls=False, **options), boxes=boxes,
         upper_count=upper, upper_bonus_threshold=threshold)
@@ -32,7 +32,7 @@ def reduced_maxi(boxes: tuple[str, ...], upper: int, threshold: int, **options: 
 
 #: The upper section alone: its bonus at 84 (past the five-dice rulesets' 63).
 UPPER = reduced_maxi(("ones", "twos", "threes", "fours", "fives", "sixes"), 6, 84)
-#: The six-dice boxes, with the upper sum 66 short of the bonus.
+#: The six-dice boxes, the upper sum 18 points short of the bonus of 50.
 LOWER = reduced_maxi(("sixes", "three_pairs", "villa", "tower", "full_straight",
                       "maxi_yatzy"), 1, 18, bonus="50_at_75")
 
