@@ -1,6 +1,6 @@
 """Maxi Yatzy everywhere a ruleset goes: `yatzy score`, the computer levels that play
-it (the simple ones; not the solver's, which does not play it yet), the table policy,
-the game service, the terminal game and the web app."""
+it (the simple ones; the solver's only without saved rolls, once its table is built),
+the table policy, the game service, the terminal game and the web app."""
 
 from __future__ import annotations
 
@@ -96,9 +96,49 @@ def test_the_terminal_seats_and_the_cli(capsys: pytest.CaptureFixture[str]) -> N
     for argv in (["simulate", "--rules", "maxi_yatzy", "--bot", "optimal", "-n", "2"],
                  ["match", "hard", "greedy", "--rules", "maxi_yatzy", "-n", "2"],
                  ["play", "--rules", "maxi_yatzy", "--players", "Ann,cpu:easy"],
-                 ["solve", "--rules", "maxi_yatzy", "--no-saved-rolls"]):
+                 ["solve", "--rules", "maxi_yatzy"]):
         assert main([*argv, "--lang", "sv"]) == 2, argv
         assert "Lösaren spelar inte Maxi Yatzy" in capsys.readouterr().err, argv
+
+
+def test_without_saved_rolls_the_solver_levels_wait_for_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver plays Maxi Yatzy without saved rolls, from a table ``yatzy solve``
+    built (minutes): until then its levels and hints are refused at once, with the error
+    that says how to build it, and no request starts the build."""
+    from yatzy.app.policy import TablePolicy
+    from yatzy.app.saved import Seat
+    from yatzy.bootstrap import open_service
+    from yatzy.solver import artifacts
+
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path / "cache"))
+    rules = yatzy.ruleset("maxi_yatzy", saved_rolls=False)
+    assert solver.supports(rules) and not solver.table_ready(rules)
+    assert bot_names(rules) == ("random", "greedy")
+    assert TablePolicy(costly=True).levels(rules) == ("random", "greedy")
+    with pytest.raises(solver.TableNotBuilt):
+        check_level("optimal", rules)
+    with open_service(tmp_path / "games.sqlite3") as service:
+        with pytest.raises(solver.TableNotBuilt):
+            service.create(rules, ["Ann", Seat("Cpu", bot="optimal")])
+        with pytest.raises(solver.TableNotBuilt):
+            service.create(rules, ["Ann"], hints=True)
+    assert not list(tmp_path.glob("cache/*.npz"))  # nothing was built
+    # A table on the disk makes them ready (its content is checked when it is loaded).
+    path = artifacts.table_path(rules)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    assert solver.table_ready(rules) and "optimal" in bot_names(rules)
+    # But never winner: its table of the points still to come would take gigabytes.
+    assert "winner" not in bot_names(rules)
+    with pytest.raises(solver.WinnerUnsupported) as refused:
+        check_level("winner", rules)
+    from yatzy.i18n import LANGUAGES, translator
+    from yatzy.i18n.words import error_text
+
+    for lang in LANGUAGES:
+        text = error_text(translator(lang), refused.value)
+        assert "Maxi Yatzy" in text and "winner" in text and "{" not in text
 
 
 @pytest.mark.asyncio

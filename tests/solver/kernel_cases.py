@@ -241,6 +241,24 @@ def _wide(s: Setup) -> None:
     Kernels(tuple(sizes), tuple(s.arrays))
 
 
+@case("an upper bonus past 127 points", "ValueError", "threshold")
+def _threshold(s: Setup) -> None:
+    from yatzy.solver._kernels import Kernels
+
+    sizes = list(s.sizes)
+    sizes[7] = 128
+    Kernels(tuple(sizes), tuple(s.arrays))
+
+
+@case("states past 31 bits (24 boxes, bonus at 127, extra bonus)", "ValueError", "states")
+def _states(s: Setup) -> None:
+    from yatzy.solver._kernels import Kernels
+
+    sizes = list(s.sizes)
+    sizes[1], sizes[7], sizes[11] = 24, 127, 2  # 2^24 * 2 * 128 = 2^32 states
+    Kernels(tuple(sizes), tuple(s.arrays))
+
+
 @case("upper boxes past 1 << 31 (nu = 40)", "ValueError", "upper")
 def _nu(s: Setup) -> None:
     from yatzy.solver._kernels import Kernels

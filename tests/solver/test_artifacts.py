@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import yatzy
+from yatzy import solver
 from yatzy.core.rulesets import Ruleset
 from yatzy.solver import artifacts, dp, policy
 from yatzy.solver.model import Model
@@ -32,6 +33,27 @@ def test_round_trip(tmp_path: Path) -> None:
     assert np.array_equal(stored.values, values) and np.array_equal(stored.five_points, five)
     assert stored.meta["states"] == 7
     assert artifacts.load(yatzy.ruleset("yahtzee"), tmp_path) is None
+
+
+def test_a_compact_table_keeps_float32_values_and_the_start_exactly(tmp_path: Path) -> None:
+    r = yatzy.ruleset("yatzy")
+    values, allowed, five = _arrays()
+    values = values + 1 / 3  # not a float32
+    path = artifacts.save(r, values, allowed, five, {}, tmp_path, compact=True)
+    with np.load(path) as data:
+        assert data["values"].dtype == np.float32
+    stored = artifacts.load(r, tmp_path)
+    assert stored is not None and stored.values.dtype == np.float64
+    assert stored.values.shape == values.shape
+    assert stored.values.flat[0] == values.flat[0]  # exact
+    assert np.allclose(stored.values, values, rtol=2.0**-24, atol=0)
+    assert not np.array_equal(stored.values, values)
+    # A compact file whose values were damaged is ignored like any other.
+    with np.load(path) as data:
+        arrays = dict(data)
+    arrays["values"] = arrays["values"] + np.float32(1)
+    np.savez(path, **arrays)
+    assert artifacts.load(r, tmp_path) is None
 
 
 def test_saving_a_table_deletes_that_rulesets_older_versions(tmp_path: Path) -> None:
@@ -122,6 +144,29 @@ def test_strategy_is_built_once_then_loaded(tmp_path: Path, monkeypatch: pytest.
     assert np.array_equal(loaded.values, built.values, equal_nan=True)
     assert loaded.expected_score == built.expected_score
     assert policy.strategy(r, rebuild=True).source == "built"
+
+
+def test_a_table_too_large_to_build_on_demand_is_built_only_when_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As Maxi Yatzy's: ``yatzy solve`` builds it (compact on disk), every other caller
+    reads it from there, and without it they are refused at once."""
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path))
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    monkeypatch.setattr(solver, "ON_DEMAND_STATES", 1000)  # every ruleset is "large"
+    r = yatzy.ruleset("yatzy", order="in_order")
+    assert not solver.builds_on_demand(r)
+    with pytest.raises(solver.TableNotBuilt):
+        policy.strategy(r)
+    assert list(tmp_path.iterdir()) == []
+    built = policy.strategy(r, build=True)
+    assert built.source == "built" and built.path is not None
+    with np.load(built.path) as data:
+        assert data["values"].dtype == np.float32
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
+    loaded = policy.strategy(r)
+    assert loaded.source == "cache" and loaded.values.dtype == np.float64
+    assert loaded.expected_score == built.expected_score
+    assert np.allclose(loaded.values, built.values, rtol=2.0**-24, atol=0)
 
 
 def test_an_unwritable_cache_only_warns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

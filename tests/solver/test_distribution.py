@@ -216,3 +216,30 @@ def test_win_chances_at_the_start_are_even_and_come_from_the_distributions(
     mid = in_order.win_chances(rolled)
     assert list(mid.values()) == pytest.approx(
         win_shares([in_order.distribution(rolled), bo]), abs=1e-15)
+
+
+def test_a_distribution_with_too_many_open_boxes_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As Maxi Yatzy's early in a game (its layers would take gigabytes): refused at
+    once, with a message in every language; later in the game it is worked out."""
+    from yatzy.i18n import LANGUAGES, translator
+    from yatzy.i18n.words import error_text
+    from yatzy.solver import DistributionTooLarge, distribution
+
+    assert distribution.most_open_boxes(85, 1) == 14  # Maxi Yatzy's
+    assert distribution.most_open_boxes(64, 1) == 15  # the whole of Scandinavian Yatzy
+    r = yatzy.ruleset("yatzy", order="in_order")
+    s = yatzy.strategy(r)
+    monkeypatch.setattr(distribution, "MAX_DISTRIBUTION_STATES", 64 * 4)  # two open boxes
+    s.forget()
+    fresh = Strategy(s.model, s.values, build_seconds=None, source="test")  # no start kept
+    for card in (Scorecard.empty(r), Scorecard(r, (1, 2, 3) + (None,) * 12)):  # 15, 12 open
+        with pytest.raises(DistributionTooLarge) as refused:
+            fresh.distribution(card)
+        assert refused.value.params == {"rules": "Yatzy", "most": 2,
+                                         "open": card.entries.count(None)}
+        for lang in LANGUAGES:
+            text = error_text(translator(lang), refused.value)
+            assert "Yatzy" in text and "{" not in text
+    late = Scorecard(r, (3, 6, 9, 12, 15, 18) + (0,) * 7 + (None, None))
+    assert fresh.distribution(late).mean == pytest.approx(fresh.value(late))

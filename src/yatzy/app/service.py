@@ -67,7 +67,7 @@ from yatzy.core.game import Game, Step
 from yatzy.core.names import MAX_PLAYERS, check_name, check_players
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
 from yatzy.core.seeded import Seed
-from yatzy.solver import check_supported
+from yatzy.solver import check_ready
 
 #: Games in play a service keeps in memory by default (the least recently used go first).
 CACHE_SIZE = 64
@@ -219,7 +219,7 @@ class GameService:
         mode = check_dice_mode(dice_mode)
         table = _seats(seats, check_ruleset(rules))
         if hints:
-            check_supported(rules)  # the hints are the solver's
+            check_ready(rules)  # the hints are the solver's, from its table
         names = [seat.name for seat in table]
         game_seed = starting_seed(mode, seed)
         if roll_off_dice is None and game_seed is None and first_player == "roll":

@@ -131,8 +131,8 @@ def register_all() -> None:
             bots.register_unavailable(name, solver.SolverMissing)
         return
     for name, temperature in LEVELS.items():
-        bots.register(name, _factory(name, temperature), plays=solver.check_supported)
-    bots.register("winner", WinnerBot, plays=solver.check_supported)
+        bots.register(name, _factory(name, temperature), plays=solver.check_ready)
+    bots.register("winner", WinnerBot, plays=solver.check_winner)
 
 
 def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0

@@ -89,10 +89,14 @@ def _progress(t: Translator, games: int) -> Iterator[Progress | None]:
 
 def run_match(args: argparse.Namespace, console: Console | None = None) -> int:
     from yatzy.bots.solver_bots import LEVELS
+    from yatzy.solver import TableNotBuilt
 
     t = command_translator(args)
     ruleset = ruleset_from_args(args)
-    levels = check_levels(args.levels, ruleset)
+    try:
+        levels = check_levels(args.levels, ruleset)
+    except TableNotBuilt:  # a command builds any table the solver plays: see below
+        levels = check_levels(args.levels)
     games = check_games(DEFAULT_DEALS * len(levels) if args.games is None else args.games,
                         len(levels))
     if any(level in LEVELS for level in levels):

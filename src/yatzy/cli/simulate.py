@@ -5,6 +5,7 @@ stays as it is."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from typing import Any
 
@@ -51,10 +52,12 @@ def register(subparsers: Any, t: Translator) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     from yatzy.bots import check_level
     from yatzy.bots.solver_bots import LEVELS, simulate_level
+    from yatzy.solver import TableNotBuilt
 
     t = command_translator(args)
     ruleset = ruleset_from_args(args)
-    check_level(args.bot, ruleset)
+    with contextlib.suppress(TableNotBuilt):  # a command builds any table the solver
+        check_level(args.bot, ruleset)        # plays: see load_strategy below
     # A bad file name is refused before the games are played, not after.
     plot = plot_file(args.plot) if args.plot else None
     # Only the solver's levels need its table (built with a progress bar if need be).

@@ -111,12 +111,14 @@ def progress_line(title: str) -> Iterator[Any]:
 
 
 def load_strategy(t: Translator, ruleset: Ruleset, *, rebuild: bool = False) -> Any:
-    """The strategy of ``ruleset``, with a progress bar if it has to be built."""
+    """The strategy of ``ruleset``, with a progress bar if it has to be built: a command
+    builds any table the solver plays, even one too large to be built on demand (the
+    player asked for it and sees the progress)."""
     from yatzy.solver import strategy
 
     title = t._("Solving {rules}", rules=ruleset_title(t, ruleset))
     with progress_line(title) as update:
-        return strategy(ruleset, progress=update, rebuild=rebuild)
+        return strategy(ruleset, progress=update, rebuild=rebuild, build=True)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -140,6 +142,7 @@ def run_solve(args: argparse.Namespace) -> int:
         "source": s.source,
         "seconds": seconds,
         "build_seconds": s.build_seconds,
+        "peak_memory_bytes": peak_memory(),
         "table": str(s.path) if s.path else None,
     }
     if dist is not None:
@@ -181,6 +184,17 @@ def run_solve(args: argparse.Namespace) -> int:
         if plot is not None:
             print(t._("chart saved to {file}", file=plot))
     return 0
+
+
+def peak_memory() -> int | None:
+    """The most memory this process has held at once so far (its peak resident set), in
+    bytes; ``None`` where the system does not say (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak) if sys.platform == "darwin" else int(peak) * 1024  # macOS: bytes
 
 
 #: The percentiles ``--distribution`` prints.

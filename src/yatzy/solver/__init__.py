@@ -22,7 +22,11 @@ from yatzy.solver.codes import SolverCode
 
 if TYPE_CHECKING:
     from yatzy.solver.analysis import Analysis, Decision, analyse
-    from yatzy.solver.distribution import DistributionError, ScoreDistribution
+    from yatzy.solver.distribution import (
+        DistributionError,
+        DistributionTooLarge,
+        ScoreDistribution,
+    )
     from yatzy.solver.model import UnreachableCard
     from yatzy.solver.policy import Option, Strategy, strategy
 
@@ -54,10 +58,18 @@ def require() -> None:
 
 
 #: The most turn-start states (sets of filled boxes × upper sums × the extra-bonus
-#: flag) a ruleset may have for the solver to play it: a table of that many values is
-#: built in seconds and held in memory by every process that advises. The rule sheets'
-#: rulesets have about 2 million (Scandinavian Yatzy: 2^15 × 64).
-MAX_STATES = 1 << 23
+#: flag) a ruleset may have for the solver to play it. Maxi Yatzy without saved rolls
+#: (2^20 × 85, about 89 million) is within it: its table is built in minutes, by
+#: ``yatzy solve`` only (see :data:`ON_DEMAND_STATES`).
+MAX_STATES = 1 << 27
+
+#: The most turn-start states of a table built on demand, by the first caller that
+#: needs it (a hint on the web, a computer player): such a table is built in seconds.
+#: The rule sheets' rulesets have about 2 million (Scandinavian Yatzy: 2^15 × 64). A
+#: larger table is built only when asked for explicitly (``yatzy solve``,
+#: ``strategy(..., build=True)``) and is otherwise read from the disk, where it was
+#: built before; without it the solver raises :class:`TableNotBuilt`.
+ON_DEMAND_STATES = 1 << 23
 
 
 class UnsupportedRuleset(BadInput):
@@ -92,14 +104,29 @@ def supports(ruleset: Ruleset) -> bool:
     """Whether the solver plays ``ruleset``: not with saved rolls (a turn's rolls then
     depend on the turns before it), and not past :data:`MAX_STATES` states. The one
     check of every solver feature (:func:`check_supported`), and of the front ends that
-    offer them. Cheap: the solver itself is not loaded.
+    offer them. Cheap: the solver itself is not loaded. (A large table may still have
+    to be built first: see :func:`builds_on_demand`.)
 
     >>> from yatzy.core.rulesets import ruleset
     >>> supports(ruleset("yahtzee")), supports(ruleset("maxi_yatzy", saved_rolls=False))
-    (True, False)
+    (True, True)
+    >>> supports(ruleset("maxi_yatzy"))
+    False
     """
     rules = check_ruleset(ruleset)
     return not rules.saved_rolls and state_count(rules) <= MAX_STATES
+
+
+def builds_on_demand(ruleset: Ruleset) -> bool:
+    """Whether the solver builds the table of ``ruleset`` when a caller first needs it
+    (at most :data:`ON_DEMAND_STATES` states); a larger one must have been built before,
+    by ``yatzy solve``. Cheap.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> builds_on_demand(ruleset("yatzy")), builds_on_demand(ruleset("maxi_yatzy"))
+    (True, False)
+    """
+    return state_count(ruleset) <= ON_DEMAND_STATES
 
 
 def check_supported(ruleset: Ruleset) -> Ruleset:
@@ -107,6 +134,78 @@ def check_supported(ruleset: Ruleset) -> Ruleset:
     if not supports(ruleset):
         raise UnsupportedRuleset(ruleset)
     return ruleset
+
+
+#: The rulesets whose strategy this process holds (:func:`yatzy.solver.strategy` adds
+#: each one it loads or builds).
+_HELD: set[Ruleset] = set()
+
+
+def table_ready(ruleset: Ruleset) -> bool:
+    """Whether the solver answers for ``ruleset`` without a build of minutes: it plays
+    it (:func:`supports`), and its table is built on demand (:func:`builds_on_demand`),
+    held by this process, or on the disk. Cheap: at most a file is looked up.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> table_ready(ruleset("yatzy")), table_ready(ruleset("maxi_yatzy"))
+    (True, False)
+    """
+    if not supports(ruleset):
+        return False
+    if builds_on_demand(ruleset) or ruleset in _HELD:
+        return True
+    from yatzy.solver import artifacts  # a large table's file name; numpy comes with it
+
+    return artifacts.table_path(ruleset).is_file()
+
+
+def check_ready(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` if :func:`table_ready`, else :class:`UnsupportedRuleset` or
+    :class:`TableNotBuilt`: the check of a computer player that is about to play it."""
+    check_supported(ruleset)
+    if not table_ready(ruleset):
+        raise TableNotBuilt(ruleset)
+    return ruleset
+
+
+class WinnerUnsupported(BadInput):
+    """The ``winner`` level does not play a ruleset whose table is too large to be
+    built on demand (:func:`builds_on_demand`): its table of the points still to come,
+    a chance per score and state, would not fit in memory (Maxi Yatzy's: tens of
+    gigabytes). ``params``: ``rules``, the ruleset's name."""
+
+    code = SolverCode.WINNER_UNSUPPORTED
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(
+            f"The winner level does not play {ruleset.title or ruleset.name}: its table "
+            "of the points still to come would not fit in memory",
+            rules=ruleset.title or ruleset.name)
+
+
+def check_winner(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` if the ``winner`` level plays it: :func:`check_ready`, and its table
+    built on demand (else :class:`WinnerUnsupported`)."""
+    check_ready(ruleset)
+    if not builds_on_demand(ruleset):
+        raise WinnerUnsupported(ruleset)
+    return ruleset
+
+
+class TableNotBuilt(YatzyError):
+    """The solver plays the ruleset, but its table is too large to be built on demand
+    (:func:`builds_on_demand`) and has not been built on this machine: ``yatzy solve``
+    with the ruleset's options builds it once (minutes), and every later caller reads it
+    from the disk. ``params``: ``rules``, the ruleset's name. Not bad input: the same
+    request works once the table is built."""
+
+    code = SolverCode.TABLE_NOT_BUILT
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(
+            f"The solver's table of {ruleset.title or ruleset.name} has not been built on "
+            "this machine: build it once with the command yatzy solve",
+            rules=ruleset.title or ruleset.name)
 
 
 _LOAD_ERROR: list[str | None] = []
@@ -130,6 +229,7 @@ _EXPORTS = {
     "Decision": "yatzy.solver.analysis",
     "analyse": "yatzy.solver.analysis",
     "DistributionError": "yatzy.solver.distribution",
+    "DistributionTooLarge": "yatzy.solver.distribution",
     "ScoreDistribution": "yatzy.solver.distribution",
     "UnreachableCard": "yatzy.solver.model",
     "Option": "yatzy.solver.policy",
@@ -151,17 +251,24 @@ __all__ = [
     "Analysis",
     "Decision",
     "DistributionError",
+    "DistributionTooLarge",
     "Option",
     "ScoreDistribution",
     "SolverMissing",
     "Strategy",
+    "TableNotBuilt",
     "UnreachableCard",
     "UnsupportedRuleset",
+    "WinnerUnsupported",
     "analyse",
     "available",
+    "builds_on_demand",
+    "check_ready",
     "check_supported",
+    "check_winner",
     "require",
     "state_count",
     "strategy",
     "supports",
+    "table_ready",
 ]

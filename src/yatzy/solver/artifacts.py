@@ -6,6 +6,12 @@ ruleset, the solver version and a SHA-256 of the arrays, checked on every load; 
 that does not match, or cannot be read at all, is ignored (and rebuilt by the caller).
 Files are written to a temporary name and renamed, so a reader never sees half a file.
 Saving a table deletes the same ruleset's files of earlier solver versions.
+
+A *compact* table (``save(..., compact=True)``: those too large to be built on demand,
+Maxi Yatzy's) keeps its values as ``float32``, half the size on disk (they are within
+``2**-24`` of the built values, relatively: well under 0.0001 points), and the start of a
+game's value exactly in its header; loaded, they are ``float64`` again, as the compiled
+code reads them.
 """
 
 from __future__ import annotations
@@ -75,7 +81,8 @@ def rules_digest(ruleset: Ruleset) -> str:
     return h.hexdigest()
 
 
-def _digest(values: FloatArray, allowed: IntArray, five_points: SmallIntArray) -> str:
+def _digest(values: npt.NDArray[np.floating[Any]], allowed: IntArray,
+            five_points: SmallIntArray) -> str:
     h = hashlib.sha256()
     for array in (values, allowed, five_points):
         # The array's own bytes, not a copy of them (tobytes() would copy the table).
@@ -90,17 +97,23 @@ def save(
     five_points: SmallIntArray,
     meta: dict[str, Any],
     directory: Path | None = None,
+    *,
+    compact: bool = False,
 ) -> Path:
-    """Write a table atomically; returns its path."""
+    """Write a table atomically; returns its path. ``compact``: its values as
+    ``float32`` (see above)."""
     path = table_path(ruleset, directory)
     small = np.asarray(five_points, dtype=np.int8)  # a copy only if it is not int8
+    stored = values.astype(np.float32) if compact else values
     header = {
         **meta,
         "ruleset": ruleset.to_dict(),
         "solver_version": SOLVER_VERSION,
-        "sha256": _digest(values, allowed, small),
+        "sha256": _digest(stored, allowed, small),
     }
-    _write(path, header, values=values, allowed=allowed, five_points=small)
+    if compact:
+        header["start_value"] = float(values.flat[0])
+    _write(path, header, values=stored, allowed=allowed, five_points=small)
     _remove_older(path)
     return path
 
@@ -149,14 +162,20 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
         # for garbled zip flags, MemoryError for a garbled shape...): whatever cannot be
         # read is rebuilt, like a file that does not match.
         return None
+    compact = isinstance(header, dict) and "start_value" in header
     if (
         not isinstance(header, dict)
         or header.get("ruleset") != ruleset.to_dict()
         or header.get("solver_version") != SOLVER_VERSION
         or small.dtype != np.int8
+        or values.dtype != (np.float32 if compact else np.float64)
+        or (compact and not isinstance(header["start_value"], float))
         or header.get("sha256") != _digest(values, allowed, small)
     ):
         return None
+    if compact:
+        values = values.astype(np.float64)
+        values.flat[0] = header["start_value"]  # the start of a game's value, exact
     return StoredTable(values, allowed, small, header)
 
 

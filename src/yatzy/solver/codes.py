@@ -17,6 +17,9 @@ class SolverCode(StrEnum):
     BAD_SCORE = "bad_score"
     SOLVER_MISSING = "solver_missing"
     UNSUPPORTED_RULESET = "unsupported_ruleset"
+    TABLE_NOT_BUILT = "table_not_built"
+    DISTRIBUTION_TOO_LARGE = "distribution_too_large"
+    WINNER_UNSUPPORTED = "winner_unsupported"
 
 
 register_error_texts(SolverCode, {
@@ -30,4 +33,13 @@ register_error_texts(SolverCode, {
     SolverCode.UNSUPPORTED_RULESET: N_(
             "The solver does not play {rules}: hints, win chances and the computer levels"
             " that need it are not offered for it"),
+    SolverCode.TABLE_NOT_BUILT: N_(
+            "The solver's table of {rules} has not been built on this machine: build it once"
+            " with the command yatzy solve"),
+    SolverCode.DISTRIBUTION_TOO_LARGE: N_(
+            "The score distribution of {rules} is worked out with at most {most} open boxes,"
+            " not {open}"),
+    SolverCode.WINNER_UNSUPPORTED: N_(
+            "The winner level does not play {rules}: its table of the points still to come"
+            " would not fit in memory"),
 })

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from yatzy.core.errors import BadInput, shown
+from yatzy.core.errors import BadInput, YatzyError, shown
 from yatzy.solver.codes import SolverCode
 from yatzy.solver.keeps import FloatArray
 
@@ -167,3 +167,36 @@ class DistributionError(BadInput):
     score that is no whole number)."""
 
     code = SolverCode.BAD_SCORE
+
+
+#: The most turn-start states a score distribution may reach (open boxes × upper sums ×
+#: the extra-bonus flag): as many as the start of Scandinavian Yatzy's (2^15 × 64), whose
+#: distribution takes seconds. The layers of a distribution hold every state's chance of
+#: every score, so past this they grow to gigabytes: in Maxi Yatzy (upper sums to 84) a
+#: distribution is worked out with 14 open boxes or fewer.
+MAX_DISTRIBUTION_STATES = 1 << 21
+
+
+class DistributionTooLarge(YatzyError):
+    """A score distribution asked for a position with too many open boxes for its
+    ruleset (see :data:`MAX_DISTRIBUTION_STATES`). ``params``: ``rules``, ``most`` (the
+    most open boxes) and ``open``. Not bad input: the position is fine; it is too early
+    in the game to work the distribution out."""
+
+    code = SolverCode.DISTRIBUTION_TOO_LARGE
+
+    def __init__(self, rules: str, most: int, open_boxes: int) -> None:
+        super().__init__(
+            f"The score distribution of {rules} is worked out with at most {most} open "
+            f"boxes, not {open_boxes}", rules=rules, most=most, open=open_boxes)
+
+
+def most_open_boxes(upper_sums: int, flags: int) -> int:
+    """The most open boxes a distribution may have (see
+    :data:`MAX_DISTRIBUTION_STATES`), with ``upper_sums`` upper sums and ``flags`` values
+    of the extra-bonus flag.
+
+    >>> most_open_boxes(64, 1), most_open_boxes(64, 2), most_open_boxes(85, 1)
+    (15, 14, 14)
+    """
+    return (MAX_DISTRIBUTION_STATES // (upper_sums * flags)).bit_length() - 1

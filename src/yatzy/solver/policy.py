@@ -26,9 +26,23 @@ from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.scorecard import Scorecard, check_card
-from yatzy.solver import artifacts, check_supported, dp, kernels, turn
+from yatzy.solver import (
+    _HELD,
+    TableNotBuilt,
+    artifacts,
+    builds_on_demand,
+    check_supported,
+    dp,
+    kernels,
+    turn,
+)
 from yatzy.solver.codes import SolverCode
-from yatzy.solver.distribution import ScoreDistribution, win_shares
+from yatzy.solver.distribution import (
+    DistributionTooLarge,
+    ScoreDistribution,
+    most_open_boxes,
+    win_shares,
+)
 from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model, Tables, build_model, order_tables
 
@@ -245,9 +259,21 @@ class Strategy:
         else:
             faces, rerolls = self._roll(dice, rolls_left)
             roll = self.model.keeps.roll_index(tuple(sorted(faces)))
+        self._check_open(mask)
         lowest, chances = self.kernels.distribution(mask, y, u, roll, rerolls,
                                                    kernels.threads())
         return ScoreDistribution(lowest + total, np.frombuffer(chances))
+
+    def _check_open(self, mask: int) -> None:
+        """:class:`DistributionTooLarge` when a distribution from ``mask`` has more open
+        boxes than :func:`~yatzy.solver.distribution.most_open_boxes` (Maxi Yatzy
+        early in the game): its layers would take gigabytes."""
+        m = self.model
+        most = most_open_boxes(m.threshold + 1, m.y_count)
+        open_boxes = m.boxes - bin(mask).count("1")
+        if open_boxes > most:
+            raise DistributionTooLarge(self.ruleset.title or self.ruleset.name, most,
+                                       open_boxes)
 
     def win_chances(self, game: Game) -> dict[str, float]:
         """Each player's chance of winning ``game`` from now on, a first place shared by
@@ -290,6 +316,7 @@ class Strategy:
                 if stored is not None:
                     self._start = ScoreDistribution(*stored)
                 else:
+                    self._check_open(0)
                     lowest, raw = self.kernels.distribution(0, 0, 0, -1, self.ruleset.rolls - 1,
                                                             kernels.threads())
                     self._start = ScoreDistribution(lowest, np.frombuffer(raw))
@@ -331,14 +358,21 @@ def _lock(ruleset: Ruleset) -> threading.Lock:
 
 
 def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
-             rebuild: bool = False, cache: bool = True) -> Strategy:
+             rebuild: bool = False, cache: bool = True, build: bool | None = None
+             ) -> Strategy:
     """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
     built (and saved). ``progress(done, total)`` reports a build's layers;
     ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
-    nor writes the disk. Safe to call from several threads: each table is built once.
+    nor writes the disk. ``build`` says whether a table that is not cached may be built:
+    ``None`` (the default) when :func:`~yatzy.solver.builds_on_demand` (seconds), so
+    that no request starts a build of minutes; ``True`` always (``yatzy solve``);
+    ``False`` never. Safe to call from several threads: each table is built once.
     :class:`~yatzy.solver.UnsupportedRuleset` for a ruleset the solver does not play
-    (:func:`~yatzy.solver.supports`)."""
+    (:func:`~yatzy.solver.supports`), :class:`~yatzy.solver.TableNotBuilt` when the
+    table would have to be built and may not be."""
     check_supported(ruleset)
+    if build is None:
+        build = builds_on_demand(ruleset)
     if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
         return found
     with _lock(ruleset):
@@ -351,6 +385,8 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
             result = Strategy(model, stored.values, build_seconds=None, source="cache",
                               path=artifacts.table_path(ruleset))
         else:
+            if not build and not rebuild:
+                raise TableNotBuilt(ruleset)
             start = time.perf_counter()
             order = order_tables(ruleset)
             model = build_model(ruleset, order)
@@ -362,9 +398,11 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
                     result.path = artifacts.save(
                         ruleset, values, order[0], order[1],
                         {"build_seconds": seconds, "states": result.state_count},
+                        compact=not builds_on_demand(ruleset),
                     )
                 except OSError as exc:  # an unwritable cache costs a rebuild next time
                     warnings.warn(f"The solver table was not cached: {exc}",
                                   RuntimeWarning, stacklevel=2)
         _STRATEGIES[ruleset] = result
+        _HELD.add(ruleset)
     return result

@@ -20,7 +20,7 @@ from yatzy.core.errors import YatzyError, register_error_texts
 from yatzy.core.game import Game
 from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
 from yatzy.i18n.words import error_text
-from yatzy.solver import SolverMissing
+from yatzy.solver import SolverMissing, TableNotBuilt
 
 
 class WebCode(StrEnum):
@@ -120,7 +120,7 @@ def status_of(error: YatzyError) -> int:
         return 404
     if isinstance(error, GameChanged):
         return 409
-    if isinstance(error, StorageError | AdviceBusy | SolverMissing):
+    if isinstance(error, StorageError | AdviceBusy | SolverMissing | TableNotBuilt):
         return 503  # not the request's fault: the server cannot do it now
     if isinstance(error, TooManyGames):
         return 429

@@ -21,7 +21,7 @@ from yatzy.core.actions import Action
 from yatzy.core.game import Game
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import seed_hash
-from yatzy.solver import supports
+from yatzy.solver import table_ready
 
 
 def card_state(card: Scorecard) -> dict[str, int | None]:
@@ -100,7 +100,7 @@ def game_state(
         "undo_by": undo_by(saved),
         "rolls_left": game.rolls_left,
         "saved_rolls": {player: game.saved_rolls(player) for player in game.players},
-        "advice": supports(rules),
+        "advice": table_ready(rules),
         "round": game.round,
         "rounds": len(rules.boxes),
         "is_over": game.is_over,

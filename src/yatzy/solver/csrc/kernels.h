@@ -31,17 +31,19 @@
 #define FACES 6
 /* Lanes per block in the table build: one AVX2 vector of doubles. */
 #define LANES 4
-/* The most boxes: a state's number, (mask * y_count + y) * (threshold + 1) + u, must fit
- * in 31 bits (an int, and the simulation's uint32 sort keys). */
+/* The most boxes and the highest upper-bonus threshold: a state's number, (mask * y_count
+ * + y) * (threshold + 1) + u, must also fit in 31 bits (an int, and the simulation's uint32
+ * sort keys), which kernels_sizes checks (Maxi Yatzy: 2^20 * 85). */
 #define NB_MAX 24
-#define THRESHOLD_MAX 63
+#define THRESHOLD_MAX 127
 #define DICE_MAX 10
 #define ROLLS_MAX 16
 /* The most points of a box, a bonus or an extra Yahtzee: sums of them stay far from
  * overflowing an int. */
 #define POINTS_MAX 32767
-/* The most upper sums a set of upper boxes may need values for. */
-#define LANES_MAX 64
+/* The most upper sums a set of upper boxes may need values for (one per upper sum up to
+ * the threshold at most). */
+#define LANES_MAX (THRESHOLD_MAX + 1)
 #define THREADS_MAX 64
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)

@@ -47,8 +47,9 @@ int kernels_sizes(const Sizes *s, int64_t items[N_ARRAYS], char *err, size_t err
     NEED(s->bonus >= 0 && s->bonus <= POINTS_MAX, "bonus");
     NEED(s->yahtzee_box >= -1 && s->yahtzee_box < s->nb, "yahtzee_box");
     NEED(s->sub_width >= 0 && s->sub_width <= s->first_roll, "sub_width");
-#undef NEED
     /* A state's number fits in 31 bits (see NB_MAX). */
+    NEED(((int64_t)1 << s->nb) * s->y_count * (s->threshold + 1) <= INT32_MAX, "states");
+#undef NEED
     const int64_t masks = (int64_t)1 << s->nb, st = s->threshold + 1, um = (int64_t)1 << s->nu;
     int64_t codes = 1;
     for (int f = 0; f < FACES; f++) codes *= s->dice + 1;

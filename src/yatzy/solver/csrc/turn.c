@@ -90,7 +90,7 @@ void make_plan(const Kernels *t, int mask, int y, Plan *p) {
 HOT void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mask,
                            const int32_t *jobs_y, ptrdiff_t start, ptrdiff_t stop,
                            ptrdiff_t step) {
-    double result[64 + LANES];
+    double result[LANES_MAX + LANES];
     for (ptrdiff_t j = start; j < stop; j += step) {
         int mask = jobs_mask[j], y = jobs_y[j];
         int um = upper_mask(t, mask);
