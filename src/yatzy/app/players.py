@@ -82,6 +82,14 @@ def daily_seed(secret: str, rules: str, day: date) -> str:
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
+def offline_seed(rules: str, day: date) -> str:
+    """The seed of the *offline* challenge of ``rules`` on ``day`` (``yatzy daily``
+    without a server): SHA-256 of ``"yatzy offline daily|<rules>|<YYYY-MM-DD>"``. Anyone
+    can work it out, so it is the same for everyone playing offline that day, never a
+    server's secret seed, and never ranked."""
+    return hashlib.sha256(f"yatzy offline daily|{rules}|{day.isoformat()}".encode()).hexdigest()
+
+
 def check_day(value: object) -> date:
     """``value`` (``"YYYY-MM-DD"``, or a date) as a date; else :class:`BadDay`."""
     if isinstance(value, date) and not isinstance(value, datetime):
@@ -272,14 +280,24 @@ class PlayerService:
         player = self._repo.player_named(name_key(checked))
         if player is None or player.name is None:
             raise PlayerNotFound(checked)
-        entries = [e for e in self._settled(self._repo.player_entries(player.id))
-                   if _counts(e)]
+        entries = self._counting(player.id)
         lost = [e.points_lost for e in entries if e.points_lost is not None]
         return Profile(
             name=player.name, games=self._repo.player_games(player.id),
             points_lost_per_game=round(sum(lost) / len(lost), 3) if lost else None,
             streak=streak((e.day for e in entries), today=self.today()),
         )
+
+    def streak_of(self, player_key: str) -> int:
+        """The daily streak of the player of ``player_key`` (0 for a key not seen)."""
+        player = self._repo.player_of_key(player_key_hash(player_key))
+        if player is None:
+            return 0
+        return streak((e.day for e in self._counting(player.id)), today=self.today())
+
+    def _counting(self, player_id: str) -> list[DailyEntry]:
+        """The player's ranked attempts that count."""
+        return [e for e in self._settled(self._repo.player_entries(player_id)) if _counts(e)]
 
     # --- The daily challenge --------------------------------------------------------
 
@@ -362,6 +380,16 @@ class PlayerService:
                      if e.player_id == me.id), None)
         return DailyResults(challenge, self.par(challenge), ranked, mine)
 
+    def sealed(self, game: Game) -> bool:
+        """True when ``game``'s seed is the seed of today's challenge of its ruleset: it
+        must not be shown (in the record of a game already over, say) before the day
+        is over, or the day's dice would be known to everyone still to play."""
+        seed = game.seed
+        if not isinstance(seed, str):
+            return False
+        expected = daily_seed(self._secret(), game.ruleset.name, self.today())
+        return hmac.compare_digest(seed, expected)
+
     def par(self, challenge: Challenge) -> int | None:
         """The par of ``challenge`` (worked out once, then kept)."""
         name = challenge.rules.name
@@ -401,4 +429,4 @@ def _counts(entry: DailyEntry) -> bool:
 
 __all__ = ["DAILY_SECRET", "Challenge", "DailyPlayed", "DailyResults", "NameTaken",
            "PlayerService", "Profile", "Ranked", "check_day", "daily_rules", "daily_seed",
-           "day_end", "par", "points_lost", "ranks", "share_text", "streak"]
+           "day_end", "offline_seed", "par", "points_lost", "ranks", "share_text", "streak"]
