@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     t = command_translator(args)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CommandError(N_("yatzy play needs a terminal: its input and output cannot "
+        raise CommandError(N_("yatzy daily needs a terminal: its input and output cannot "
                               "be a file or a pipe"))
     rules = ruleset(args.rules)
     day = datetime.now(UTC).date()
