@@ -214,12 +214,14 @@ def test_optimal_play_scores_par(client: TestClient) -> None:
 
 
 def test_names_and_profiles(client: TestClient, clock: Clock) -> None:
+    assert client.get("/api/me", headers=key(ANN)).json()["name"] is None
     assert client.put("/api/me", json={"name": "Ann"}, headers=key(ANN)).json() == {"name": "Ann"}
     for taken in ("ann", "ANN", "Ａｎｎ"):
         response = client.put("/api/me", json={"name": taken}, headers=key(BO))
         assert response.status_code == 409 and response.json()["error"]["code"] == "name_taken"
     assert client.put("/api/me", json={"name": "ann"}, headers=key(ANN)).status_code == 200
     assert client.get("/api/players/ANN").json()["name"] == "ann"
+    assert client.get("/api/me", headers=key(ANN)).json()["name"] == "ann"
     profile = client.get("/api/players/ann").json()
     assert profile == {"name": "ann", "rating": None, "rating_deviation": None, "games": 0,
                        "points_lost_per_game": None, "streak": 0}

@@ -261,6 +261,12 @@ class PlayerService:
         assert player is not None
         return player
 
+    def name_of(self, player_key: str) -> str | None:
+        """The display name of the player of ``player_key`` (``None``: none chosen, or
+        a key not seen yet; nothing is created)."""
+        player = self._repo.player_of_key(player_key_hash(player_key))
+        return None if player is None else player.name
+
     def set_name(self, player_key: str, name: object) -> Player:
         """Give the player of ``player_key`` the display name ``name``: checked by the
         core (:class:`~yatzy.core.errors.InvalidName`), unique

@@ -297,14 +297,17 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
 
 @router.get("/api/me", responses=ERRORS, tags=["history"])
 async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
-    """This browser's games (newest first) and best scores per ruleset variant."""
+    """This browser's display name (``null`` until it chooses one, ``PUT /api/me``), its
+    games (newest first) and best scores per ruleset variant."""
     check_rate(request)
     key = need_key(player_key)
     service = rooms_of(request).service
+    name = await run_in_threadpool(service.players.name_of, key)
     seated = await run_in_threadpool(service.my_games, key, 50)
     bests = await run_in_threadpool(service.my_bests, key)
     t = translator(request_lang(request))
     return {
+        "name": name,
         "games": [{
             "id": g.saved.id, "rules": g.saved.rules.to_dict(),
             "title": ruleset_title(t, g.saved.rules), "player": g.saved.seats[g.seat].name,

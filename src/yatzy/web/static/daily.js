@@ -73,7 +73,8 @@ function results(section, day, data) {
 }
 
 async function load() {
-  const today = await call("/api/daily");
+  const [today, me] = await Promise.all([call("/api/daily"), call(`/api/me?lang=${lang}`)]);
+  if (me.name !== null && !$("my-name").value) $("my-name").value = me.name;
   const box = $("challenges");
   let streak = 0;
   const sections = await Promise.all(today.map(async (day) => {
