@@ -129,7 +129,7 @@ class PlayerNotFound(BadInput, AppError):
         super().__init__(f"No player is called {name}", name=name)
 
 
-class DailyPlayed(AppError):
+class DailyPlayed(BadInput, AppError):
     """A second ranked attempt at a day's challenge: one a player a day."""
 
     code = AppCode.DAILY_PLAYED
@@ -149,7 +149,7 @@ class BadDay(BadInput, AppError):
                          value=shown(value))
 
 
-class DayNotOpen(AppError):
+class DayNotOpen(BadInput, AppError):
     """A day's challenge asked for before that day (UTC) has begun."""
 
     code = AppCode.DAY_NOT_OPEN
