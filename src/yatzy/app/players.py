@@ -47,12 +47,11 @@ from yatzy.app.errors import (
     DailyPlayed,
     DayNotOpen,
     GameNotFound,
-    NameTaken,
     PlayerNotFound,
 )
 from yatzy.app.ports import PlayerRepository
 from yatzy.app.saved import DailyEntry, Player, SavedGame, Seat
-from yatzy.core.errors import IllegalMove, RulesError, YatzyError
+from yatzy.core.errors import IllegalMove, RecordError, RulesError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.names import check_name, name_key
 from yatzy.core.rulesets import Ruleset, ruleset
@@ -68,7 +67,8 @@ if TYPE_CHECKING:
 #: The setting that holds the server's secret the daily seeds are derived from.
 DAILY_SECRET = "daily_secret"
 
-#: The seat's name in a daily game of a player who has not chosen a name.
+#: The seat's name in a daily game of a player who has not chosen a name (unless the
+#: caller gives one in the player's language).
 UNNAMED = "Player"
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -335,12 +335,13 @@ class PlayerService:
                           counts.get(rules.name, 0)) for rules in daily_rules()]
 
     def play(self, rules: object, player_key: str, *, day: object = None,
-             token_hash: str | None = None) -> SavedGame:
+             token_hash: str | None = None, unnamed: str = UNNAMED) -> SavedGame:
         """Start ``player_key``'s attempt at the challenge of ``rules`` on ``day``
         (default today): ranked today (a second ranked attempt is
         :class:`~yatzy.app.errors.DailyPlayed`), unranked on an earlier day. The game is
-        a solo game on the day's seed, its seat named after the player (with
-        ``token_hash``, the hash of the seat's token), in the player's games."""
+        a solo game on the day's seed, its seat named after the player (``unnamed``
+        for a player without a name; with ``token_hash``, the hash of the seat's
+        token), in the player's games."""
         standard = _standard(rules)
         today = self.today()
         checked = today if day is None else self._check_open(day)
@@ -350,7 +351,7 @@ class PlayerService:
                           for e in self._repo.daily_entries(standard.name, checked)):
             raise DailyPlayed(standard.name, checked.isoformat())
         seed = daily_seed(self._secret(), standard.name, checked)
-        name = player.name or UNNAMED
+        name = player.name or unnamed
         saved = self._games.create(standard, [Seat(name, token_hash=token_hash)], seed=seed)
         if ranked:
             try:
@@ -418,8 +419,8 @@ class PlayerService:
     def _settle(self, entry: DailyEntry) -> DailyEntry:
         try:
             saved = self._games.load(entry.game_id)
-        except (GameNotFound, YatzyError):
-            return entry  # a game that no longer reads does not count
+        except (GameNotFound, RecordError):
+            return entry  # a game deleted, or that no longer replays, does not count
         if not saved.finished:
             return entry
         done = replace(entry, total=saved.game.cards[0].total,
@@ -433,6 +434,6 @@ def _counts(entry: DailyEntry) -> bool:
     return entry.finished_at is not None and entry.finished_at < day_end(entry.day)
 
 
-__all__ = ["DAILY_SECRET", "Challenge", "DailyPlayed", "DailyResults", "NameTaken",
-           "PlayerService", "Profile", "Ranked", "check_day", "daily_rules", "daily_seed",
-           "day_end", "offline_seed", "par", "points_lost", "ranks", "share_text", "streak"]
+__all__ = ["DAILY_SECRET", "UNNAMED", "Challenge", "DailyResults", "PlayerService",
+           "Profile", "Ranked", "check_day", "daily_rules", "daily_seed", "day_end",
+           "offline_seed", "par", "points_lost", "ranks", "share_text", "streak"]

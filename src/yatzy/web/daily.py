@@ -13,6 +13,7 @@ from yatzy.app.access import new_token, token_hash
 from yatzy.app.players import DailyResults, PlayerService, Ranked, share_text
 from yatzy.core.seeded import seed_hash
 from yatzy.i18n import translator
+from yatzy.i18n.words import default_player_name
 from yatzy.web.api import PlayerKey, check_rate, client_of, need_key, rooms_of
 from yatzy.web.errors import request_lang
 from yatzy.web.schemas import (
@@ -56,7 +57,8 @@ async def _play(request: Request, rules: str, day: str | None,
     request.app.state.games_started.admit(client_of(request))
     token = new_token()
     players = players_of(request)
-    room = await rooms.create(lambda: players.play(rules, key, day=day,
+    unnamed = default_player_name(translator(request_lang(request)))
+    room = await rooms.create(lambda: players.play(rules, key, day=day, unnamed=unnamed,
                                                    token_hash=token_hash(token)))
     saved = room.table.saved
     base = str(request.base_url).rstrip("/")
