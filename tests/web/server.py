@@ -34,7 +34,9 @@ def start(db: Path | str, port: int, *args: str, log: Path | None = None,
     finally:
         if log is not None:
             stderr.close()  # type: ignore[union-attr]
-    deadline = time.monotonic() + 30
+    # Starting takes seconds, and far longer on a machine busy with other tests (30 s
+    # seen with several servers starting at once); a server that fails ends the wait.
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline and process.poll() is None:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:

@@ -6,7 +6,7 @@ never imports it (the composition root :mod:`yatzy.bootstrap` plugs them togethe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any, Protocol
 
@@ -193,6 +193,44 @@ class GameRepository(PlayerRepository, ChangeLog, Protocol):
     def ping(self) -> None:
         """Ask the database one cheap question about its games (is it there, does it
         answer); :class:`~yatzy.app.errors.StorageError` when it does not."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+class SharedLimitsDown(Exception):
+    """The store of the shared limits did not answer (in time)."""
+
+
+class SharedLimits(Protocol):
+    """Counts and locks shared by every server process of a site, so that the limits
+    on one client or one game hold however many processes serve it (a site of one
+    process has none: its limits are in its memory).
+
+    Keys name what is counted (``rate:203.0.113.9``); the store keeps them apart from
+    everything else it holds. Every method raises :class:`SharedLimitsDown` when the
+    store does not answer: the caller then counts in its own memory
+    (:class:`~yatzy.app.limits.SharedGuard`).
+    """
+
+    def take(self, key: str, rate: float, burst: int) -> bool:
+        """Take one from the token bucket ``key``, which fills with ``rate`` tokens a
+        second up to ``burst`` (and starts full); False, taking nothing, when it holds
+        less than one."""
+        ...
+
+    def admit(self, key: str, limit: int, window: float) -> float | None:
+        """Count one event in ``key`` unless ``limit`` events are counted in the last
+        ``window`` seconds: ``None`` when counted, else the seconds until the oldest of
+        them leaves the window."""
+        ...
+
+    def lock(self, key: str, seconds: float) -> Callable[[], None] | None:
+        """Take the lock ``key`` unless it is held: the function that gives it back,
+        or ``None`` when it is held. A lock not given back within ``seconds`` (its
+        holder died) is free again."""
         ...
 
     def close(self) -> None:
