@@ -43,7 +43,7 @@ def test_my_games_my_best_and_the_leaderboard(client: TestClient) -> None:
                                                                      "rolls": 1}},
                               "title": mine["bests"][0]["title"], "best": total, "games": 1}]
     assert client.get("/api/me", headers={"X-Player-Key": "k" * 40}).json() == {
-        "games": [], "bests": []}
+        "name": None, "games": [], "bests": []}
     boards = client.get("/api/leaderboards").json()
     assert boards[0]["entries"][0]["player"] == "Ann"
     assert boards[0]["entries"][0]["total"] == total

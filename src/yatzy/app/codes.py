@@ -37,6 +37,11 @@ class AppCode(StrEnum):
     STORAGE = "storage"
     MATCH_LEVELS = "match_levels"
     MATCH_GAMES = "match_games"
+    NAME_TAKEN = "name_taken"
+    PLAYER_NOT_FOUND = "player_not_found"
+    DAILY_PLAYED = "daily_played"
+    BAD_DAY = "bad_day"
+    DAY_NOT_OPEN = "day_not_open"
 
 
 register_error_texts(AppCode, {
@@ -72,6 +77,12 @@ register_error_texts(AppCode, {
             "A match of {levels} computer players is played in deals of {levels} games: the"
             " number of games must be a multiple of {levels} from {levels} to {most}, not"
             " {games}"),
+    AppCode.NAME_TAKEN: N_("The name {name} is taken: choose another"),
+    AppCode.PLAYER_NOT_FOUND: N_("No player is called {name}"),
+    AppCode.DAILY_PLAYED: N_(
+            "You have played today's challenge already: one ranked attempt a day"),
+    AppCode.BAD_DAY: N_("A day is written YYYY-MM-DD, not {value}"),
+    AppCode.DAY_NOT_OPEN: N_("The challenge of {day} is not open yet"),
 }, {
     AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
 })

@@ -111,6 +111,53 @@ class DiceNotAllowed(IllegalMove):
     code = AppCode.DICE_NOT_ALLOWED
 
 
+class NameTaken(BadInput, AppError):
+    """A display name another player has (as the core compares names)."""
+
+    code = AppCode.NAME_TAKEN
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"The name {name} is taken: choose another", name=name)
+
+
+class PlayerNotFound(BadInput, AppError):
+    """No player has this display name."""
+
+    code = AppCode.PLAYER_NOT_FOUND
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"No player is called {name}", name=name)
+
+
+class DailyPlayed(BadInput, AppError):
+    """A second ranked attempt at a day's challenge: one a player a day."""
+
+    code = AppCode.DAILY_PLAYED
+
+    def __init__(self, rules: str, day: str) -> None:
+        super().__init__("You have played today's challenge already: one ranked attempt"
+                         " a day", rules=rules, day=day)
+
+
+class BadDay(BadInput, AppError):
+    """A day that is not a date written ``YYYY-MM-DD``."""
+
+    code = AppCode.BAD_DAY
+
+    def __init__(self, value: object) -> None:
+        super().__init__(f"A day is written YYYY-MM-DD, not {shown(value)}",
+                         value=shown(value))
+
+
+class DayNotOpen(BadInput, AppError):
+    """A day's challenge asked for before that day (UTC) has begun."""
+
+    code = AppCode.DAY_NOT_OPEN
+
+    def __init__(self, day: str) -> None:
+        super().__init__(f"The challenge of {day} is not open yet", day=day)
+
+
 class StorageError(AppError):
     """The game database cannot be opened, read or written (disk full, locked too
     long, unreadable file, unreachable server, a newer schema than this program)."""

@@ -7,15 +7,17 @@ never imports it (the composition root :mod:`yatzy.bootstrap` plugs them togethe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Protocol
 
 from yatzy.app.events import Event
 from yatzy.app.feed import ChangeLog
 from yatzy.app.saved import (
     BestScore,
+    DailyEntry,
     LeaderEntry,
     ListedGame,
+    Player,
     SavedGame,
     SeatedGame,
     StatsRow,
@@ -27,7 +29,70 @@ from yatzy.core.rulesets import Ruleset
 RulesFilter = Ruleset | str | None
 
 
-class GameRepository(ChangeLog, Protocol):
+class PlayerRepository(Protocol):
+    """Where players, the server's settings and the daily challenges' entries live.
+
+    Writes commit before they return; failures are
+    :class:`~yatzy.app.errors.StorageError`.
+    """
+
+    def setting(self, key: str, default: str) -> str:
+        """The setting ``key``; when there is none yet, ``default`` is stored and
+        returned (the first writer wins: every caller gets the same value)."""
+        ...
+
+    def player_of_key(self, key_hash: str, *, create_at: datetime | None = None
+                      ) -> Player | None:
+        """The player whose browser has the key ``key_hash``; with ``create_at``, a new
+        player without a name is made for a key no player has."""
+        ...
+
+    def player_named(self, name_key: str) -> Player | None:
+        """The player whose name's key (:func:`yatzy.core.names.name_key`) is
+        ``name_key``."""
+        ...
+
+    def rename_player(self, player_id: str, name: str, name_key: str, when: datetime
+                      ) -> None:
+        """Give the player a display name; :class:`~yatzy.app.errors.NameTaken` when
+        another player has one with the same key."""
+        ...
+
+    def player_games(self, player_id: str) -> int:
+        """How many finished games the player's browsers sat in."""
+        ...
+
+    def add_daily_entry(self, entry: DailyEntry) -> None:
+        """Note a ranked attempt; :class:`~yatzy.app.errors.DailyPlayed` when the
+        player has one for that ruleset and day."""
+        ...
+
+    def finish_daily_entry(self, entry: DailyEntry) -> None:
+        """Note the total, points lost and end time of an attempt."""
+        ...
+
+    def daily_entries(self, rules: str, day: date) -> list[DailyEntry]:
+        """Every ranked attempt at the challenge of ``rules`` on ``day``."""
+        ...
+
+    def daily_counts(self, day: date) -> dict[str, int]:
+        """The number of ranked attempts on ``day``, by ruleset."""
+        ...
+
+    def player_entries(self, player_id: str) -> list[DailyEntry]:
+        """Every ranked attempt of the player, newest day first."""
+        ...
+
+    def daily_par(self, rules: str, day: date) -> int | None:
+        """The par noted for the challenge of ``rules`` on ``day``."""
+        ...
+
+    def set_daily_par(self, rules: str, day: date, par: int) -> None:
+        """Note the par of a challenge (a second note of the same par is no change)."""
+        ...
+
+
+class GameRepository(PlayerRepository, ChangeLog, Protocol):
     """Where saved games and the history of finished games live.
 
     Every method that writes commits before it returns, so a crash loses nothing that a

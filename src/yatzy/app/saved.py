@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from yatzy.app.codes import AppCode
 from yatzy.core.errors import ErrorCode, IllegalMove
@@ -222,3 +222,35 @@ class BestScore:
     rules: Ruleset
     best: int
     games: int
+
+
+@dataclass(frozen=True)
+class Player:
+    """A person who plays on a server, known by the keys of their browsers: ``name`` is
+    their display name (``None`` until they choose one)."""
+
+    id: str
+    name: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """A player's ranked attempt at the challenge of ``rules`` (a ruleset's name) on
+    ``day``: ``total`` and ``points_lost`` once the game is over (``points_lost``
+    stays ``None`` where the solver does not play the rules), else ``None``."""
+
+    rules: str
+    day: date
+    player_id: str
+    player: str | None
+    game_id: str
+    started_at: datetime
+    total: int | None = None
+    points_lost: float | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once the total is noted."""
+        return self.total is not None

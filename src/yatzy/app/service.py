@@ -50,6 +50,7 @@ from yatzy.app.events import (
     GameFinished,
 )
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
+from yatzy.app.players import PlayerService
 from yatzy.app.ports import GameRepository, RulesFilter
 from yatzy.app.saved import (
     BestScore,
@@ -193,6 +194,8 @@ class GameService:
         self._clock = clock
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
         self._lock = threading.Lock()
+        #: Players' names and profiles, and the daily challenges.
+        self.players = PlayerService(self, repository, clock)
 
     # --- Playing --------------------------------------------------------------------
 

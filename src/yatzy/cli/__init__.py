@@ -25,6 +25,7 @@ from yatzy.i18n import Translator, translator
 #: Modules that each add one or more sub-commands, in the order of ``yatzy --help``.
 COMMAND_MODULES = (
     "yatzy.cli.play",
+    "yatzy.cli.daily",
     "yatzy.cli.score",
     "yatzy.cli.solve",
     "yatzy.cli.simulate",
@@ -40,6 +41,7 @@ COMMAND_MODULES = (
 #: test holds this to what the modules add).
 COMMAND_OF = {
     "play": "yatzy.cli.play",
+    "daily": "yatzy.cli.daily",
     "score": "yatzy.cli.score",
     "solve": "yatzy.cli.solve",
     "advise": "yatzy.cli.solve",

@@ -17,20 +17,22 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
-from yatzy.app.errors import GameChanged, GameNotFound, StorageError
+from yatzy.app.errors import DailyPlayed, GameChanged, GameNotFound, NameTaken, StorageError
 from yatzy.app.events import Event, GameDeleted
 from yatzy.app.feed import StoredChange
 from yatzy.app.ports import RulesFilter
 from yatzy.app.saved import (
     BestScore,
+    DailyEntry,
     DamagedGame,
     LeaderEntry,
     ListedGame,
+    Player,
     SavedGame,
     Seat,
     SeatedGame,
@@ -41,7 +43,18 @@ from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.record import record_header, step_entry, with_actions
 from yatzy.core.rulesets import Ruleset
-from yatzy.storage.tables import changes, games, moves, results, seat_keys
+from yatzy.storage.tables import (
+    changes,
+    daily_entries,
+    daily_pars,
+    games,
+    moves,
+    player_keys,
+    players,
+    results,
+    seat_keys,
+    settings,
+)
 
 T = TypeVar("T")
 
@@ -774,6 +787,135 @@ class SqlGameRepository:
         )
         rows = self._read(lambda c: c.execute(query).all())
         return sorted((_rules_of(r.ruleset, r.options_key) for r in rows), key=str)
+
+    # --- Settings, players and the daily challenges ------------------------------------
+
+    def setting(self, key: str, default: str) -> str:
+        query = sa.select(settings.c.value).where(settings.c.key == key)
+        found = self._read(lambda c: c.scalar(query))
+        if found is not None:
+            return str(found)
+        with self._transaction() as connection:
+            try:
+                with connection.begin_nested():
+                    connection.execute(settings.insert().values(key=key, value=default))
+            except sa.exc.IntegrityError:
+                pass  # another process wrote it first: its value holds
+            return str(connection.scalar(query))
+
+    @staticmethod
+    def _player(row: sa.Row[Any]) -> Player:
+        return Player(row.id, row.name, row.created_at)
+
+    def player_of_key(self, key_hash: str, *, create_at: datetime | None = None
+                      ) -> Player | None:
+        query = (sa.select(players).join(player_keys, player_keys.c.player_id == players.c.id)
+                 .where(player_keys.c.key_hash == key_hash))
+        row = self._read(lambda c: c.execute(query).first())
+        if row is not None or create_at is None:
+            return None if row is None else self._player(row)
+        player_id = secrets.token_hex(16)
+        with self._transaction() as connection:
+            try:
+                with connection.begin_nested():
+                    connection.execute(players.insert().values(
+                        id=player_id, name=None, name_key=None, created_at=create_at,
+                        updated_at=create_at))
+                    connection.execute(player_keys.insert().values(
+                        key_hash=key_hash, player_id=player_id, created_at=create_at))
+            except sa.exc.IntegrityError:
+                pass  # the same key made a player at the same moment: that one it is
+            return self._player(connection.execute(query).one())
+
+    def player_named(self, name_key: str) -> Player | None:
+        query = sa.select(players).where(players.c.name_key == name_key)
+        row = self._read(lambda c: c.execute(query).first())
+        return None if row is None else self._player(row)
+
+    def rename_player(self, player_id: str, name: str, name_key: str, when: datetime
+                      ) -> None:
+        taken = sa.select(sa.func.count()).where(players.c.name_key == name_key,
+                                                 players.c.id != player_id)
+        with self._transaction() as connection:
+            if connection.scalar(taken):
+                raise NameTaken(name)
+            try:
+                with connection.begin_nested():
+                    connection.execute(players.update().where(players.c.id == player_id)
+                                       .values(name=name, name_key=name_key, updated_at=when))
+            except sa.exc.IntegrityError:
+                raise NameTaken(name) from None  # taken at the same moment
+
+    def player_games(self, player_id: str) -> int:
+        query = (
+            sa.select(sa.func.count(sa.distinct(seat_keys.c.game_id)))
+            .join(player_keys, player_keys.c.key_hash == seat_keys.c.key_hash)
+            .join(games, games.c.id == seat_keys.c.game_id)
+            .where(player_keys.c.player_id == player_id, games.c.status == FINISHED)
+        )
+        return int(self._read(lambda c: c.scalar(query)) or 0)
+
+    def add_daily_entry(self, entry: DailyEntry) -> None:
+        with self._transaction() as connection:
+            try:
+                with connection.begin_nested():
+                    connection.execute(daily_entries.insert().values(
+                        ruleset=entry.rules, day=entry.day, player_id=entry.player_id,
+                        game_id=entry.game_id, started_at=entry.started_at))
+            except sa.exc.IntegrityError:
+                raise DailyPlayed(entry.rules, entry.day.isoformat()) from None
+
+    def finish_daily_entry(self, entry: DailyEntry) -> None:
+        with self._transaction() as connection:
+            connection.execute(
+                daily_entries.update()
+                .where(daily_entries.c.ruleset == entry.rules,
+                       daily_entries.c.day == entry.day,
+                       daily_entries.c.player_id == entry.player_id)
+                .values(total=entry.total, points_lost=entry.points_lost,
+                        finished_at=entry.finished_at))
+
+    @staticmethod
+    def _entry(row: sa.Row[Any]) -> DailyEntry:
+        return DailyEntry(row.ruleset, row.day, row.player_id, row.name, row.game_id,
+                          row.started_at, row.total, row.points_lost, row.finished_at)
+
+    def _entries(self, *where: sa.ColumnElement[bool]) -> list[DailyEntry]:
+        query = (
+            sa.select(daily_entries, players.c.name)
+            .join(players, players.c.id == daily_entries.c.player_id)
+            .where(*where)
+            .order_by(daily_entries.c.day.desc(), daily_entries.c.started_at,
+                      daily_entries.c.player_id)
+        )
+        rows = self._read(lambda c: c.execute(query).all())
+        return [self._entry(row) for row in rows]
+
+    def daily_entries(self, rules: str, day: date) -> list[DailyEntry]:
+        return self._entries(daily_entries.c.ruleset == rules, daily_entries.c.day == day)
+
+    def daily_counts(self, day: date) -> dict[str, int]:
+        query = (sa.select(daily_entries.c.ruleset, sa.func.count())
+                 .where(daily_entries.c.day == day).group_by(daily_entries.c.ruleset))
+        return {name: int(n) for name, n in self._read(lambda c: c.execute(query).all())}
+
+    def player_entries(self, player_id: str) -> list[DailyEntry]:
+        return self._entries(daily_entries.c.player_id == player_id)
+
+    def daily_par(self, rules: str, day: date) -> int | None:
+        query = sa.select(daily_pars.c.par).where(daily_pars.c.ruleset == rules,
+                                                  daily_pars.c.day == day)
+        par = self._read(lambda c: c.scalar(query))
+        return None if par is None else int(par)
+
+    def set_daily_par(self, rules: str, day: date, par: int) -> None:
+        with self._transaction() as connection:
+            try:
+                with connection.begin_nested():
+                    connection.execute(daily_pars.insert().values(ruleset=rules, day=day,
+                                                                  par=par))
+            except sa.exc.IntegrityError:
+                pass  # worked out at the same moment elsewhere: the same par
 
     def close(self) -> None:
         self.engine.dispose()

@@ -157,3 +157,83 @@ changes = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Index("ix_changes_created_at", "created_at"),
 )
+
+#: The server's own settings, one value a key, created once (``daily_secret``: the secret
+#: the daily challenges' seeds are derived from).
+settings = sa.Table(
+    "settings",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+#: People who play on this server: a display name (optional, unique as the core compares
+#: names). A player is known by the keys of its browsers (``player_keys``), so a player
+#: can later have several devices; ratings, passkeys and the like hang off ``id``.
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    #: The display name as the player typed it; NULL until the player chooses one.
+    sa.Column("name", sa.Text, nullable=True),
+    #: ``yatzy.core.names.name_key(name)``: unique, so no two players share a name in
+    #: any case or compatibility form.
+    sa.Column("name_key", sa.Text, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("name_key"),
+)
+
+#: The browsers (player keys, only their SHA-256) of each player.
+player_keys = sa.Table(
+    "player_keys",
+    metadata,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_player_keys_player_id", "player_id"),
+)
+
+#: Each player's ranked attempt at a day's challenge of a ruleset (one at most). The
+#: total and the points lost are noted once the game is over.
+daily_entries = sa.Table(
+    "daily_entries",
+    metadata,
+    sa.Column("ruleset", sa.String(32), primary_key=True),
+    #: The UTC day of the challenge.
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column(
+        "game_id",
+        sa.String(32),
+        sa.ForeignKey("games.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("started_at", UTCDateTime, nullable=False),
+    #: NULL until the game is over (and for a game finished after the day closed).
+    sa.Column("total", sa.Integer, nullable=True),
+    #: Expected points lost against optimal play; NULL where the solver does not play.
+    sa.Column("points_lost", sa.Float, nullable=True),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.UniqueConstraint("game_id"),
+    sa.Index("ix_daily_entries_player_id", "player_id"),
+)
+
+#: What optimal play scores on a day's dice stream (worked out once).
+daily_pars = sa.Table(
+    "daily_pars",
+    metadata,
+    sa.Column("ruleset", sa.String(32), primary_key=True),
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("par", sa.Integer, nullable=False),
+)

@@ -180,11 +180,14 @@ async def undo(game_id: GameId, body: UndoIn, request: Request,
 @router.get("/api/games/{game_id}/record", responses=ERRORS, tags=["games"])
 async def record(game_id: GameId, request: Request) -> dict[str, Any]:
     """The game record (``docs/records.md``); ``Game.from_record`` replays it. The
-    secret seed is in it once the game is over (``yatzy.audit_record`` checks it)."""
+    secret seed is in it once the game is over (``yatzy.audit_record`` checks it); the
+    seed of a daily challenge once its day is over."""
     check_rate(request)
     room = await room_of(request, game_id)
     game = room.table.game
-    return game.to_record(hide_seed=not game.is_over)
+    players = rooms_of(request).service.players
+    hide = not game.is_over or await run_in_threadpool(players.sealed, game)
+    return game.to_record(hide_seed=hide)
 
 
 @router.get("/api/games/{game_id}/hint", responses=ERRORS, tags=["games"])
@@ -272,7 +275,7 @@ PlayerKey = Annotated[str | None, Header(alias="X-Player-Key", max_length=64,
                                          description="The browser's random player key")]
 
 
-def _key(player_key: str | None) -> str:
+def need_key(player_key: str | None) -> str:
     if not player_key:
         raise forbidden(N_("This needs the browser's player key"))
     return player_key
@@ -287,21 +290,24 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
     check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
-    key = _key(player_key)
+    key = need_key(player_key)
     await rooms_of(request).run(rooms_of(request).service.claim_seat, game_id, seat.name, key)
     return Response(status_code=204)
 
 
 @router.get("/api/me", responses=ERRORS, tags=["history"])
 async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
-    """This browser's games (newest first) and best scores per ruleset variant."""
+    """This browser's display name (``null`` until it chooses one, ``PUT /api/me``), its
+    games (newest first) and best scores per ruleset variant."""
     check_rate(request)
-    key = _key(player_key)
+    key = need_key(player_key)
     service = rooms_of(request).service
+    name = await run_in_threadpool(service.players.name_of, key)
     seated = await run_in_threadpool(service.my_games, key, 50)
     bests = await run_in_threadpool(service.my_bests, key)
     t = translator(request_lang(request))
     return {
+        "name": name,
         "games": [{
             "id": g.saved.id, "rules": g.saved.rules.to_dict(),
             "title": ruleset_title(t, g.saved.rules), "player": g.saved.seats[g.seat].name,

@@ -14,7 +14,15 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yatzy.app.advice import AdviceBusy
-from yatzy.app.errors import GameChanged, GameNotFound, StorageError
+from yatzy.app.errors import (
+    DailyPlayed,
+    DayNotOpen,
+    GameChanged,
+    GameNotFound,
+    NameTaken,
+    PlayerNotFound,
+    StorageError,
+)
 from yatzy.app.policy import SeatsRefused, TooManyGames
 from yatzy.core.errors import YatzyError, register_error_texts
 from yatzy.core.game import Game
@@ -116,9 +124,9 @@ def error_body(code: str, message: str) -> dict[str, Any]:
 
 def status_of(error: YatzyError) -> int:
     """The HTTP status of a typed error of the core or the app."""
-    if isinstance(error, GameNotFound):
+    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen):
         return 404
-    if isinstance(error, GameChanged):
+    if isinstance(error, GameChanged | NameTaken | DailyPlayed):
         return 409
     if isinstance(error, StorageError | AdviceBusy | SolverMissing | TableNotBuilt):
         return 503  # not the request's fault: the server cannot do it now

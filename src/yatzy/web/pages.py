@@ -17,7 +17,7 @@ from yatzy.app.errors import GameNotFound
 from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
-from yatzy.i18n.words import box_label, ruleset_description
+from yatzy.i18n.words import box_label, ruleset_description, ruleset_title
 from yatzy.web.errors import LANG_COOKIE, asked_lang, request_lang
 from yatzy.web.texts import TEXTS, page_texts
 
@@ -101,6 +101,15 @@ async def _game(request: Request, game_id: str, *, replay: bool) -> HTMLResponse
 async def history(request: Request) -> HTMLResponse:
     """This browser's games and best scores, and the leaderboards."""
     return _page(request, "history.html", _common(request))
+
+
+@router.get("/daily", response_class=HTMLResponse)
+async def daily(request: Request) -> HTMLResponse:
+    """Today's challenges: play, then the results, the leaderboard and the text to
+    share; this browser's name and streak."""
+    t = translator(request_lang(request))
+    titles = {info.name: ruleset_title(t, ruleset(info.name)) for info in all_rulesets()}
+    return _page(request, "daily.html", _common(request) | {"titles_json": script_json(titles)})
 
 
 @router.get("/offline", response_class=HTMLResponse)

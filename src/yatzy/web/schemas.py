@@ -280,3 +280,90 @@ class PongMessage(BaseModel):
 ServerMessage = Annotated[
     WelcomeMessage | StateMessage | ComputerMessage | PresenceMessage | ErrorMessage
     | PongMessage, Field(discriminator="type")]
+
+
+# --- Players and the daily challenge ---------------------------------------------------
+
+
+class NameIn(BaseModel):
+    """``PUT /api/me``: this browser's display name (the core checks it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(max_length=200)]
+
+
+class MeOut(BaseModel):
+    """This browser's player after ``PUT /api/me``."""
+
+    name: str | None
+
+
+class PlayerOut(BaseModel):
+    """``GET /api/players/{name}``."""
+
+    name: str
+    rating: float | None = Field(description="Null until ratings exist on this server")
+    rating_deviation: float | None = Field(
+        description="Null until ratings exist on this server")
+    games: int = Field(description="Finished games this player's browsers sat in")
+    points_lost_per_game: float | None = Field(
+        description="Mean points lost against optimal play over the player's ranked daily "
+                    "challenges (the games that are analysed); null before the first")
+    streak: int = Field(description="Days in a row with a ranked daily challenge finished")
+
+
+class DailyOut(BaseModel):
+    """One of today's challenges (``GET /api/daily``)."""
+
+    rules: str
+    date: str = Field(description="The UTC day, YYYY-MM-DD")
+    seed_hash: str = Field(description="SHA-256 of the day's secret seed, revealed once "
+                                       "the day is over")
+    players: int = Field(description="Ranked attempts so far")
+
+
+class DailyEntryOut(BaseModel):
+    """A ranked attempt that counts (over before its day closed)."""
+
+    player: str | None = Field(description="The player's display name; null for a player "
+                                           "without one")
+    total: int
+    points_lost: float | None = Field(
+        description="Points lost against optimal play; null where the solver does not "
+                    "play the rules")
+    rank: int = Field(description="By total, highest first (ties share a rank)")
+    accuracy_rank: int | None = Field(description="By points lost, fewest first")
+    game_id: str | None = Field(description="The attempt's game (for its replay), once "
+                                            "the day is over")
+
+
+class DailyMineOut(BaseModel):
+    """The asking browser's own attempt (with ``X-Player-Key``)."""
+
+    game_id: str
+    total: int | None
+    points_lost: float | None
+    rank: int | None = Field(description="Null while the game is not over, or when it "
+                                         "was over after the day closed")
+    accuracy_rank: int | None
+    of: int
+    share: str | None = Field(description="The text to share, in the request's language, "
+                                          "once the game is over")
+    replay_url: str
+    play_url: str | None = Field(description="The game's page, while it is not over")
+
+
+class DailyResultsOut(BaseModel):
+    """``GET /api/daily/{rules}/{date}``."""
+
+    rules: str
+    date: str
+    seed_hash: str
+    seed: str | None = Field(description="The secret seed, once the day is over: "
+                                         "yatzy.audit_record checks every attempt with it")
+    players: int
+    par: int | None = Field(description="What optimal play scores on the day's dice; "
+                                        "null where the solver does not play the rules")
+    entries: list[DailyEntryOut]
+    me: DailyMineOut | None = None
+    streak: int | None = Field(default=None, description="The asking browser's streak")

@@ -120,6 +120,25 @@ TEXTS: dict[str, str] = {
                    "showed only its SHA-256 hash. Once the game is over, the game record "
                    "reveals the seed: anyone can check that it has this hash and gave these "
                    "dice (yatzy.audit_record)."),
+    # The daily challenge.
+    "daily": N_("Daily challenge"),
+    "daily_help": N_("Every day the same dice for everyone: one ranked attempt a day."),
+    "daily_play": N_("Play today's challenge"),
+    "daily_continue": N_("Continue your game"),
+    "daily_players": N_("Players today: {n}"),
+    "daily_par": N_("Par (optimal play on these dice): {par}"),
+    "daily_score": N_("Your score: {total}"),
+    "daily_lost": N_("{points} points lost against optimal play"),
+    "daily_rank": N_("#{rank} of {players} by score"),
+    "daily_accuracy": N_("#{rank} by accuracy"),
+    "daily_streak": N_("Days in a row: {n}"),
+    "daily_share": N_("Copy the text to share"),
+    "daily_replay": N_("Watch your game again"),
+    "points_lost": N_("Points lost"),
+    "your_name": N_("Your name on the leaderboards"),
+    "save": N_("Save"),
+    "saved": N_("Saved"),
+    "anonymous": N_("(no name)"),
 }
 
 

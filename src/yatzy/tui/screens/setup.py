@@ -15,6 +15,7 @@ from yatzy.app import Seat
 from yatzy.bots import bot_names
 from yatzy.core.errors import YatzyError
 from yatzy.core.rulesets import OptionInfo, Ruleset, ruleset, rulesets
+from yatzy.core.seeded import Seed
 from yatzy.i18n import LANGUAGES, Translator, translator
 from yatzy.i18n.words import default_player_name, error_text
 from yatzy.tui.screens.base import TranslatedScreen
@@ -31,7 +32,8 @@ class GameSetup:
     #: ``"seat"``, ``"roll"`` or ``None`` for the default (a roll-off for multi-player
     #: Yahtzee, as its rule sheet says).
     first_player: str | None = None
-    seed: int | None = None
+    #: The dice's seed: a number, or a secret seed (a daily challenge's).
+    seed: Seed | None = None
 
     @property
     def first(self) -> str:

@@ -1,0 +1,68 @@
+"""``yatzy daily``: today's daily challenge in the terminal game, offline and unranked.
+
+Offline there is no server's secret: the game's seed is
+:func:`yatzy.app.players.offline_seed` for the ruleset and the UTC day, the same for
+everyone playing offline that day (so players can compare), and never ranked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from yatzy.cli.errors import CommandError
+from yatzy.cli.options import add_language_argument, command_translator
+from yatzy.core.rulesets import ruleset_names
+from yatzy.i18n import N_, Translator
+
+
+def register(subparsers: Any, t: Translator) -> None:
+    parser = subparsers.add_parser(
+        "daily",
+        help="play today's daily challenge offline (unranked)",
+        description=(
+            "Play today's daily challenge (UTC) alone in the terminal: the ruleset's "
+            "standard options and the day's dice, the same for everyone who plays it "
+            "offline today. Offline attempts are not ranked."
+        ),
+    )
+    parser.add_argument("--rules", choices=ruleset_names(), default="yatzy",
+                        help="the ruleset (default: yatzy, Scandinavian)")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the game database (default: $YATZY_DB or the user data folder)")
+    add_language_argument(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start today's offline challenge in the terminal game."""
+    from yatzy.app.players import offline_seed
+    from yatzy.bootstrap import open_service
+    from yatzy.cli.play import default_name
+    from yatzy.core.rulesets import ruleset
+    from yatzy.tui.app import YatzyApp
+    from yatzy.tui.screens.setup import GameSetup
+    from yatzy.tui.seats import parse_seats
+
+    t = command_translator(args)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CommandError(N_("yatzy daily needs a terminal: its input and output cannot "
+                              "be a file or a pipe"))
+    rules = ruleset(args.rules)
+    day = datetime.now(UTC).date()
+    note = t._("The daily challenge of {day}, offline: unranked, the same dice for everyone"
+               " who plays it offline today.", day=day.isoformat())
+    print(note)
+    setup = GameSetup(rules, parse_seats(default_name(t, os.environ), ()), "auto", "seat",
+                      offline_seed(rules.name, day))
+    service = open_service(args.db)
+    app = YatzyApp(service, lang=t.lang, setup=setup)
+    try:
+        app.run()
+    finally:
+        service.close()
+    print(note)
+    return app.return_code or 0
