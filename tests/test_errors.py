@@ -14,7 +14,7 @@ from yatzy.core.errors import BadInput, YatzyError
 #: Errors that are not about bad input: asking again (later, elsewhere) may work.
 NOT_INPUT = {
     "YatzyError", "AppError", "GameChanged", "StorageError", "AdviceBusy", "TooManyGames",
-    "SolverMissing", "WebError",
+    "SolverMissing", "WebError", "TableNotBuilt", "DistributionTooLarge",
 }
 
 
