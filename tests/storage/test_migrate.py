@@ -43,7 +43,8 @@ def test_migrations_build_the_schema_of_the_models(db: str | Path) -> None:
     with engine.connect() as connection:
         assert current_revision(connection) == head_revision()
         names = set(sa.inspect(connection).get_table_names())
-    assert names == {"games", "moves", "results", "seat_keys", "changes", "alembic_version"}
+    assert names == {"games", "moves", "results", "seat_keys", "changes", "leases",
+                     "alembic_version"}
     engine.dispose()
 
 
@@ -91,8 +92,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert (MIGRATIONS / "env.py").is_file() and (MIGRATIONS / "script.py.mako").is_file()
     scripts = sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py"))
     assert scripts[0] == "r0001_initial.py"
-    assert scripts[-1] == "r0006_moves.py"
-    assert head_revision() == "0006"
+    assert scripts[-1] == "r0007_leases.py"
+    assert head_revision() == "0007_leases"
 
 
 def test_programs_opening_a_new_database_at_once(db: str | Path) -> None:
