@@ -151,6 +151,8 @@ class GameSession:
         self._leased_elsewhere: asyncio.TimerHandle | None = None
         #: Set when the session stops: no new step is begun.
         self._stopping = False
+        #: Set when the session stops: cuts a computer's pause short.
+        self._stopped = asyncio.Event()
         #: Set when the lease held was lost (taken over): no new step is begun.
         self._lost = False
         #: Called when the computers have played as far as they can.
@@ -373,7 +375,7 @@ class GameSession:
                 # The lease is taken while the first pause goes by: no wait for it.
                 taking = asyncio.ensure_future(self._run(service.take_turns, game_id, LEASE))
                 try:
-                    await self._sleep(self.pace)
+                    await self._pause(self.pace)
                 finally:
                     lease = await taking
                     held = lease is not None and lease.mine
@@ -414,7 +416,7 @@ class GameSession:
         may have made one to play again)."""
         while self.table.bot_to_play is not None:
             if not paused:
-                await self._sleep(self.pace)
+                await self._pause(self.pace)
             paused = False
             if self._stopping or self._lost:
                 return False
@@ -441,6 +443,18 @@ class GameSession:
                 self.on_computer(action)
             await self._tell(Note("state"))
         return True
+
+    async def _pause(self, seconds: float) -> None:
+        """A computer's pause before its step, cut short when the session stops."""
+        if self._stopping:
+            return
+        sleeping = asyncio.ensure_future(self._sleep(seconds))
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait((sleeping, stopped), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeping.cancel()
+            stopped.cancel()
 
     async def _keep(self, game_id: str) -> None:
         """Renew the lease on the computer turns every :data:`RENEW` seconds while they
@@ -493,6 +507,7 @@ class GameSession:
         under way be stored (waiting up to :data:`STOP_WAIT` seconds), and hand the
         computer turns over to the other processes that hold the game."""
         self._stopping = True
+        self._stopped.set()
         self._cancel_timers()
         driver = self._driver
         if driver is not None and not driver.done():

@@ -23,6 +23,10 @@ LOG_FORMAT_ENV = "YATZY_LOG_FORMAT"
 
 #: uvicorn's setting: the addresses of the reverse proxies to believe.
 PROXIES_ENV = "FORWARDED_ALLOW_IPS"
+#: Seconds a server that is told to stop (SIGTERM, Ctrl+C) waits for the requests under
+#: way before it stops the rest (its computers then hand their turns over).
+GRACEFUL = 10
+
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
@@ -128,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
         config = uvicorn.Config(app, log_level="info" if structured else "warning",
                                 access_log=False, ws_max_size=16 * 1024,
                                 log_config=None if structured else uvicorn.config.LOGGING_CONFIG,
-                                proxy_headers=behind_proxy(), http=json_error_protocol())
+                                proxy_headers=behind_proxy(), http=json_error_protocol(),
+                                timeout_graceful_shutdown=GRACEFUL)
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
