@@ -138,11 +138,15 @@ async def test_computer_turns_left_behind_by_a_killed_process_are_adopted(db: Pa
         gone = dead.create(YATZY, COMPUTERS, seed=6)
         dead.take_turns(gone.id, 0.1)
         dead.delete(gone.id)
+        person = dead.create(YATZY, [Seat("Ann"), *COMPUTERS], seed=7)
+        dead.take_turns(person.id, 0.1)  # killed after its computer's last step
         await asyncio.sleep(0.15)
         b = Process(b_service, 0)
-        assert sorted(await b.sessions.adopt()) == sorted([saved.id, gone.id])
+        adopted = await b.sessions.adopt()
+        assert sorted(adopted) == sorted([saved.id, gone.id, person.id])
+        assert person.id not in b.sessions  # nothing to play there: not kept
         await played_out(b_service, saved.id, b)
-        assert b_service.abandoned_turns() == []  # the deleted game's lease went too
+        assert b_service.abandoned_turns() == []  # the others' leases went too
         await b.sessions.close()
 
 

@@ -208,6 +208,12 @@ class GameSession:
         return self._driver is not None and not self._driver.done()
 
     @property
+    def leased_elsewhere(self) -> bool:
+        """True while another process holds this game's computer turns (this session
+        tries again when their lease runs out)."""
+        return self._leased_elsewhere is not None
+
+    @property
     def idle(self) -> bool:
         """No computer playing and no roll waiting for its dice: the session may be
         dropped and opened again from the store."""

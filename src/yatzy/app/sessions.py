@@ -185,9 +185,15 @@ class Sessions:
             if self._closing:
                 break
             try:
-                await self.get(game_id)
+                session = await self.get(game_id)
             except GameNotFound:  # deleted since: its lease goes
                 await self.run(self._forget_lease, game_id)
+                continue
+            if not session.busy and not session.leased_elsewhere:
+                # No computer to play (the holder was killed after its last step): the
+                # lease goes, and the session unless someone here uses it.
+                await self.run(self._forget_lease, game_id)
+                self._drop_if_idle(session)
         return found
 
     def _forget_lease(self, game_id: str) -> None:
