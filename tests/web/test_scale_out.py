@@ -132,8 +132,10 @@ class Server:
 def servers(db: str, redis_at: str, logs: Path, *each: tuple[str, ...]
             ) -> Iterator[list[Server]]:
     """A server on ``db`` and Redis at ``redis_at`` for each tuple of ``each`` (its
-    own arguments more, such as its ``--pace``), started together; named A, B, ...
-    (their logs ``server-A.log`` ... in ``logs``). Killed at the end, if still up."""
+    own arguments more, such as its ``--pace``), one after the other (a server loads
+    the solver's tables as it starts: two at once would slow the first moves); named
+    A, B, ... (their logs ``server-A.log`` ... in ``logs``). Killed at the end, if still
+    up."""
     started: list[Server] = []
     try:
         for name, extra in zip("ABCD", each, strict=False):
@@ -142,8 +144,7 @@ def servers(db: str, redis_at: str, logs: Path, *each: tuple[str, ...]
             # Every test client is 127.0.0.1, one address: the per-address limit off.
             started.append(Server(f"http://127.0.0.1:{port}", launch(
                 db, port, "--redis", redis_at, "--rate", "0", *extra, log=log), log))
-        for server in started:
-            wait_ready(server.process, int(server.base.rsplit(":", 1)[1]), server.log)
+            wait_ready(started[-1].process, port, log)
         yield started
     finally:
         for server in started:
