@@ -172,3 +172,33 @@ async def test_one_process_takes_the_lease_once_a_computer_turn_and_lets_go(
             assert len(taken) == turn + 1  # once a turn (of up to four steps)
             assert other.take_turns(saved.id, 0).mine  # let go of after it
         await process.sessions.close()
+
+
+async def test_a_person_moving_here_has_the_computer_played_here_at_once(db: Path) -> None:
+    """B found the computer turns held by A and waits for A's lease to run out; A plays
+    the turn, lets go and no longer holds the game. Ann's next move through B has B play
+    the computer's next turn at once, not when A's old lease would have run out."""
+    with open_service(db, follow=True) as a_service, open_service(db, follow=True) as b_service:
+        saved = a_service.create(YATZY, [Seat("Ann"), *COMPUTERS], seed=3)
+        a, b = Process(a_service, 0.2), Process(b_service, 0)
+        a.sessions.start()
+        b.sessions.start()
+        on_a = await a.sessions.get(saved.id)
+        await b.hold(saved.id)
+        on_b = await b.sessions.get(saved.id)
+        await on_a.act(Roll(), player="Ann")
+        await on_a.act(Score("chance"), player="Ann")
+        await until(lambda: on_b.leased_elsewhere, 2)  # B tried: A holds them
+        await on_a.settled()
+        await a.sessions.close()
+        assert a.steps and not b.steps
+        await until(lambda: on_b.saved.version == on_a.saved.version, 2)
+        assert on_b.leased_elsewhere  # its old try still waits for A's lease
+        moved = time.monotonic()
+        await on_b.act(Roll(), player="Ann")
+        await on_b.act(Score("ones"), player="Ann")
+        await until(lambda: bool(b.steps), 2)
+        assert b.steps[0] - moved < 0.5, b.steps[0] - moved
+        await on_b.settled()
+        assert on_b.game.current_player == "Ann"
+        await b.sessions.close()

@@ -364,7 +364,9 @@ class GameSession:
 
     async def _changed(self) -> None:
         await self._tell(Note("state"))
-        self.start()
+        # A person moved here: whoever held the computer turns before may have let go
+        # of them since (and no longer hold the game), so this session tries at once.
+        self.handed_over()
 
     async def _drive(self) -> None:
         """Play the computers' steps one by one at the session's pace, holding the lease
