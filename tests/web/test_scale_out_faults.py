@@ -263,8 +263,10 @@ def test_postgresql_connections_dropped_answer_503_and_nothing_is_half_written(
                 acknowledged: dict[int, dict[str, Any]] = {}
                 codes: dict[int, int] = {}
                 current = state.json()
+                deadline = time.monotonic() + 60
                 try:
                     while not current["is_over"]:
+                        assert time.monotonic() < deadline, f"no end: {codes}"
                         action = next_action(current)
                         answer = client.post(
                             f"/api/games/{game_id}/actions",
