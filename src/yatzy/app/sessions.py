@@ -170,12 +170,17 @@ class Sessions:
         their computer turns ran out (the process that held it was killed, and nobody
         that holds the game took it over): each session tries the lease, and the one
         process that gets it plays on."""
+        failing = False
         while not self._closing:
             await asyncio.sleep(LEASE)
             try:
                 await self.adopt()
             except Exception as exc:  # the database away: the next round tries again
-                log.warning("Looking for computer turns left behind failed: %s", exc)
+                if not failing:  # said once, not every round
+                    log.warning("Looking for computer turns left behind failed: %s", exc)
+                failing = True
+            else:
+                failing = False
 
     async def adopt(self) -> list[str]:
         """Open (and so start) the games whose computer turns were left behind by a
