@@ -20,6 +20,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,27 @@ import sqlalchemy as sa
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.services import postgres_admin_sql, postgres_database, redis_url
-from tests.web.server import free_port, start
+from tests.web.server import free_port, launch, start, wait_ready
 from tests.web.test_scale_out import BOXES, Server, Watcher, servers
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Server]]:
+    """The database, Redis and server B that outlive the tests' servers A (each test
+    starts an A, and kills it or stops it): a server less to start a test."""
+    url = redis_url()
+    logs = tmp_path_factory.mktemp("site")
+    with postgres_database() as db, servers(db, url, logs, ()) as (b,):
+        yield db, url, b
+
+
+def server_a(site: tuple[str, str, Server], logs: Path, *extra: str) -> Server:
+    """A server A of one test on the site's database and Redis (killed by the test)."""
+    db, url, _ = site
+    port = free_port()
+    log = logs / "server-A.log"
+    process = launch(db, port, "--redis", url, "--rate", "0", *extra, log=log)
+    return Server(f"http://127.0.0.1:{port}", wait_ready(process, port, log), log)
 
 
 def lease_holder(db: str, game_id: str) -> str | None:
@@ -82,14 +102,16 @@ def play_person(client: httpx.Client, game_id: str, token: str, person: str,
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
 def test_the_process_holding_a_computer_turn_stops_and_the_other_plays_it(
-        tmp_path: Path, stop: signal.Signals) -> None:
+        site: tuple[str, str, Server], tmp_path: Path, stop: signal.Signals) -> None:
     """Ann plays a computer through A (its pace one second: the turn is under way when
     A stops); a watcher on B holds the game there. B plays the computer's turn: after
     A's lease runs out (killed), or at once (told to stop: it hands the turn over)."""
-    url = redis_url()
+    db, _, b = site
     began = time.monotonic()
-    with postgres_database() as db, servers(db, url, tmp_path, ("--pace", "1"), ()) as (a, b):
-        print(f"\nservers up in {time.monotonic() - began:.1f} s")
+    a = server_a(site, tmp_path, "--pace", "1")
+    before = computer_steps(b)
+    try:
+        print(f"\nA up in {time.monotonic() - began:.1f} s")
         created = httpx.post(f"{a.base}/api/games", json={
             "rules": "yatzy", "seats": [{"name": "Ann"}, {"bot": "greedy"}]}, timeout=10).json()
         game_id, token = created["id"], created["seats"][0]["token"]
@@ -110,6 +132,7 @@ def test_the_process_holding_a_computer_turn_stops_and_the_other_plays_it(
             stopped = time.monotonic()
             os.kill(a.process.pid, stop)
             took = watcher.wait_for(scored + 1, 10) - stopped  # B's first step
+            assert took > 0, took  # A held the turn, and played none of it
             if stop == signal.SIGTERM:
                 # Stopped cleanly (uvicorn ends by the signal once it has shut down).
                 assert a.process.wait(timeout=15) in (0, -signal.SIGTERM)
@@ -123,22 +146,26 @@ def test_the_process_holding_a_computer_turn_stops_and_the_other_plays_it(
                   f"ended {time.monotonic() - stopped:.1f} s after")
         finally:
             watcher.close()
-        actions = record["actions"]
-        assert final["is_over"] and final["version"] == len(actions) + 1  # none twice
-        played = [entry for entry in actions if entry["player"] == computer]
-        assert len([e for e in played if e["type"] == "score"]) == 15
-        assert computer_steps(b) == len(played)  # every one of them by B, once
-        # In order (a computer showing its keep sends the state again before it rolls).
-        assert watcher.versions == sorted(watcher.versions)
+    finally:
+        a.process.kill()
+        a.process.wait(timeout=10)
+    actions = record["actions"]
+    assert final["is_over"] and final["version"] == len(actions) + 1  # none twice
+    played = [entry for entry in actions if entry["player"] == computer]
+    assert len([e for e in played if e["type"] == "score"]) == 15
+    assert computer_steps(b) - before == len(played)  # every one of them by B, once
+    # In order (a computer showing its keep sends the state again before it rolls).
+    assert watcher.versions == sorted(watcher.versions)
 
 
 def test_a_process_with_open_seats_killed_its_clients_go_on_through_the_other(
-        tmp_path: Path) -> None:
+        site: tuple[str, str, Server], tmp_path: Path) -> None:
     """Ann and Bo have their websockets on A and move through it, one move under way
     when A is killed; they go on through B: B's state is what A acknowledged (or that
     move more), and the finished game holds every acknowledged move where it was."""
-    url = redis_url()
-    with postgres_database() as db, servers(db, url, tmp_path, (), ()) as (a, b):
+    b = site[2]
+    a = server_a(site, tmp_path)
+    try:
         created = httpx.post(f"{a.base}/api/games", json={
             "rules": "yatzy", "seats": [{"name": "Ann"}, {"name": "Bo"}]}, timeout=10).json()
         game_id = created["id"]
@@ -201,11 +228,14 @@ def test_a_process_with_open_seats_killed_its_clients_go_on_through_the_other(
         finally:
             for seat in seats:
                 seat.close()
-        actions = record["actions"]
-        assert state["version"] == len(actions) + 1
-        for version, action in acknowledged.items():
-            entry = actions[version - 2]  # the move that made ``version``
-            assert entry["type"] == action["type"] and entry.get("box") == action.get("box")
+    finally:
+        a.process.kill()
+        a.process.wait(timeout=10)
+    actions = record["actions"]
+    assert state["version"] == len(actions) + 1
+    for version, action in acknowledged.items():
+        entry = actions[version - 2]  # the move that made ``version``
+        assert entry["type"] == action["type"] and entry.get("box") == action.get("box")
 
 
 def test_postgresql_connections_dropped_answer_503_and_nothing_is_half_written(
