@@ -1,6 +1,7 @@
 """Load test of the web app: many two-seat games played over websockets at once.
 
     python bench/web.py [--games 500] [--seconds 60] [--think-min 1] [--think-max 3]
+                        [--processes N] [--postgres [URL]] [--redis [URL]]
 
 Starts a real server (``yatzy serve`` on 127.0.0.1, a free port, a fresh SQLite file
 in a temporary folder, ``--pace 0 --rate 0``), then a load generator in a separate
@@ -15,11 +16,18 @@ new version.
 The server's rate limit is off (``--rate 0``): every simulated client shares one
 address, so the per-address limit would throttle the load generator itself.
 
+With ``--processes N`` it starts N servers, each on its own port, and the two seats of
+a game talk to different ones (a seat's socket and its actions go to its server), so
+that every move crosses from one process to another: give them ``--postgres`` (a
+scratch database on the local server) and ``--redis``, as a site with several processes
+runs.
+
 Prints a table: games held at once, sockets, actions, actions a second, latency
-(p50, p99, max), the server's memory (VmRSS before and after the games are created,
-and per game) and errors. Traffic goes to 127.0.0.1 only; every loop is bounded in
-count and time; the server and the temporary folder are removed at the end. Not part
-of ``make test``.
+(p50, p99, max), each server's memory (VmRSS before and after the games are created,
+and per game) and CPU, the CPU per action, errors, and a projection of the machines
+100,000 games at once would need at the measured cost per game. Traffic goes to
+127.0.0.1 only; every loop is bounded in count and time; the servers, a scratch
+database and the temporary folder are removed at the end. Not part of ``make test``.
 """
 
 from __future__ import annotations
@@ -54,6 +62,8 @@ PLAY_CONNECTIONS = 64
 MAX_MESSAGES_PER_SOCKET = 100_000
 #: How often a seat may retry an action the server refused.
 MAX_RETRIES = 3
+#: The Redis of ``--redis`` without a URL.
+REDIS = os.environ.get("YATZY_TEST_REDIS", "redis://127.0.0.1:6379/0")
 #: Seconds between the load generator's own samples (loop lag, games held).
 SAMPLE_EVERY = 0.1
 
@@ -136,6 +146,8 @@ class SeatRun:
     game: GameRun
     name: str
     token: str
+    #: The server (its index) this seat's browser talks to: its socket and its actions.
+    server: int = 0
     ws: Any = None
     #: The newest version this seat has received, and that state.
     seen: int = -1
@@ -185,14 +197,14 @@ class LoadGenerator:
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.cfg = config
-        self.base = config["url"]
-        self.ws_base = "ws" + self.base.removeprefix("http")
+        self.bases: list[str] = config["urls"]
+        self.ws_bases = ["ws" + base.removeprefix("http") for base in self.bases]
         self.rng = random.Random(config["seed"])
         self.stats = Stats()
         self.games: list[GameRun] = []
         self.playing = False
         self.stopping = False
-        self.http: Any = None  # the players' HTTP client during play
+        self.http: list[Any] = []  # the players' HTTP clients during play, per server
         self.closing = False
         self.tasks: set[asyncio.Task[None]] = set()
         self.readers: list[asyncio.Task[None]] = []
@@ -213,13 +225,16 @@ class LoadGenerator:
             return None
         data = answer.json()
         game = GameRun(data["id"])
-        game.seats = [SeatRun(game, s["name"], s["token"]) for s in data["seats"]]
+        # The seats of a game talk to different servers (when there are several), so
+        # that every move crosses from one process to another.
+        game.seats = [SeatRun(game, s["name"], s["token"], (index + i) % len(self.bases))
+                      for i, s in enumerate(data["seats"])]
         return game
 
     async def connect(self, seat: SeatRun) -> bool:
         from websockets.asyncio.client import connect
 
-        url = f"{self.ws_base}/ws/games/{seat.game.id}?token={seat.token}"
+        url = f"{self.ws_bases[seat.server]}/ws/games/{seat.game.id}?token={seat.token}"
         t = time.perf_counter()
         try:
             seat.ws = await connect(
@@ -236,9 +251,10 @@ class LoadGenerator:
         self.readers.append(asyncio.create_task(self.read(seat)))
         return True
 
-    async def set_up_game(self, client: Any, index: int, gate: asyncio.Semaphore) -> None:
+    async def set_up_game(self, clients: list[Any], index: int,
+                          gate: asyncio.Semaphore) -> None:
         async with gate:
-            game = await self.create_game(client, index)
+            game = await self.create_game(clients[index % len(clients)], index)
             if game is None:
                 return
             self.games.append(game)
@@ -260,7 +276,7 @@ class LoadGenerator:
         from websockets.asyncio.client import connect
 
         for seat in game.seats:
-            url = f"{self.ws_base}/ws/games/{game.id}?token={seat.token}"
+            url = f"{self.ws_bases[seat.server]}/ws/games/{game.id}?token={seat.token}"
             async with connect(url, proxy=None, open_timeout=30) as ws:
                 for _ in range(2):
                     await asyncio.wait_for(ws.recv(), 30)
@@ -369,7 +385,7 @@ class LoadGenerator:
         self.stats.sent += 1
         self.stats.sent_in_window += 1
         try:
-            answer = await self.http.post(
+            answer = await self.http[seat.server].post(
                 f"/api/games/{seat.game.id}/actions", json=action,
                 headers={"Authorization": f"Bearer {seat.token}"})
             if answer.status_code != 200:
@@ -396,17 +412,20 @@ class LoadGenerator:
         import httpx2 as httpx
 
         cfg = self.cfg
-        pid = cfg["server_pid"]
+        pids: list[int] = cfg["server_pids"]
         limits = httpx.Limits(max_connections=SETUP_CONCURRENCY,
                               max_keepalive_connections=SETUP_CONCURRENCY)
         out: dict[str, Any] = {}
-        async with httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=30,
-                                     limits=limits) as client:
-            await self.warm_up(client)
-            out["rss_before_kib"] = rss_kib(pid)
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [await stack.enter_async_context(httpx.AsyncClient(
+                base_url=base, trust_env=False, timeout=30, limits=limits))
+                for base in self.bases]
+            for client in clients:
+                await self.warm_up(client)
+            out["rss_before_kib"] = [rss_kib(pid) for pid in pids]
             gate = asyncio.Semaphore(SETUP_CONCURRENCY)
             t = time.perf_counter()
-            setup = asyncio.gather(*(self.set_up_game(client, i + 1, gate)
+            setup = asyncio.gather(*(self.set_up_game(clients, i + 1, gate)
                                      for i in range(cfg["games"])))
             try:
                 await asyncio.wait_for(setup, cfg["setup_timeout"])
@@ -414,17 +433,18 @@ class LoadGenerator:
                 self.stats.errors["setup timed out"] += 1
             out["setup_seconds"] = time.perf_counter() - t
         await asyncio.sleep(1.0)  # let the presence broadcasts settle
-        out["rss_after_create_kib"] = rss_kib(pid)
+        out["rss_after_create_kib"] = [rss_kib(pid) for pid in pids]
         out["sockets"] = sum(1 for g in self.games for s in g.seats if s.open)
         out["games_created"] = len(self.games)
 
         # Play for --seconds: actions over HTTP (a pool of kept-alive connections, as
         # many browsers would hold), states over the websockets.
-        self.http = httpx.AsyncClient(
-            base_url=self.base, trust_env=False, timeout=30,
+        self.http = [httpx.AsyncClient(
+            base_url=base, trust_env=False, timeout=30,
             limits=httpx.Limits(max_connections=PLAY_CONNECTIONS,
                                 max_keepalive_connections=PLAY_CONNECTIONS))
-        cpu_server, cpu_self = cpu_seconds(pid), time.process_time()
+            for base in self.bases]
+        cpu_servers, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
         machine = machine_cpu()
         start = time.perf_counter()
         until = start + cfg["seconds"]
@@ -435,9 +455,10 @@ class LoadGenerator:
         await self.sample(until)
         self.stopping = True
         window = time.perf_counter() - start
-        cpu_server_end = cpu_seconds(pid)
-        out["server_cpu_percent"] = (None if cpu_server is None or cpu_server_end is None
-                                     else 100 * (cpu_server_end - cpu_server) / window)
+        out["server_cpu_percent"] = [
+            None if before is None or after is None else 100 * (after - before) / window
+            for before, after in zip(cpu_servers, [cpu_seconds(pid) for pid in pids],
+                                     strict=True)]
         out["client_cpu_percent"] = 100 * (time.process_time() - cpu_self) / window
         busy, steal = (b - a for a, b in zip(machine, machine_cpu(), strict=True))
         out["machine_busy_percent"] = 100 * busy / window
@@ -449,11 +470,12 @@ class LoadGenerator:
         drain_until = time.perf_counter() + cfg["drain"]
         while time.perf_counter() < drain_until and any(g.pending for g in self.games):
             await asyncio.sleep(0.05)
-        await self.http.aclose()
+        for http in self.http:
+            await http.aclose()
         late = sum(len(g.pending) for g in self.games)
         if late:
             self.stats.errors["action not seen by every seat in time"] += late
-        out["rss_after_play_kib"] = rss_kib(pid)
+        out["rss_after_play_kib"] = [rss_kib(pid) for pid in pids]
         out["games_over"] = sum(1 for g in self.games if g.over)
 
         # Close everything, bounded.
@@ -510,12 +532,12 @@ def worker(config: dict[str, Any], pipe: Connection) -> None:
 # --- The server and the report (the main process) ---------------------------------------
 
 
-def server_command(port: int, db: Path) -> list[str]:
+def server_command(port: int, db: Path | str, redis: str | None = None) -> list[str]:
     """``yatzy serve`` from this interpreter's environment."""
     script = Path(sys.executable).with_name("yatzy")
     start = [str(script)] if script.exists() else [sys.executable, "-m", "yatzy.cli"]
     return [*start, "serve", "--host", HOST, "--port", str(port), "--db", str(db),
-            "--pace", "0", "--rate", "0"]
+            "--pace", "0", "--rate", "0", *(["--redis", redis] if redis else [])]
 
 
 def wait_healthy(url: str, server: subprocess.Popen[bytes], timeout: float) -> None:
@@ -545,6 +567,10 @@ def stop(server: subprocess.Popen[bytes]) -> None:
             server.wait(10)
 
 
+def each(values: list[Any], show: Any) -> str:
+    return " / ".join(show(v) for v in values)
+
+
 def ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -553,10 +579,19 @@ def mib(kib: int | None) -> str:
     return "-" if kib is None else f"{kib / 1024:.1f} MiB"
 
 
+def server_cpu(result: dict[str, Any]) -> float:
+    """The CPU the servers used during play, in all (% of one core)."""
+    return sum(x or 0 for x in result["server_cpu_percent"])
+
+
+def total_kib(values: list[int | None]) -> int | None:
+    return None if any(v is None for v in values) else sum(v or 0 for v in values)
+
+
 def machine_row(result: dict[str, Any]) -> str:
     """The whole machine's busy CPU during play, and what other processes took."""
     busy = result["machine_busy_percent"]
-    others = busy - (result["server_cpu_percent"] or 0) - result["client_cpu_percent"]
+    others = busy - server_cpu(result) - result["client_cpu_percent"]
     return (f"{busy:.0f}% of one core of {os.cpu_count()} (other processes {others:.0f}%, "
             f"steal {result['machine_steal_percent']:.0f}%)")
 
@@ -565,7 +600,8 @@ def report(args: argparse.Namespace, command: list[str], result: dict[str, Any],
            load_before: str, load_after: str) -> None:
     lat = result["latencies_ms"]
     own = result["own_latencies_ms"]
-    before, after = result["rss_before_kib"], result["rss_after_create_kib"]
+    before = total_kib(result["rss_before_kib"])
+    after = total_kib(result["rss_after_create_kib"])
     per_game = (None if before is None or after is None or not result["games_created"]
                 else (after - before) / result["games_created"])
     errors: dict[str, int] = result["errors"]
@@ -575,8 +611,11 @@ def report(args: argparse.Namespace, command: list[str], result: dict[str, Any],
     held = result["held_min"]
 
     print()
-    print(f"yatzy web load test: {args.games} two-seat games, {args.seconds:g} s of play")
-    print(f"  server : {' '.join(command[-12:])}")
+    print(f"yatzy web load test: {args.games} two-seat games, {args.seconds:g} s of play, "
+          f"{args.processes} server process{'es' if args.processes > 1 else ''} on "
+          f"{'PostgreSQL' if args.postgres is not None else 'SQLite'}"
+          f"{' + Redis' if args.redis else ''}")
+    print(f"  server : {' '.join(command[-14:])}")
     print("           rate limit OFF (--rate 0) for the load generator: every simulated "
           "client shares 127.0.0.1")
     print(f"  clients: one process, {result['client_loop']}, think "
@@ -603,12 +642,17 @@ def report(args: argparse.Namespace, command: list[str], result: dict[str, Any],
         ("latency to acting seat p50/p99 (ms)",
          f"{ms(percentile(own, 50))} / {ms(percentile(own, 99))}"),
         ("messages received", f"{result['messages']} ({result['bytes_in'] / 1e6:.1f} MB)"),
-        ("server RSS before games", mib(before)),
-        ("server RSS after games created", mib(after)),
-        ("server RSS after play", mib(result["rss_after_play_kib"])),
-        ("server RSS per game", "-" if per_game is None else f"{per_game:.1f} KiB"),
-        ("server CPU during play", "-" if result["server_cpu_percent"] is None
-         else f"{result['server_cpu_percent']:.0f}% of one core"),
+        ("server RSS before games (each)", each(result["rss_before_kib"], mib)),
+        ("server RSS after games created (each)",
+         each(result["rss_after_create_kib"], mib)),
+        ("server RSS after play (each)", each(result["rss_after_play_kib"], mib)),
+        ("server RSS per game (all servers)",
+         "-" if per_game is None else f"{per_game:.1f} KiB"),
+        ("server CPU during play (each)", each(
+            result["server_cpu_percent"],
+            lambda x: "-" if x is None else f"{x:.0f}%") + " of one core"),
+        ("server CPU per action (ms, all servers)", "-" if not result["sent_in_window"]
+         else f"{10 * server_cpu(result) * window / result['sent_in_window']:.2f}"),
         ("load generator CPU during play", f"{result['client_cpu_percent']:.0f}% of one core"),
         ("machine CPU busy during play (all)", machine_row(result)),
         ("load generator loop lag p99/max (ms)",
@@ -624,10 +668,24 @@ def report(args: argparse.Namespace, command: list[str], result: dict[str, Any],
         print(f"| {name.ljust(width)} | {value}")
     for kind, count in sorted(errors.items()):
         print(f"|   {kind.ljust(width - 2)} | {count}")
-    met = held >= 500 and p99 is not None and p99 < 100 and total_errors == 0
+    need = 500 if args.processes == 1 else 1000
+    met = held >= need and p99 is not None and p99 < 100 and total_errors == 0
     print()
-    print(f"target (>= 500 concurrent two-seat games, p99 < 100 ms, 0 errors): "
+    print(f"target (>= {need} concurrent two-seat games, p99 < 100 ms, 0 errors): "
           f"{'met' if met else 'missed'}")
+    actions = result["sent_in_window"] / window
+    if actions and held and per_game is not None:
+        # What a game at this pace costs the servers, and so how many machines of this
+        # kind (cores, at most 60% busy; memory 24 GiB) 100,000 games at once would need,
+        # for the web processes alone (the database and Redis are sized apart).
+        core_per_game = server_cpu(result) / 100 / held
+        cores = os.cpu_count() or 1
+        by_cpu = 100_000 * core_per_game / (0.6 * cores)
+        by_memory = 100_000 * per_game / (24 * 1024 * 1024 * 0.6)
+        print(f"projection: {1000 * core_per_game:.2f} ms of CPU a second and "
+              f"{per_game:.0f} KiB per game held at this pace; 100,000 games at once "
+              f"need about {max(by_cpu, by_memory):.0f} machines of {cores} cores "
+              f"(CPU: {by_cpu:.1f}, memory: {by_memory:.1f}) for the web processes")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -647,11 +705,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-compression", dest="compression", action="store_false",
                         help="don't offer permessage-deflate (browsers do)")
     parser.add_argument("--seed", type=int, default=1, help="the players' choices")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes, each on its port (1); a game's two seats "
+                             "talk to different ones")
+    parser.add_argument("--postgres", nargs="?", const="", default=None, metavar="URL",
+                        help="play on a scratch PostgreSQL database made on this server "
+                             "(default $YATZY_TEST_POSTGRES or the local one), not SQLite")
+    parser.add_argument("--redis", nargs="?", const=REDIS, default=None, metavar="URL",
+                        help=f"the servers' Redis (default {REDIS}); needed to hear each "
+                             "other at once")
     args = parser.parse_args(argv)
     if not (0 < args.games <= 20_000 and 0 < args.seconds <= 3600
-            and 0 <= args.think_min <= args.think_max <= 60):
+            and 0 <= args.think_min <= args.think_max <= 60 and 1 <= args.processes <= 16):
         parser.error("want 0 < --games <= 20000, 0 < --seconds <= 3600, "
-                     "0 <= --think-min <= --think-max <= 60")
+                     "0 <= --think-min <= --think-max <= 60, 1 <= --processes <= 16")
 
     soft, _hard = raise_open_files()  # the server inherits it
     need = 2 * args.games + 100
@@ -659,22 +726,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"warning: {soft} open files allowed, {need} wanted", file=sys.stderr)
 
     folder = Path(tempfile.mkdtemp(prefix="yatzy-bench-web-"))
-    server: subprocess.Popen[bytes] | None = None
+    with contextlib.ExitStack() as scratch:
+        db: Path | str = folder / "games.sqlite3"
+        if args.postgres is not None:
+            db = args.postgres or scratch.enter_context(scratch_postgres())
+        return run_servers(args, folder, db)
+
+
+def scratch_postgres() -> contextlib.AbstractContextManager[str]:
+    """A new PostgreSQL database for the run, dropped after it (as the tests make)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.services import postgres_database
+
+    return postgres_database()
+
+
+def run_servers(args: argparse.Namespace, folder: Path, db: Path | str) -> int:
+    """Start ``--processes`` servers on ``db``, play, report; stop them and remove
+    ``folder`` whatever happens."""
+    servers: list[subprocess.Popen[bytes]] = []
+    logs: list[Any] = []
     process: Any = None
-    log: Any = None
     try:
-        port = free_port()
-        url = f"http://{HOST}:{port}"
-        command = server_command(port, folder / "games.sqlite3")
-        log = (folder / "server.log").open("wb")
-        print(f"starting {' '.join(command)}", flush=True)
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, cwd=folder)
-        wait_healthy(url, server, 60)
+        urls, commands = [], []
+        for number in range(args.processes):
+            port = free_port()
+            urls.append(f"http://{HOST}:{port}")
+            commands.append(server_command(port, db, args.redis))
+            logs.append((folder / f"server-{number}.log").open("wb"))
+            print(f"starting {' '.join(commands[-1])}", flush=True)
+            servers.append(subprocess.Popen(commands[-1], stdout=logs[-1],
+                                            stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, cwd=folder))
+            # One at a time: the first migrates a new database, the others find it so.
+            wait_healthy(urls[-1], servers[-1], 60)
+        command = commands[0]
         load_before = load_average()
 
         config = {
-            "url": url, "server_pid": server.pid, "games": args.games,
+            "urls": urls, "server_pids": [server.pid for server in servers],
+            "games": args.games,
             "seconds": args.seconds, "think_min": args.think_min,
             "think_max": args.think_max, "reroll": args.reroll,
             "max_actions": args.max_actions, "setup_timeout": args.setup_timeout,
@@ -692,15 +783,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         kind, result = receive.recv()
         if kind != "result":
             raise RuntimeError(f"the load generator failed: {result}")
-        if server.poll() is not None:
-            result["errors"]["server exited"] = 1
+        for server in servers:
+            if server.poll() is not None:
+                result["errors"]["server exited"] = result["errors"].get(
+                    "server exited", 0) + 1
         load_after = load_average()
         report(args, command, result, load_before, load_after)
         return 0
     except Exception as error:
         print(f"bench/web.py: {error}", file=sys.stderr)
-        log_file = folder / "server.log"
-        if log_file.exists():
+        for log_file in sorted(folder.glob("server-*.log")):
             print(log_file.read_text(errors="replace")[-3000:], file=sys.stderr)
         return 1
     finally:
@@ -711,9 +803,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     process.terminate()
                     process.join(5)
         finally:
-            if server is not None:
+            for server in servers:
                 stop(server)
-            if log is not None:
+            for log in logs:
                 log.close()
             shutil.rmtree(folder, ignore_errors=True)
 

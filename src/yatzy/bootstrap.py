@@ -15,6 +15,7 @@ import platformdirs
 import sqlalchemy as sa
 
 from yatzy.app.errors import StorageError
+from yatzy.app.ports import SharedLimits
 from yatzy.app.service import CACHE_SIZE, Clock, GameService, utc_now
 from yatzy.storage.engine import database_url, is_url, make_engine
 from yatzy.storage.leases import SqlLeases
@@ -155,3 +156,15 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
     except StorageError:
         engine.dispose()
         raise
+
+
+def shared_limits(redis: str | None) -> SharedLimits | None:
+    """The limits a site's server processes share (rate limits, games per client, one
+    piece of advice per game at a time), in the Redis at ``redis``
+    (:class:`~yatzy.storage.redis_limits.RedisLimits`); ``None`` without Redis (each
+    process counts in its memory). Connects to nothing yet."""
+    if redis is None:
+        return None
+    from yatzy.storage.redis_limits import RedisLimits  # only servers need redis-py
+
+    return RedisLimits(redis)

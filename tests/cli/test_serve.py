@@ -4,7 +4,10 @@ HOST:PORT: reason`` and exit status 2, before any database is opened."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
+import json
+import logging
 import os
 import socket
 import subprocess
@@ -154,3 +157,47 @@ def test_forwarded_addresses_are_believed_only_from_named_proxies(
     else:
         monkeypatch.setenv(serve.PROXIES_ENV, value)
     assert serve.behind_proxy() is believed
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ("0", "must be a whole number from 1 to 64, not 0"),
+    ("-3", "must be a whole number from 1 to 64, not -3"),
+    ("65", "must be a whole number from 1 to 64, not 65"),
+    ("9" * 5000, "must be a whole number from 1 to 64, not " + "9" * 40 + "…"),
+    ("two", "must be a whole number, not 'two'"),
+    ("1.5", "must be a whole number, not '1.5'"),
+])
+def test_a_number_of_workers_that_is_none_is_refused_in_one_line(
+        given: str, said: str, capsys: pytest.CaptureFixture[str], _no_database: Path) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", str(free_port()), "--workers", given, "--lang", "en"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(f"argument --workers: {said}")
+    assert "Traceback" not in err
+    assert not _no_database.exists()
+
+
+def test_the_workers_options_travel_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    options = serve.ServeOptions(db="sqlite://", redis=None, pace=0.0, rate=5.0,
+                                 access_log=True, log_format="json")
+    monkeypatch.setenv(serve.OPTIONS_ENV, json.dumps(dataclasses.asdict(options)))
+    built: list[serve.ServeOptions] = []
+    monkeypatch.setattr(serve, "build_app", lambda given: built.append(given))
+    monkeypatch.setattr(serve, "_configure_logs", lambda given: True)
+    serve.worker_app()
+    assert built == [options]
+
+
+def test_a_worker_s_json_logs_leave_uvicorn_s_access_log_off() -> None:
+    root, access = logging.getLogger(), logging.getLogger("uvicorn.access")
+    handlers, level, propagate = list(root.handlers), root.level, access.propagate
+    try:
+        assert serve._configure_logs(serve.ServeOptions(
+            db=None, redis=None, pace=0, rate=0, access_log=True, log_format="json"))
+        assert not access.propagate and not access.handlers
+        assert logging.getLogger("uvicorn.error").propagate
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        access.propagate = propagate

@@ -406,7 +406,7 @@ def test_analyse_draws_the_win_chances_of_a_game(tmp_path: Path,
 
 def test_names_that_look_like_mathematics_are_drawn_as_they_are(tmp_path: Path) -> None:
     """Matplotlib reads $...$ as mathematics: a name like this stopped the drawing."""
-    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", rolls=1),
+    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", order="in_order"),
                               ["$\\frac{$", "$x^2$"], "greedy")
     assert main(["analyse", str(record), "--win-chances", "--plot", str(tmp_path / "w")]) == 0
     assert (tmp_path / "w.png").stat().st_size > 1000
@@ -436,7 +436,7 @@ def test_analyse_shows_how_far_the_win_chances_are_on_a_terminal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Seconds a turn, 20 s and more for a game: nothing was shown meanwhile."""
-    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", rolls=1),
+    _, record = played_record(tmp_path / "g.json", yatzy.ruleset("yatzy", order="in_order"),
                               ["Ann", "Bo"], "greedy")
     assert main(["analyse", str(record), "--win-chances", "--json"]) == 0
     assert capsys.readouterr().err == ""  # not a terminal: nothing

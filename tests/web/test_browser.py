@@ -4,6 +4,7 @@ a person against a computer turns the win chances on and off."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -234,3 +235,41 @@ def test_win_chances_are_off_at_first_and_follow_the_game(browser: Browser,
     assert len(asked) == count
     assert errors == []
     phone.close()
+
+
+def test_win_chances_busy_elsewhere_are_asked_again(browser: Browser, base: str) -> None:
+    """A server process answers 503 ``advice_busy`` while another works the game's
+    chances out: the page keeps saying it is working, and asks again a second later."""
+    page = browser.new_context(**DESKTOP).new_page()
+    errors: list[str] = []
+    record_errors(page, errors)
+    answered: list[int] = []
+
+    def busy_once(route: Route) -> None:
+        if not answered:
+            answered.append(503)
+            route.fulfill(status=503, headers={"Retry-After": "1"},
+                          content_type="application/json", body=json.dumps({"error": {
+                              "code": "advice_busy",
+                              "message": "The computer is busy working things out: ask "
+                                         "again in a moment"}}))
+        else:
+            answered.append(200)
+            route.continue_()
+
+    start_game(page, base, ["Ann"], computers=1)
+    for _ in range(5):  # the first rounds take the solver seconds, these milliseconds
+        play_turn(page, "Ann")
+    expect(page.locator("#title")).to_have_text("Round 6 of 15", timeout=15_000)
+    expect(page.locator("#roll")).to_be_enabled(timeout=15_000)
+    page.route("**/chances*", busy_once)
+    box = page.locator("#chances-box")
+    with page.expect_response(lambda r: "/chances" in r.url and r.status == 200,
+                              timeout=15_000):
+        page.keyboard.press("w")
+        expect(box).to_have_text("Win chances: working them out…")
+    shown = shown_chances(page, ["Ann", "CPU hard"])
+    assert add_up_to_100(shown)
+    assert answered == [503, 200]
+    assert "busy" not in box.inner_text()
+    assert [e for e in errors if "503" not in e] == []

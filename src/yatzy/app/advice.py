@@ -40,6 +40,8 @@ from typing import Any, TypeVar
 
 from yatzy.app.codes import AppCode
 from yatzy.app.errors import AppError
+from yatzy.app.limits import SharedGuard
+from yatzy.app.ports import SharedLimitsDown
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
@@ -53,6 +55,10 @@ T = TypeVar("T")
 WORKERS = 2
 #: Pieces of work that may wait for a thread before new ones are refused.
 QUEUE_LIMIT = 16
+#: Seconds a server process may hold a game's turn to work out a kind of advice (see
+#: :class:`AdviceService`): longer than any piece of work takes; a process that died
+#: holding it holds it no longer than this.
+SHARED_TURN = 120.0
 
 
 def check_hint(game: Game, player: str) -> None:
@@ -114,10 +120,18 @@ class _Job:
 
 
 class AdviceService:
-    """Advice worked out once per (kind, game id, version) on a pool of its own."""
+    """Advice worked out once per (kind, game id, version) on a pool of its own.
 
-    def __init__(self, *, workers: int = WORKERS, queue_limit: int = QUEUE_LIMIT) -> None:
+    With ``shared`` limits (Redis), one kind of advice for one game is worked out by
+    one server process of the site at a time: a piece of work whose turn another
+    process holds is not started, and whoever asked for it gets :class:`AdviceBusy`
+    (ask again in a second). While the shared limits do not answer, and without them,
+    one at a time holds in this process only."""
+
+    def __init__(self, *, workers: int = WORKERS, queue_limit: int = QUEUE_LIMIT,
+                 shared: SharedGuard | None = None) -> None:
         self.queue_limit = queue_limit
+        self.shared = shared or SharedGuard(None)
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="yatzy-advice")
         self._lock = threading.Lock()
         #: The newest work asked for each (kind, game id), the work in the pool for it,
@@ -235,17 +249,44 @@ class AdviceService:
     def _work(self, key: tuple[str, str], job: _Job) -> None:
         with self._lock:
             self._waiting -= 1
+        release = None
         try:
+            release = self._take_turn(key)
             job.future.set_result(job.work())
         except BaseException as exc:  # the waiters see it; the next request tries again
             job.future.set_exception(exc)
         finally:
+            if release is not None:
+                self._give_turn_back(release)
             with self._lock:
                 self._running.pop(key, None)
                 following = self._queued.pop(key, None)
                 if following is not None:
                     self._running[key] = following
                     self._pool.submit(self._work, key, following)
+
+    def _take_turn(self, key: tuple[str, str]) -> Callable[[], None] | None:
+        """The site's turn to work out ``key`` (kind, game id), taken: the function
+        that gives it back (``None`` without shared limits, or while they do not
+        answer); :class:`AdviceBusy` when another process holds it."""
+        store = self.shared.store()
+        if store is None:
+            return None
+        try:
+            release = store.lock(f"advice:{key[0]}:{key[1]}", SHARED_TURN)
+        except SharedLimitsDown as exc:
+            self.shared.failed(exc)
+            return None
+        self.shared.answered()
+        if release is None:
+            raise AdviceBusy(retry_after=1)
+        return release
+
+    def _give_turn_back(self, release: Callable[[], None]) -> None:
+        try:
+            release()
+        except SharedLimitsDown as exc:  # the turn ends by itself after SHARED_TURN
+            self.shared.failed(exc)
 
     def _forget_done(self) -> None:
         """Drop finished work from the memory of latest versions (under the lock)."""

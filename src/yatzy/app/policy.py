@@ -18,6 +18,7 @@ yatzy.app.policy.SeatsRefused: A game here needs at least one person
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 
 from yatzy.app.codes import AppCode
 from yatzy.app.errors import AppError
+from yatzy.app.limits import SharedGuard
+from yatzy.app.ports import SharedLimitsDown
 from yatzy.app.saved import Seat
 from yatzy.bots import bot_names, check_level
 from yatzy.core.errors import BadInput
@@ -111,11 +114,15 @@ class TablePolicy:
 
 
 class GameCounter:
-    """How many games each client started within the policy's window."""
+    """How many games each client started within the policy's window: counted by the
+    ``shared`` limits (Redis), for every server process of the site, while they answer,
+    else in this process's memory."""
 
     def __init__(self, policy: TablePolicy, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 shared: SharedGuard | None = None) -> None:
         self.policy = policy
+        self.shared = shared or SharedGuard(None)
         self._clock = clock
         self._started: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
@@ -125,6 +132,17 @@ class GameCounter:
         limit, window = self.policy.games_per_window, self.policy.window
         if limit <= 0:
             return
+        store = self.shared.store()
+        if store is not None:
+            try:
+                wait = store.admit(f"games:{client}", limit, window)
+            except SharedLimitsDown as exc:
+                self.shared.failed(exc)
+            else:
+                self.shared.answered()
+                if wait is not None:
+                    raise TooManyGames(max(1, math.ceil(wait)))
+                return
         now = self._clock()
         with self._lock:
             started = self._started.setdefault(client, deque())

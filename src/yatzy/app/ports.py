@@ -7,7 +7,7 @@ plugs them together).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -180,4 +180,42 @@ class LeaseStore(Protocol):
     def expired(self, limit: int = 100) -> list[str]:
         """The names of up to ``limit`` leases that ran out without being released (their
         holder stopped without letting go: killed, or its machine lost)."""
+        ...
+
+
+class SharedLimitsDown(Exception):
+    """The store of the shared limits did not answer (in time)."""
+
+
+class SharedLimits(Protocol):
+    """Counts and locks shared by every server process of a site, so that the limits
+    on one client or one game hold however many processes serve it (a site of one
+    process has none: its limits are in its memory).
+
+    Keys name what is counted (``rate:203.0.113.9``); the store keeps them apart from
+    everything else it holds. Every method raises :class:`SharedLimitsDown` when the
+    store does not answer: the caller then counts in its own memory
+    (:class:`~yatzy.app.limits.SharedGuard`).
+    """
+
+    def take(self, key: str, rate: float, burst: int) -> bool:
+        """Take one from the token bucket ``key``, which fills with ``rate`` tokens a
+        second up to ``burst`` (and starts full); False, taking nothing, when it holds
+        less than one."""
+        ...
+
+    def admit(self, key: str, limit: int, window: float) -> float | None:
+        """Count one event in ``key`` unless ``limit`` events are counted in the last
+        ``window`` seconds: ``None`` when counted, else the seconds until the oldest of
+        them leaves the window."""
+        ...
+
+    def lock(self, key: str, seconds: float) -> Callable[[], None] | None:
+        """Take the lock ``key`` unless it is held: the function that gives it back,
+        or ``None`` when it is held. A lock not given back within ``seconds`` (its
+        holder died) is free again."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
         ...

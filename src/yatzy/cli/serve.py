@@ -7,16 +7,22 @@ import argparse
 import errno
 import gc
 import ipaddress
+import json
+import logging
 import os
 import re
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.errors import CommandError
 from yatzy.cli.options import add_language_argument, command_translator, whole_number
 from yatzy.i18n import N_, Translator
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 #: The environment variable that chooses the log lines' format (``text`` or ``json``).
 LOG_FORMAT_ENV = "YATZY_LOG_FORMAT"
@@ -30,6 +36,19 @@ GRACEFUL = 10
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
+#: The most processes ``--workers`` starts (each holds its games, database connections
+#: and solver tables: a machine with more cores runs several ``yatzy serve``).
+MOST_WORKERS = 64
+#: How the processes of ``--workers`` get their settings from the one that starts them
+#: (a JSON object of :class:`ServeOptions`): set by ``yatzy serve`` for its workers,
+#: not by people.
+OPTIONS_ENV = "YATZY_SERVE_OPTIONS"
+#: Seconds a worker of ``--workers`` may leave its supervisor's check unanswered before
+#: it is killed and started again (uvicorn's 5 s: a busy machine starves one that long).
+WORKER_CHECK = 30
+#: uvicorn's HTTP protocol with the app's answer to a request it cannot read, by name
+#: (each worker imports it).
+HTTP_PROTOCOL = "yatzy.web.protocol:JsonErrorHTTPProtocol"
 
 _TENTHS = re.compile(r"[0-9]{1,5}(?:\.[0-9])?")
 #: One label of a host name (RFC 1123): letters, digits and inner hyphens, 1-63 long.
@@ -63,6 +82,10 @@ def register(subparsers: Any, t: Translator) -> None:
                         help="seconds a computer takes for each step, 0 to 10 (default 0.8)")
     parser.add_argument("--rate", type=tenths(t, 10_000), default=20.0,
                         help="requests a second one client may make (0: no limit)")
+    parser.add_argument("--workers", type=whole_number(t, 1, MOST_WORKERS), default=1,
+                        metavar="N",
+                        help="server processes on the one port, 1 to 64 (default 1); "
+                             "they share the game database, and Redis with --redis")
     parser.add_argument("--redis", metavar="URL",
                         help="a Redis server (redis://host:6379/0) that carries every "
                              "change to the other server processes on the same database "
@@ -92,52 +115,116 @@ def tenths(t: Translator, most: int) -> Callable[[str], float]:
     return convert
 
 
+@dataclass(frozen=True)
+class ServeOptions:
+    """What each server process is built from: the command's options that shape the
+    app (the same in every process of ``--workers``)."""
+
+    db: str | None
+    redis: str | None
+    pace: float
+    rate: float
+    access_log: bool
+    log_format: str
+
+
 def run(args: argparse.Namespace) -> int:
-    """Serve until stopped (Ctrl+C)."""
+    """Serve until stopped (Ctrl+C, or SIGTERM): one process, or ``--workers`` of them
+    on the one port."""
     import uvicorn
 
     from yatzy.bootstrap import describe_db, open_service
-    from yatzy.web.app import Settings, create_app
-    from yatzy.web.protocol import json_error_protocol
 
     t = command_translator(args)
     sock = listening_socket(args.host, args.port, t)
     try:
-        log_format = args.log_format or os.environ.get(LOG_FORMAT_ENV) or "text"
-        structured = log_format == "json" or args.access_log
-        if structured:
-            from yatzy.web.logs import configure
-
-            configure(json_lines=log_format == "json")
-        redis = redis_url(args.redis)
-        service = open_service(args.db, cache_size=GAMES_KEPT, follow=True, redis=redis)
-        app = create_app(service, Settings(pace=args.pace, rate=max(args.rate, 0.0),
-                                           access_log=args.access_log))
-        # A server holds many games for long: move what exists at start out of the
-        # garbage collector's way and collect the oldest objects less often (each full
-        # collection of a large heap pauses every game; the benchmark saw 100-400 ms
-        # pauses without this).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(10_000, 50, 100)
+        options = ServeOptions(
+            db=None if args.db is None else str(args.db), redis=redis_url(args.redis),
+            pace=args.pace, rate=max(args.rate, 0.0), access_log=args.access_log,
+            log_format=args.log_format or os.environ.get(LOG_FORMAT_ENV) or "text")
+        structured = _configure_logs(options)
+        workers: int = args.workers
+        if workers > 1:
+            # Each worker opens the database itself: open it here first, so that a
+            # database that cannot be opened is said once, and migrated once.
+            open_service(options.db).close()
+            os.environ[OPTIONS_ENV] = json.dumps(asdict(options))
+            target: Any = f"{__name__}:worker_app"
+        else:
+            target = build_app(options)
         urls = ", ".join(urls_to_open(args.host, sock.getsockname()[1]))
         print(t._("yatzy web app on {url} (games in {db}); Ctrl+C stops it.",
-                  url=urls, db=describe_db(args.db)), file=sys.stderr, flush=True)
+                  url=urls, db=describe_db(options.db)), file=sys.stderr, flush=True)
         # uvicorn's access log would show a websocket's address with its ?token=: the
         # app logs requests itself (--access-log), without the query. A client is its
         # address (the rate limit, games per client): the socket's peer, unless the
         # server runs behind a reverse proxy named in uvicorn's FORWARDED_ALLOW_IPS,
         # whose X-Forwarded-For it then believes. Without that setting no header is
         # believed (uvicorn would believe one from this machine).
-        config = uvicorn.Config(app, log_level="info" if structured else "warning",
+        config = uvicorn.Config(target, factory=workers > 1, workers=workers,
+                                timeout_worker_healthcheck=WORKER_CHECK,
+                                log_level="info" if structured else "warning",
                                 access_log=False, ws_max_size=16 * 1024,
                                 log_config=None if structured else uvicorn.config.LOGGING_CONFIG,
-                                proxy_headers=behind_proxy(), http=json_error_protocol(),
+                                proxy_headers=behind_proxy(), http=HTTP_PROTOCOL,
                                 timeout_graceful_shutdown=GRACEFUL)
-        uvicorn.Server(config).run(sockets=[sock])
+        if workers > 1:
+            # uvicorn's supervisor: starts the workers on the socket, starts one again
+            # when it dies, and on Ctrl+C or SIGTERM stops each (its games finished
+            # as a single process finishes them) before it returns.
+            from uvicorn.supervisors import Multiprocess
+
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
     return 0
+
+
+def _configure_logs(options: ServeOptions) -> bool:
+    """Set up this process's log lines as ``options`` say; True when they are the
+    app's own (JSON, or text with request ids)."""
+    structured = options.log_format == "json" or options.access_log
+    if structured:
+        from yatzy.web.logs import configure
+
+        configure(json_lines=options.log_format == "json")
+        # uvicorn's access log stays off (it would show a websocket's ?token=): the
+        # app's is --access-log. (A worker configures its logs after uvicorn has.)
+        access = logging.getLogger("uvicorn.access")
+        access.handlers.clear()
+        access.propagate = False
+    return structured
+
+
+def build_app(options: ServeOptions) -> FastAPI:
+    """The web app of one server process, on its own game service."""
+    from yatzy.bootstrap import open_service, shared_limits
+    from yatzy.web.app import Settings, create_app
+
+    service = open_service(options.db, cache_size=GAMES_KEPT, follow=True,
+                           redis=options.redis)
+    app = create_app(service, Settings(pace=options.pace, rate=options.rate,
+                                       access_log=options.access_log),
+                     shared=shared_limits(options.redis))
+    # A server holds many games for long: move what exists at start out of the
+    # garbage collector's way and collect the oldest objects less often (each full
+    # collection of a large heap pauses every game; the benchmark saw 100-400 ms
+    # pauses without this).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
+    return app
+
+
+def worker_app() -> FastAPI:
+    """The app of one process of ``yatzy serve --workers N`` (uvicorn's factory, called
+    in each worker): built from the options the starting process left in
+    :data:`OPTIONS_ENV`."""
+    options = ServeOptions(**json.loads(os.environ[OPTIONS_ENV]))
+    _configure_logs(options)
+    return build_app(options)
 
 
 def redis_url(given: str | None) -> str | None:

@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from yatzy.app.events import Event
 from yatzy.app.ports import Lease
 from yatzy.storage.repository import SqlGameRepository
-from yatzy.storage.tables import leases
+from yatzy.storage.tables import changes, leases
 
 
 class SqlLeases:
@@ -98,7 +98,8 @@ class SqlLeases:
             released = connection.execute(leases.delete().where(
                 leases.c.name == name, leases.c.holder == self.holder)).rowcount == 1
             if released:
-                self._repository._log(connection, events)
+                self._repository._write_rows(connection, changes,
+                                             self._repository._log_rows(events))
         return released
 
     def release_all(self) -> list[str]:

@@ -16,6 +16,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -123,10 +124,36 @@ def _reason(exc: YatzyError) -> str:
     return exc.message.removeprefix("The game database failed: ")
 
 
+# The statements of a save, made once (a statement made anew for each save costs more
+# than the database's work on it). The ``key_*`` parameters pick the row; a save's other
+# parameters are the columns it sets.
+_SAVE = games.update().where(games.c.id == sa.bindparam("key_id"),
+                             games.c.version == sa.bindparam("key_version"))
+_SAVE_NEXT = _SAVE.where(games.c.steps == sa.bindparam("key_steps"))
+_VERSION = sa.select(games.c.version).where(games.c.id == sa.bindparam("key_id"))
+_LAST_STEP = (sa.select(moves.c.step).where(moves.c.game_id == sa.bindparam("key_id"))
+              .order_by(moves.c.step.desc()).limit(1))
+_TAKE_BACK = moves.delete().where(moves.c.game_id == sa.bindparam("key_id"),
+                                  moves.c.step >= sa.bindparam("key_steps"))
+_HEADER = games.update().where(games.c.id == sa.bindparam("key_id"))
+_ADD_MOVES = moves.insert()
+_ADD_RESULTS = results.insert()
+_ADD_CHANGES = changes.insert()
+
+
+@dataclass(eq=False)
+class _Write:
+    """A save waiting for the group commit: its work, and how it ended."""
+
+    work: Callable[[sa.Connection], None]
+    done: bool = False
+    error: BaseException | None = None
+
+
 class SqlGameRepository:
     """Saved games and results in a SQL database (SQLite or PostgreSQL)."""
 
-    def __init__(self, engine: sa.Engine) -> None:
+    def __init__(self, engine: sa.Engine, *, group_commit: bool = True) -> None:
         self.engine = engine
         #: Written beside the events of this repository's changes in the change log.
         #: Random, but not from ``uuid.uuid4``, which tests that fix game ids replace.
@@ -137,6 +164,13 @@ class SqlGameRepository:
         # still meet SQLite's own lock.
         self._writing: AbstractContextManager[Any] = (
             threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+        # And the actions that queue there are stored together: the writer that gets the
+        # lock commits every save waiting for it in one transaction (a group commit), so
+        # that a busy table pays for one commit (one sync to disk) per group, not per
+        # action. PostgreSQL commits concurrent transactions side by side.
+        self._queue: list[_Write] | None = (
+            [] if group_commit and engine.dialect.name == "sqlite" else None)
+        self._queued = threading.Lock()
 
     # --- Plumbing -------------------------------------------------------------------
 
@@ -147,6 +181,54 @@ class SqlGameRepository:
                 yield connection
         except sa.exc.DBAPIError as exc:
             raise StorageError(f"The game database failed: {exc.orig}") from exc
+
+    def _grouped(self, work: Callable[[sa.Connection], None]) -> None:
+        """Run ``work`` in a transaction, committed before this returns: on SQLite in
+        the group commit of the saves waiting for the writer's lock (see ``__init__``).
+        ``work`` may raise :class:`GameChanged` or :class:`GameNotFound` only before it
+        writes anything (the others of its group are stored all the same); any other
+        failure takes back the whole group, and each of its writers gets an error."""
+        if self._queue is None:
+            with self._transaction() as connection:
+                work(connection)
+            return
+        mine = _Write(work)
+        with self._queued:
+            self._queue.append(mine)
+        with self._writing:
+            if not mine.done:
+                with self._queued:
+                    group, self._queue = self._queue, []
+                self._commit(group)
+        if mine.error is not None:
+            raise mine.error
+
+    def _commit(self, group: list[_Write]) -> None:
+        """Store ``group`` in one transaction (the caller holds the writer's lock)."""
+        current: _Write | None = None
+        reason: object = "the write was stopped"
+        committed = False
+        try:
+            with self.engine.begin() as connection:
+                for current in group:
+                    try:
+                        current.work(connection)
+                    except (GameChanged, GameNotFound) as exc:  # refused, nothing written
+                        current.error = exc
+                current = None  # the commit
+            committed = True
+        except Exception as exc:
+            # The one whose work failed (not the database) gets its own error.
+            reason = exc.orig if isinstance(exc, sa.exc.DBAPIError) else exc
+            if current is not None and reason is exc:
+                current.error = exc
+                reason = "another action stored with it failed"
+        finally:
+            for write in group:
+                if not committed and not (write is current and write.error is not None):
+                    # Nothing of the group is stored: each of its writers is told so.
+                    write.error = StorageError(f"The game database failed: {reason}")
+                write.done = True
 
     def _read(self, query: Callable[[sa.Connection], T]) -> T:
         try:
@@ -182,88 +264,100 @@ class SqlGameRepository:
         }
 
     @staticmethod
-    def _results(connection: sa.Connection, saved: SavedGame) -> None:
-        if saved.finished:
-            connection.execute(
-                results.insert(),
-                [
-                    {
-                        "game_id": saved.id, "seat": r.seat, "player": r.player,
-                        "is_bot": r.is_bot, "bot": r.bot, "total": r.total,
-                        "upper_bonus": r.upper_bonus, "yahtzee_points": r.yahtzee_points,
-                        "yahtzee_bonuses": r.yahtzee_bonuses, "place": r.place,
-                    }
-                    for r in player_results(saved)
-                ],
-            )
+    def _result_rows(saved: SavedGame) -> list[dict[str, Any]]:
+        """The ``results`` rows of ``saved`` (none until it is over)."""
+        if not saved.finished:
+            return []
+        return [
+            {
+                "game_id": saved.id, "seat": r.seat, "player": r.player,
+                "is_bot": r.is_bot, "bot": r.bot, "total": r.total,
+                "upper_bonus": r.upper_bonus, "yahtzee_points": r.yahtzee_points,
+                "yahtzee_bonuses": r.yahtzee_bonuses, "place": r.place,
+            }
+            for r in player_results(saved)
+        ]
 
-    def _log(self, connection: sa.Connection, events: Sequence[Event]) -> None:
-        """Write ``events`` to the change log, in the transaction of their change."""
-        if events:
-            now = datetime.now(UTC)
-            connection.execute(changes.insert(), [
-                {"game_id": event.game_id, "origin": self.origin, "event": event.to_dict(),
-                 "created_at": now} for event in events])
+    def _log_rows(self, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """The change log's rows for ``events``, written in the transaction of their
+        change."""
+        now = datetime.now(UTC)
+        return [{"game_id": event.game_id, "origin": self.origin, "event": event.to_dict(),
+                 "created_at": now} for event in events]
 
     @staticmethod
-    def _append(connection: sa.Connection, saved: SavedGame, start: int) -> None:
-        """Store the moves of ``saved`` from step ``start`` on."""
+    def _move_rows(saved: SavedGame, start: int) -> list[dict[str, Any]]:
+        """The ``moves`` rows of ``saved`` from step ``start`` on."""
         history = saved.game.history
-        if len(history) > start:
-            connection.execute(moves.insert(), [
-                {"game_id": saved.id, "step": step, "action": step_entry(history[step])}
-                for step in range(start, len(history))])
+        return [{"game_id": saved.id, "step": step, "action": step_entry(history[step])}
+                for step in range(max(start, 0), len(history))]
+
+    def _write_rows(self, connection: sa.Connection, table: sa.Table,
+                    rows: list[dict[str, Any]]) -> None:
+        if rows:
+            connection.execute(table.insert(), rows)
 
     def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
         with self._transaction() as connection:
             connection.execute(games.insert().values(
                 id=saved.id, record=record_header(saved.game), **self._row(saved)))
-            self._append(connection, saved, 0)
-            self._results(connection, saved)
-            self._log(connection, events)
+            self._write_rows(connection, moves, self._move_rows(saved, 0))
+            self._write_rows(connection, results, self._result_rows(saved))
+            self._write_rows(connection, changes, self._log_rows(events))
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
         """Store ``saved``, which continues the game stored at ``expected_version`` or
         takes back some of its last actions (as the service's actions and undos do):
         the new moves are appended, the ones taken back deleted. The header is written
-        again only when the game is over (with its totals) or actions were taken back."""
+        again only when the game is over (with its totals) or actions were taken back.
+
+        What is written is worked out before the writer's turn comes, and the
+        statements are made once (:data:`_SAVE`), so that the time a save holds the
+        writer is the database's."""
         row = self._row(saved)
         del row["created_at"]
         if saved.finished:
             row["record"] = record_header(saved.game)
-        update = games.update().where(
-            games.c.id == saved.id, games.c.version == expected_version).values(**row)
-        with self._transaction() as connection:
-            # Mostly one action more than stored: then the row says so, with no more
-            # reading (steps is written with the moves, in every write).
-            stored = saved.steps - 1
-            done = connection.execute(update.where(games.c.steps == stored))
+        game_id, steps = saved.id, saved.steps
+        where = {"key_id": game_id, "key_version": expected_version}
+        # Mostly one action more than stored: then the row says so, with no more reading
+        # (steps is written with the moves, in every write).
+        usual = steps - 1
+        usual_moves = self._move_rows(saved, usual)
+        log = self._log_rows(events)
+        scores = self._result_rows(saved)
+
+        def work(connection: sa.Connection) -> None:
+            stored = usual
+            done = connection.execute(_SAVE_NEXT, {**row, **where, "key_steps": usual})
             if done.rowcount != 1:
-                done = connection.execute(update)
+                done = connection.execute(_SAVE, {**row, **where})
                 if done.rowcount != 1:
                     # The version is the guard (an undo lowers the number of actions).
-                    actual = connection.scalar(
-                        sa.select(games.c.version).where(games.c.id == saved.id))
+                    actual = connection.scalar(_VERSION, {"key_id": game_id})
                     if actual is None:
-                        raise GameNotFound(saved.id)
-                    raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                        raise GameNotFound(game_id)
+                    raise GameChanged(game_id, expected=expected_version, actual=actual,
                                       what="version")
                 # The row is this writer's now: the moves say how far the stored game
                 # got (the last step's number, from the primary key's index).
-                last = connection.scalar(
-                    sa.select(moves.c.step).where(moves.c.game_id == saved.id)
-                    .order_by(moves.c.step.desc()).limit(1))
+                last = connection.scalar(_LAST_STEP, {"key_id": game_id})
                 stored = 0 if last is None else last + 1
-            if stored > saved.steps:
-                connection.execute(moves.delete().where(
-                    moves.c.game_id == saved.id, moves.c.step >= saved.steps))
+            if stored > steps:
+                connection.execute(_TAKE_BACK, {"key_id": game_id, "key_steps": steps})
                 if not saved.finished:
-                    connection.execute(games.update().where(games.c.id == saved.id)
-                                       .values(record=record_header(saved.game)))
-            self._append(connection, saved, stored)
-            self._results(connection, saved)
-            self._log(connection, events)
+                    connection.execute(_HEADER, {"key_id": game_id,
+                                                 "record": record_header(saved.game)})
+            rows = usual_moves if stored == usual else self._move_rows(saved, stored)
+            if rows:
+                connection.execute(_ADD_MOVES, rows)
+            if scores:
+                connection.execute(_ADD_RESULTS, scores)
+            if log:
+                connection.execute(_ADD_CHANGES, log)
+
+        self._grouped(work)
 
     @staticmethod
     def _record(row: sa.Row[Any], played: list[tuple[int, Any]]) -> Any:
@@ -483,7 +577,7 @@ class SqlGameRepository:
             done = connection.execute(games.delete().where(games.c.id == game_id))
             if done.rowcount != 1:
                 raise GameNotFound(game_id)
-            self._log(connection, events)
+            self._write_rows(connection, changes, self._log_rows(events))
 
     def delete_unmoved(self, before: datetime, *, online: bool = False) -> list[str]:
         unmoved = (games.c.status == PLAYING, games.c.steps == 0, games.c.updated_at < before)
@@ -509,7 +603,8 @@ class SqlGameRepository:
                 connection.execute(moves.delete().where(moves.c.game_id.in_(doomed)))
                 connection.execute(
                     games.delete().where(games.c.id.in_(doomed), *unmoved))
-                self._log(connection, [GameDeleted(game_id) for game_id in doomed])
+                self._write_rows(connection, changes, self._log_rows(
+                    [GameDeleted(game_id) for game_id in doomed]))
         return doomed
 
     def ping(self) -> None:

@@ -21,7 +21,9 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from yatzy.app.advice import AdviceService
+from yatzy.app.limits import SharedGuard
 from yatzy.app.policy import GameCounter, TablePolicy
+from yatzy.app.ports import SharedLimits
 from yatzy.app.service import GameService
 from yatzy.core.rulesets import ruleset
 from yatzy.solver import available as solver_available
@@ -56,11 +58,17 @@ class Settings:
     access_log: bool = False
 
 
-def create_app(service: GameService, settings: Settings | None = None) -> FastAPI:
-    """The web app over ``service`` (which it closes when it stops)."""
+def create_app(service: GameService, settings: Settings | None = None, *,
+               shared: SharedLimits | None = None) -> FastAPI:
+    """The web app over ``service`` (which it closes when it stops). With ``shared``
+    limits (Redis: :func:`yatzy.bootstrap.shared_limits`), the rate limit, the games
+    per client and the one-at-a-time advice hold across every server process that
+    shares them; without, in this process."""
     settings = settings or Settings()
 
-    advice = AdviceService(workers=settings.advice_workers, queue_limit=settings.advice_queue)
+    guard = SharedGuard(shared)
+    advice = AdviceService(workers=settings.advice_workers, queue_limit=settings.advice_queue,
+                           shared=guard)
     rooms: Rooms | None = None
     metrics = Metrics(games_held=lambda: 0 if rooms is None else len(rooms))
     rooms = Rooms(service, pace=settings.pace, think=advice.think,
@@ -75,6 +83,7 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
         yield
         await rooms.close()
         advice.close()
+        guard.close()
         service.close()
 
     app = FastAPI(
@@ -92,8 +101,9 @@ def create_app(service: GameService, settings: Settings | None = None) -> FastAP
     # Games per client are a rate limit of their own: off with the rate limit (rate 0,
     # as when every client of a load test shares one address).
     app.state.games_started = GameCounter(
-        settings.policy if settings.rate > 0 else replace(settings.policy, games_per_window=0))
-    app.state.limiter = RateLimiter(settings.rate, settings.burst)
+        settings.policy if settings.rate > 0 else replace(settings.policy, games_per_window=0),
+        shared=guard)
+    app.state.limiter = RateLimiter(settings.rate, settings.burst, shared=guard)
     errors.install(app)
     app.include_router(ops.router)
     app.include_router(api.router)

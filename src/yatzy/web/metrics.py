@@ -2,7 +2,10 @@
 they took, open websockets, games held in memory, computers' steps, errors by code.
 
 Each app has its own registry (a test makes many apps in one process); the numbers are
-this process's: a site with several processes has Prometheus scrape each one.
+this process's, which ``yatzy_process_info`` names by its ``pid`` beside the standard
+``process_*`` numbers (CPU seconds, memory, open files): a site with several processes
+has Prometheus scrape each one (the processes of ``yatzy serve --workers N`` share a
+port: a scrape there reads whichever one answers).
 
 >>> metrics = Metrics(games_held=lambda: 3)
 >>> metrics.action("roll", 0.004)
@@ -16,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from prometheus_client import (
@@ -24,6 +28,8 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Info,
+    ProcessCollector,
     generate_latest,
 )
 
@@ -60,6 +66,9 @@ class Metrics:
         self._errors = Counter(
             "yatzy_errors", "Errors answered (HTTP and websocket), by code", ["code"],
             registry=self.registry)
+        Info("yatzy_process", "The server process these numbers are of",
+             registry=self.registry).info({"pid": str(os.getpid())})
+        ProcessCollector(registry=self.registry)
 
     def action(self, kind: str, seconds: float) -> None:
         """A person's action of ``kind`` was stored, ``seconds`` after its request came."""

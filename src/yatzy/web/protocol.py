@@ -71,3 +71,13 @@ def json_error_protocol() -> type[asyncio.Protocol]:
 
     return type("JsonErrorHTTPProtocol", (AutoHTTPProtocol,),
                 {"send_400_response": send_400_response})
+
+
+def __getattr__(name: str) -> Any:
+    """``JsonErrorHTTPProtocol``: :func:`json_error_protocol`'s class, made once, for
+    uvicorn to import by name (``yatzy.web.protocol:JsonErrorHTTPProtocol``) in each
+    process it starts."""
+    if name == "JsonErrorHTTPProtocol":
+        made = globals()[name] = json_error_protocol()
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

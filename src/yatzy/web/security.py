@@ -12,6 +12,9 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from yatzy.app.limits import SharedGuard
+from yatzy.app.ports import SharedLimitsDown
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -148,18 +151,30 @@ async def _too_large(send: SendFn) -> None:
 class RateLimiter:
     """A token bucket per client (:func:`client_key`: its address, whatever token it
     shows): ``rate`` requests a second on average, bursts of ``burst``. ``rate=0``
-    turns it off."""
+    turns it off. With ``shared`` limits (Redis) the bucket is the site's, shared by
+    every server process; while they do not answer, and without them, it is this
+    process's."""
 
     def __init__(self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic,
-                 max_clients: int = 100_000) -> None:
+                 max_clients: int = 100_000, shared: SharedGuard | None = None) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
         self.max_clients = max_clients
+        self.shared = shared or SharedGuard(None)
         self._buckets: dict[str, tuple[float, float]] = {}
 
     def allow(self, client: str) -> bool:
         """Take one request from ``client``'s bucket; False when it is empty."""
         if self.rate <= 0:
             return True
+        store = self.shared.store()
+        if store is not None:
+            try:
+                allowed = store.take(f"rate:{client}", self.rate, self.burst)
+            except SharedLimitsDown as exc:
+                self.shared.failed(exc)
+            else:
+                self.shared.answered()
+                return allowed
         now = self.clock()
         tokens, last = self._buckets.get(client, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * self.rate)

@@ -219,6 +219,16 @@ async function refreshChances() {
   box.textContent = T.working_chances;
   const { ok, data } = await api("/chances");
   if (!showChances || view.state.version !== version) return;
+  if (!ok && data.error?.code === "advice_busy") {
+    // Being worked out for this game just now (by another server process, or the queue
+    // is full): still working, ask again in a moment.
+    setTimeout(() => {
+      if (chancesFor !== version) return;
+      chancesFor = null;
+      refreshChances();
+    }, 1000);
+    return;
+  }
   box.textContent = ok ? data.text : data.error?.message || "?";
 }
 
