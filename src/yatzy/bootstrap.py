@@ -18,6 +18,7 @@ from yatzy.app.errors import StorageError
 from yatzy.app.ports import SharedLimits
 from yatzy.app.service import CACHE_SIZE, Clock, GameService, utc_now
 from yatzy.storage.engine import database_url, is_url, make_engine
+from yatzy.storage.leases import SqlLeases
 from yatzy.storage.migrate import upgrade
 from yatzy.storage.repository import SqlGameRepository
 
@@ -123,7 +124,9 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
     ``follow``, the service's change feed also carries the changes other processes
     store in the database (for whatever shows games: the web app, the terminal game);
     with ``redis`` (a Redis URL) it carries them through Redis too, at once
-    (:class:`~yatzy.storage.redis_feed.RedisFeed`; the database stays the source).
+    (:class:`~yatzy.storage.redis_feed.RedisFeed`; the database stays the source). A
+    service that follows leases its games' computer turns in the database
+    (:class:`~yatzy.storage.leases.SqlLeases`), so that one process plays them.
 
     Raises :class:`~yatzy.app.errors.StorageError` when the database cannot be opened.
     """
@@ -147,8 +150,9 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
             from yatzy.storage.redis_feed import RedisFeed  # only servers need redis-py
 
             feed = RedisFeed(repository, redis)
+        leases = SqlLeases(repository) if follow or redis is not None else None
         return GameService(repository, clock=clock, cache_size=cache_size,
-                           follow=follow, feed=feed)
+                           follow=follow, feed=feed, leases=leases)
     except StorageError:
         engine.dispose()
         raise

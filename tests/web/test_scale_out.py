@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ import redis
 from websockets.sync.client import connect
 
 from tests.services import postgres_database, redis_url
-from tests.web.server import free_port, start
+from tests.web.server import free_port, launch, wait_ready
 
 #: The order the test fills boxes in (Yatzy's fifteen).
 BOXES = ("chance", "ones", "twos", "threes", "fours", "fives", "sixes", "one_pair",
@@ -114,21 +115,48 @@ def new_game(base: str) -> dict[str, Any]:
     return created
 
 
+@dataclass
+class Server:
+    """One `yatzy serve` of a test: its address and its process."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def ws(self) -> str:
+        return self.base.replace("http", "ws", 1)
+
+
+@contextmanager
+def servers(db: str, redis_at: str, logs: Path, *each: tuple[str, ...]
+            ) -> Iterator[list[Server]]:
+    """A server on ``db`` and Redis at ``redis_at`` for each tuple of ``each`` (its
+    own arguments more, such as its ``--pace``), one after the other (a server loads
+    the solver's tables as it starts: two at once would slow the first moves); named
+    A, B, ... (their logs ``server-A.log`` ... in ``logs``). Killed at the end, if still
+    up."""
+    started: list[Server] = []
+    try:
+        for name, extra in zip("ABCD", each, strict=False):
+            port = free_port()
+            log = logs / f"server-{name}.log"
+            # Every test client is 127.0.0.1, one address: the per-address limit off.
+            started.append(Server(f"http://127.0.0.1:{port}", launch(
+                db, port, "--redis", redis_at, "--rate", "0", *extra, log=log), log))
+            wait_ready(started[-1].process, port, log)
+        yield started
+    finally:
+        for server in started:
+            server.process.kill()
+            server.process.wait(timeout=10)
+
+
 @contextmanager
 def two_servers(db: str, redis_at: str, logs: Path) -> Iterator[tuple[str, str]]:
     """Servers A and B on ``db`` and Redis at ``redis_at``: their addresses."""
-    ports = free_port(), free_port()
-    processes: list[subprocess.Popen[bytes]] = []
-    try:
-        for name, port in zip("AB", ports, strict=True):
-            # Every test client is 127.0.0.1, one address: the per-address limit off.
-            processes.append(start(db, port, "--redis", redis_at, "--rate", "0",
-                                   log=logs / f"server-{name}.log"))
-        yield tuple(f"http://127.0.0.1:{port}" for port in ports)  # type: ignore[misc]
-    finally:
-        for process in processes:
-            process.kill()
-            process.wait(timeout=10)
+    with servers(db, redis_at, logs, (), ()) as (a, b):
+        yield a.base, b.base
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -26,8 +26,9 @@ from yatzy.app.events import (
     GameCreated,
     GameDeleted,
     GameFinished,
+    TurnsHandedOver,
 )
-from yatzy.app.ports import GameRepository, RulesFilter
+from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
 from yatzy.app.saved import (
     DamagedGame,
     ListedGame,
@@ -60,6 +61,8 @@ __all__ = [
     "GameNotFound",
     "GameRepository",
     "GameService",
+    "Lease",
+    "LeaseStore",
     "ListedGame",
     "PlayerResult",
     "RulesFilter",
@@ -67,6 +70,7 @@ __all__ = [
     "Seat",
     "StatsRow",
     "StorageError",
+    "TurnsHandedOver",
     "UnknownBot",
     "player_results",
 ]

@@ -84,7 +84,18 @@ class GameDeleted(_Event):
     type: str = field(default="game_deleted", init=False)
 
 
-Event = GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted
+@dataclass(frozen=True)
+class TurnsHandedOver(_Event):
+    """A process that stops (a server shut down) let go of the game's computer turns,
+    a computer still to play: another process that holds the game takes them over at
+    once rather than when the lease would have run out (see
+    :meth:`~yatzy.app.service.GameService.take_turns`). ``version`` is the game's."""
+
+    game_id: str
+    type: str = field(default="turns_handed_over", init=False)
+
+
+Event = GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted | TurnsHandedOver
 
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
@@ -93,6 +104,7 @@ _EVENT_TYPES: dict[str, type[_Event]] = {
     "action_undone": ActionUndone,
     "game_finished": GameFinished,
     "game_deleted": GameDeleted,
+    "turns_handed_over": TurnsHandedOver,
 }
 
 
@@ -114,5 +126,5 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                                  for v in values[name])
     event = kind(**values)
     assert isinstance(event, GameCreated | ActionApplied | ActionUndone | GameFinished
-                      | GameDeleted)
+                      | GameDeleted | TurnsHandedOver)
     return event

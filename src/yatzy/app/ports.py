@@ -1,12 +1,14 @@
-"""The ports of the game service: what it needs from a store, as a protocol.
+"""The ports of the game service: what it needs from a store, as protocols.
 
-:mod:`yatzy.storage` implements :class:`GameRepository` with SQLAlchemy; the service
-never imports it (the composition root :mod:`yatzy.bootstrap` plugs them together).
+:mod:`yatzy.storage` implements :class:`GameRepository` and :class:`LeaseStore` with
+SQLAlchemy; the service never imports it (the composition root :mod:`yatzy.bootstrap`
+plugs them together).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
@@ -197,6 +199,52 @@ class GameRepository(PlayerRepository, ChangeLog, Protocol):
 
     def close(self) -> None:
         """Release connections."""
+        ...
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A lease as the store holds it right after an attempt to take it: who holds it
+    (``holder``, a :attr:`LeaseStore.holder`), whether that is the one who asked
+    (``mine``), and the seconds it has left, by the store's clock (so that the clocks of
+    the machines that share the store need not agree)."""
+
+    name: str
+    holder: str
+    mine: bool
+    remaining: float
+
+
+class LeaseStore(Protocol):
+    """Leases in a store that several processes share: a lease names something that
+    one process at a time may do (play a game's computer turns), is held until it is
+    released or runs out, and is renewed by taking it again before it does.
+
+    Methods raise :class:`~yatzy.app.errors.StorageError` when the store fails; each
+    commits before it returns.
+    """
+
+    #: Who takes leases through this store (one id per process).
+    holder: str
+
+    def take(self, name: str, seconds: float) -> Lease:
+        """Take the lease ``name`` for ``seconds`` from now when nobody holds it or its
+        holder let it run out, or renew it when this holder has it; otherwise leave it
+        to its holder. Returns the lease as it stands then."""
+        ...
+
+    def release(self, name: str, *, events: Sequence[Event] = ()) -> bool:
+        """Let go of the lease ``name`` if this holder has it, writing ``events`` to the
+        change log in the same transaction; True when it was held."""
+        ...
+
+    def release_all(self) -> list[str]:
+        """Let go of every lease of this holder (it stops); their names."""
+        ...
+
+    def expired(self, limit: int = 100) -> list[str]:
+        """The names of up to ``limit`` leases that ran out without being released (their
+        holder stopped without letting go: killed, or its machine lost)."""
         ...
 
 

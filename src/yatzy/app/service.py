@@ -48,10 +48,11 @@ from yatzy.app.events import (
     GameCreated,
     GameDeleted,
     GameFinished,
+    TurnsHandedOver,
 )
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.players import PlayerService
-from yatzy.app.ports import GameRepository, RulesFilter
+from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
 from yatzy.app.saved import (
     BestScore,
     LeaderEntry,
@@ -175,13 +176,16 @@ class GameService:
     change is published on the service's change feed (:meth:`subscribe`); with
     ``follow=True`` the feed also carries the changes other services (processes) store
     in the same database (:class:`~yatzy.app.feed.StoreFeed`), and so does a ``feed``
-    given (one that also goes through Redis, say).
+    given (one that also goes through Redis, say). With ``leases`` (a store that
+    other processes on the database share), one process at a time plays a game's
+    computer turns (:meth:`take_turns`).
     """
 
     def __init__(self, repository: GameRepository, *, clock: Clock = utc_now,
                  cache_size: int = CACHE_SIZE, follow: bool = False,
-                 feed: ChangeFeed | None = None) -> None:
+                 feed: ChangeFeed | None = None, leases: LeaseStore | None = None) -> None:
         self._repo = repository
+        self._leases = leases
         #: A feed given carries other processes' changes (it is for nothing else).
         self._follows = follow or feed is not None
         self._feed: ChangeFeed = feed or (StoreFeed(repository) if follow else LocalFeed())
@@ -527,6 +531,51 @@ class GameService:
             kept = self._cache.get(event.game_id)
             if kept is not None and (event.version > kept.version or event.version == 0):
                 del self._cache[event.game_id]
+
+    # --- Computer turns -------------------------------------------------------------
+
+    @property
+    def leases_turns(self) -> bool:
+        """True when a game's computer turns are leased (other processes on the same
+        database may play them): see :meth:`take_turns`."""
+        return self._leases is not None
+
+    def take_turns(self, game_id: str, seconds: float) -> Lease | None:
+        """Take the lease on game ``game_id``'s computer turns for ``seconds``, or renew
+        it when this process holds it: the computers of a game are played by the one
+        process that holds it. Returns the lease as it stands (held by another process
+        for :attr:`~yatzy.app.ports.Lease.remaining` seconds, unless it is
+        :attr:`~yatzy.app.ports.Lease.mine`); ``None`` when this service leases
+        nothing (it plays its games' computers alone)."""
+        if self._leases is None:
+            return None
+        return self._leases.take(game_id, seconds)
+
+    def release_turns(self, game_id: str, *, hand_over: int | None = None) -> bool:
+        """Let go of the lease on game ``game_id``'s computer turns (when this process
+        holds it). With ``hand_over`` (the game's version, a computer still to play),
+        the other processes are told at once (:class:`~yatzy.app.events.TurnsHandedOver`)
+        so that one of them plays on without waiting for the lease to run out. True
+        when the lease was held."""
+        if self._leases is None:
+            return False
+        events: list[Event] = []
+        if hand_over is not None:
+            events.append(TurnsHandedOver(game_id, version=hand_over))
+        released = self._leases.release(game_id, events=events)
+        if released:
+            for event in events:
+                self._publish(event)
+        return released
+
+    def release_all_turns(self) -> list[str]:
+        """Let go of every lease this process holds (at shutdown); the games' ids."""
+        return [] if self._leases is None else self._leases.release_all()
+
+    def abandoned_turns(self, limit: int = 100) -> list[str]:
+        """Games whose computer turns were leased by a process that stopped without
+        letting go (killed): their leases ran out, and nobody took them since."""
+        return [] if self._leases is None else self._leases.expired(limit)
 
     # --- Readiness ------------------------------------------------------------------
 

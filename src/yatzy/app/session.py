@@ -9,6 +9,14 @@ it on. Front ends (the web app's rooms, the terminal game) only render what it t
 its watchers and forward what a person does; none of them drives a computer or decides
 a rule.
 
+When several processes hold a game (servers on one database), one of them plays its
+computers: the one that holds the lease on the game's computer turns
+(:meth:`~yatzy.app.service.GameService.take_turns`). A session takes it once per run of
+computer steps, while its first pause goes by, renews it while it plays, and lets go
+when a person is to move; one that finds it held tries again when it runs out, so that
+a process killed mid-turn is taken over within :data:`LEASE` seconds, and at once when
+the holder stops gracefully and hands its turns over (:meth:`stop`).
+
 Blocking work runs off the loop: the database through ``run``, a computer's choice
 (which may load a solver table) through ``think``; the session itself lives on one asyncio loop
 (uvicorn's, or the terminal game's). Time passes through ``sleep``, so a test can run a
@@ -62,6 +70,14 @@ PACE = 0.8
 
 #: Seconds before a computer's turn that the game database refused is tried again.
 STORE_RETRY = 5.0
+
+#: Seconds a lease on a game's computer turns lasts unless renewed: how long a process
+#: killed mid-turn holds up its computers.
+LEASE = 3.0
+#: Seconds between two renewals of a lease held.
+RENEW = LEASE / 3
+#: Seconds a stopping session waits for the computer's step under way.
+STOP_WAIT = 10.0
 
 #: Runs blocking work off the session's loop: ``await run(work, *args)``.
 Runner = Callable[..., Awaitable[Any]]
@@ -131,6 +147,14 @@ class GameSession:
         self._elsewhere: asyncio.TimerHandle | None = None
         #: A computer's turn to try again, the database having failed.
         self._retry: asyncio.TimerHandle | None = None
+        #: Another process holds the computer turns: try again when its lease runs out.
+        self._leased_elsewhere: asyncio.TimerHandle | None = None
+        #: Set when the session stops: no new step is begun.
+        self._stopping = False
+        #: Set when the session stops: cuts a computer's pause short.
+        self._stopped = asyncio.Event()
+        #: Set when the lease held was lost (taken over): no new step is begun.
+        self._lost = False
         #: Called when the computers have played as far as they can.
         self.on_settled: Callable[[], None] | None = None
         #: Called with each computer's step this session has played and stored (a
@@ -182,6 +206,12 @@ class GameSession:
     def busy(self) -> bool:
         """True while the session plays a computer's steps."""
         return self._driver is not None and not self._driver.done()
+
+    @property
+    def leased_elsewhere(self) -> bool:
+        """True while another process holds this game's computer turns (this session
+        tries again when their lease runs out)."""
+        return self._leased_elsewhere is not None
 
     @property
     def idle(self) -> bool:
@@ -274,10 +304,11 @@ class GameSession:
     async def refresh(self, version: int | None = None, *, grace: float | None = None) -> bool:
         """Read the game again when the store holds a newer version than ``version``
         says this session has (``None``: read it anyway), tell the watchers, and let a
-        computer go on after ``grace`` seconds (by default four paces, at least two
-        seconds) if nobody else has played it by then: the change came from another
-        process, which may be playing that computer itself. Returns True when the game
-        was read again."""
+        computer go on. Where computer turns are leased, the lease decides who plays
+        them (at once); else the change came from a process that may be playing that
+        computer itself, and this one waits ``grace`` seconds (by default four paces,
+        at least two seconds) and plays it only if nobody has by then. Returns True
+        when the game was read again."""
         if version is not None and version <= self.saved.version:
             return False
         async with self._lock:
@@ -286,6 +317,9 @@ class GameSession:
             if self.saved.version == before and version is not None:
                 return False
         await self._tell(Note("state"))
+        if self.table.service.leases_turns:
+            self.start()
+            return True
         wait = max(2.0, 4 * self.pace) if grace is None else grace
         if self._elsewhere is not None:
             self._elsewhere.cancel()
@@ -299,13 +333,25 @@ class GameSession:
         if self.saved.version == seen:  # nobody played meanwhile
             self.start()
 
+    def handed_over(self) -> None:
+        """The process that held this game's computer turns let go of them (it stops):
+        take them at once."""
+        if self._leased_elsewhere is not None:
+            self._leased_elsewhere.cancel()
+            self._leased_elsewhere = None
+        self.start()
+
     # --- The computers ----------------------------------------------------------------------
 
     def start(self) -> None:
         """Start playing the computers' steps if a computer is to move (call it after
-        opening a session; every change made here starts it again by itself)."""
-        if self.busy or self.table.bot_to_play is None or self.table.waiting_for_dice:
+        opening a session; every change made here starts it again by itself). Where
+        another process holds the computer turns, nothing happens until its lease runs
+        out (or it hands them over: :meth:`handed_over`)."""
+        if (self._stopping or self.busy or self._leased_elsewhere is not None
+                or self.table.bot_to_play is None or self.table.waiting_for_dice):
             return
+        self._lost = False
         self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def settled(self) -> None:
@@ -318,31 +364,35 @@ class GameSession:
 
     async def _changed(self) -> None:
         await self._tell(Note("state"))
-        self.start()
+        # A person moved here: whoever held the computer turns before may have let go
+        # of them since (and no longer hold the game), so this session tries at once.
+        self.handed_over()
 
     async def _drive(self) -> None:
-        """Play the computers' steps one by one at the session's pace; stop when a
-        person is to move or a roll waits for its real dice."""
+        """Play the computers' steps one by one at the session's pace, holding the lease
+        on them where they are leased; stop when a person is to move or a roll waits
+        for its real dice."""
+        service = self.table.service
+        game_id = self.saved.id
+        held = False
+        keeper: asyncio.Task[None] | None = None
+        again = False
         try:
-            while self.table.bot_to_play is not None:
-                await self._sleep(self.pace)
-                async with self._lock:
-                    action = await self._think(self.table.computer_choice)
-                if action is None or self.table.waiting_for_dice:
-                    await self._tell(Note("state"))
+            paused = False
+            if service.leases_turns:
+                # The lease is taken while the first pause goes by: no wait for it.
+                taking = asyncio.ensure_future(self._run(service.take_turns, game_id, LEASE))
+                try:
+                    await self._pause(self.pace)
+                finally:
+                    lease = await taking
+                    held = lease is not None and lease.mine
+                if lease is not None and not lease.mine:
+                    self._wait_for_lease(lease.remaining)
                     return
-                if isinstance(action, Reroll):  # show the dice it keeps, then roll
-                    self._showing = action
-                    await self._tell(Note("computer", action))
-                    await self._sleep(self.pace / 2)
-                async with self._lock:
-                    try:
-                        await self._run(self.table.play_computer)
-                    finally:
-                        self._showing = None
-                if self.on_computer is not None:
-                    self.on_computer(action)
-                await self._tell(Note("state"))
+                paused = True
+                keeper = asyncio.get_running_loop().create_task(self._keep(game_id))
+            again = await self._play(paused)
         except asyncio.CancelledError:
             raise
         except StorageError as exc:
@@ -358,19 +408,137 @@ class GameSession:
                 await self._run(self.table.reload)
             await self._tell(Note("state"))
         finally:
+            if keeper is not None:
+                keeper.cancel()
+            if held and not self._lost:
+                await self._let_go(game_id)
             self._driver = None
             if self.on_settled is not None:
                 self.on_settled()
+            if again:  # a person moved while the lease was let go: a computer is to play
+                self.start()
+
+    async def _play(self, paused: bool) -> bool:
+        """The steps of :meth:`_drive`; ``paused``: the first pause went by already.
+        True when it stopped because no computer is to play (a person moved meanwhile
+        may have made one to play again)."""
+        while self.table.bot_to_play is not None:
+            if not paused:
+                await self._pause(self.pace)
+            paused = False
+            if self._stopping or self._lost:
+                return False
+            async with self._lock:
+                action = await self._think(self.table.computer_choice)
+            if action is None or self.table.waiting_for_dice:
+                await self._tell(Note("state"))
+                return False
+            if isinstance(action, Reroll):  # show the dice it keeps, then roll
+                self._showing = action
+                await self._tell(Note("computer", action))
+                await self._sleep(self.pace / 2)
+            async with self._lock:
+                try:
+                    await self._run(self.table.play_computer)
+                except GameChanged:
+                    # Moved on elsewhere (the table holds the stored game now): go on
+                    # from there, if a computer is still to play.
+                    await self._tell(Note("state"))
+                    continue
+                finally:
+                    self._showing = None
+            if self.on_computer is not None:
+                self.on_computer(action)
+            await self._tell(Note("state"))
+        return True
+
+    async def _pause(self, seconds: float) -> None:
+        """A computer's pause before its step, cut short when the session stops."""
+        if self._stopping:
+            return
+        sleeping = asyncio.ensure_future(self._sleep(seconds))
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait((sleeping, stopped), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeping.cancel()
+            stopped.cancel()
+
+    async def _keep(self, game_id: str) -> None:
+        """Renew the lease on the computer turns every :data:`RENEW` seconds while they
+        are played; when another process has taken it over, no new step is begun."""
+        service = self.table.service
+        while True:
+            await asyncio.sleep(RENEW)
+            try:
+                lease = await self._run(service.take_turns, game_id, LEASE)
+            except StorageError:
+                continue  # the write of the next step fails too, if the database is away
+            if lease is not None and not lease.mine:
+                log.warning("Game %s: another process took over the computer turns",
+                            game_id)
+                self._lost = True
+                return
+
+    async def _let_go(self, game_id: str) -> None:
+        """Release the lease on the computer turns; handed over to the other processes
+        when this session stops with a computer still to play."""
+        to_play = self.table.bot_to_play is not None and not self.table.game.is_over
+        hand_over = self.saved.version if self._stopping and to_play else None
+        try:
+            await self._run(functools.partial(self.table.service.release_turns, game_id,
+                                              hand_over=hand_over))
+        except Exception as exc:  # it runs out by itself
+            log.warning("Releasing the computer turns of game %s failed: %s", game_id, exc)
+
+    def _wait_for_lease(self, remaining: float) -> None:
+        """Another process holds the computer turns for ``remaining`` seconds: try
+        again then (a holder that plays on renews it; one killed does not)."""
+        if self._stopping:
+            return
+
+        def again() -> None:
+            self._leased_elsewhere = None
+            self.start()
+
+        if self._leased_elsewhere is not None:
+            self._leased_elsewhere.cancel()
+        self._leased_elsewhere = asyncio.get_running_loop().call_later(
+            remaining + 0.05, again)
 
     def _again(self) -> None:
         self._retry = None
         self.start()
 
-    async def close(self) -> None:
-        """Stop playing the computers (at shutdown); what was played is stored."""
-        for timer in (self._elsewhere, self._retry):
+    async def stop(self) -> None:
+        """Stop gracefully (at shutdown): begin no new computer's step, let the step
+        under way be stored (waiting up to :data:`STOP_WAIT` seconds), and hand the
+        computer turns over to the other processes that hold the game."""
+        self._stopping = True
+        self._stopped.set()
+        self._cancel_timers()
+        driver = self._driver
+        if driver is not None and not driver.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(driver), STOP_WAIT)
+            except (TimeoutError, Exception):
+                await self.close()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._elsewhere, self._retry, self._leased_elsewhere):
             if timer is not None:
                 timer.cancel()
+        self._elsewhere = self._retry = self._leased_elsewhere = None
+
+    def forget(self) -> None:
+        """This process drops the session (nobody here uses it): no timer plays its
+        computers later."""
+        self._cancel_timers()
+
+    async def close(self) -> None:
+        """Stop playing the computers (at once); what was played is stored."""
+        self._stopping = True
+        self._cancel_timers()
         driver = self._driver
         if driver is not None and not driver.done():
             driver.cancel()

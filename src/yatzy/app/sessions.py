@@ -5,20 +5,30 @@ told when the change feed says another process moved its game on.
 One registry serves a front end: the web app keeps all its rooms' games here; the
 terminal game keeps the one it shows. It is the one place where a game in play is
 cached above the service (whose own cache only spares replays).
+
+Where computer turns are leased (several processes on one database), the registry
+also takes over the games whose lease ran out, their holder killed (every
+:data:`~yatzy.app.session.LEASE` seconds it asks the store for them), and at
+:meth:`Sessions.close` it stops gracefully: its sessions store the step under way and
+hand their computer turns over to the other processes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Callable
 
+from yatzy.app.errors import GameNotFound
 from yatzy.app.events import Event
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
-from yatzy.app.session import PACE, GameSession, Runner, Sleep, executor_runner
+from yatzy.app.session import LEASE, PACE, GameSession, Runner, Sleep, executor_runner
 from yatzy.app.table import Table
 from yatzy.core.actions import Action
+
+log = logging.getLogger(__name__)
 
 #: Sessions kept in memory before idle ones are dropped (they reopen from the store).
 MAX_IDLE = 2000
@@ -45,11 +55,16 @@ class Sessions:
         self._opening = asyncio.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._adopting: asyncio.Task[None] | None = None
+        self._closing = False
 
     def start(self) -> None:
-        """Follow the service's change feed on the running loop."""
+        """Follow the service's change feed on the running loop (and, where computer
+        turns are leased, take over those whose holder was killed)."""
         self._loop = asyncio.get_running_loop()
         self._unsubscribe = self.service.subscribe(self._heard, others_only=True)
+        if self.service.leases_turns:
+            self._adopting = self._loop.create_task(self._adopt())
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -146,6 +161,50 @@ class Sessions:
         game_id = session.saved.id
         if self._sessions.get(game_id) is session and self._unused(session):
             del self._sessions[game_id]
+            session.forget()
+
+    # --- Computer turns left behind ------------------------------------------------------
+
+    async def _adopt(self) -> None:
+        """Every :data:`~yatzy.app.session.LEASE` seconds, open the games whose lease on
+        their computer turns ran out (the process that held it was killed, and nobody
+        that holds the game took it over): each session tries the lease, and the one
+        process that gets it plays on."""
+        failing = False
+        while not self._closing:
+            await asyncio.sleep(LEASE)
+            try:
+                await self.adopt()
+            except Exception as exc:  # the database away: the next round tries again
+                if not failing:  # said once, not every round
+                    log.warning("Looking for computer turns left behind failed: %s", exc)
+                failing = True
+            else:
+                failing = False
+
+    async def adopt(self) -> list[str]:
+        """Open (and so start) the games whose computer turns were left behind by a
+        process killed; returns their ids."""
+        found: list[str] = await self.run(self.service.abandoned_turns)
+        for game_id in found:
+            if self._closing:
+                break
+            try:
+                session = await self.get(game_id)
+            except GameNotFound:  # deleted since: its lease goes
+                await self.run(self._forget_lease, game_id)
+                continue
+            if not session.busy and not session.leased_elsewhere:
+                # No computer to play (the holder was killed after its last step): the
+                # lease goes, and the session unless someone here uses it.
+                await self.run(self._forget_lease, game_id)
+                self._drop_if_idle(session)
+        return found
+
+    def _forget_lease(self, game_id: str) -> None:
+        lease = self.service.take_turns(game_id, 0)
+        if lease is not None and lease.mine:
+            self.service.release_turns(game_id)
 
     # --- Changes made elsewhere ----------------------------------------------------------
 
@@ -159,21 +218,38 @@ class Sessions:
     def _refresh(self, event: Event) -> None:
         session = self._sessions.get(event.game_id)
         if session is None:
+            if event.type == "turns_handed_over" and not self._closing:
+                # Nobody here holds the game: open it, to play its computers.
+                opening = asyncio.get_running_loop().create_task(self.get(event.game_id))
+                opening.add_done_callback(_quiet)
             return
         if event.type == "game_deleted":
             self._sessions.pop(event.game_id, None)
+            session.forget()
             return
+        if event.type == "turns_handed_over":
+            session.handed_over()
         if event.version > session.saved.version:
             task = asyncio.get_running_loop().create_task(session.refresh(event.version))
             task.add_done_callback(_quiet)
 
     async def close(self) -> None:
-        """Stop following the feed and every session's computers (at shutdown)."""
+        """Stop gracefully (at shutdown): begin no new computer's step, let those under
+        way be stored, hand the computer turns over to the other processes, then stop
+        following the feed."""
+        self._closing = True
+        if self._adopting is not None:
+            self._adopting.cancel()
+        sessions = list(self._sessions.values())
+        await asyncio.gather(*(session.stop() for session in sessions),
+                             return_exceptions=True)
         if self._unsubscribe is not None:
             self._unsubscribe()
-        for session in list(self._sessions.values()):
+        for session in sessions:
             await session.close()
         self._sessions.clear()
+        with contextlib.suppress(Exception):  # any lease left: it runs out by itself
+            await self.run(self.service.release_all_turns)
 
 
 def _quiet(task: asyncio.Task[object]) -> None:

@@ -29,6 +29,10 @@ LOG_FORMAT_ENV = "YATZY_LOG_FORMAT"
 
 #: uvicorn's setting: the addresses of the reverse proxies to believe.
 PROXIES_ENV = "FORWARDED_ALLOW_IPS"
+#: Seconds a server that is told to stop (SIGTERM, Ctrl+C) waits for the requests under
+#: way before it stops the rest (its computers then hand their turns over).
+GRACEFUL = 10
+
 #: Games in play the server keeps in memory (each action on a game not kept reads and
 #: replays it from the database).
 GAMES_KEPT = 5000
@@ -162,7 +166,8 @@ def run(args: argparse.Namespace) -> int:
                                 log_level="info" if structured else "warning",
                                 access_log=False, ws_max_size=16 * 1024,
                                 log_config=None if structured else uvicorn.config.LOGGING_CONFIG,
-                                proxy_headers=behind_proxy(), http=HTTP_PROTOCOL)
+                                proxy_headers=behind_proxy(), http=HTTP_PROTOCOL,
+                                timeout_graceful_shutdown=GRACEFUL)
         if workers > 1:
             # uvicorn's supervisor: starts the workers on the socket, starts one again
             # when it dies, and on Ctrl+C or SIGTERM stops each (its games finished

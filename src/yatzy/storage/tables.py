@@ -5,8 +5,9 @@
 the game; the header and the moves make the record, the source of truth. ``results``
 holds one row per player of each finished game, for history and statistics. ``changes``
 is a short-lived log of the events of every change, for the other processes on the same
-database. The schema is created and changed only by the Alembic migrations in
-``migrations/``; a test checks that they produce exactly these tables.
+database; ``leases`` says which process plays a game's computer turns. The schema is
+created and changed only by the Alembic migrations in ``migrations/``; a test checks that
+they produce exactly these tables.
 """
 
 from __future__ import annotations
@@ -236,4 +237,17 @@ daily_pars = sa.Table(
     sa.Column("ruleset", sa.String(32), primary_key=True),
     sa.Column("day", sa.Date, primary_key=True),
     sa.Column("par", sa.Integer, nullable=False),
+)
+
+#: Leases: what one process at a time may do, and until when (a game's computer turns,
+#: by game id). A row is deleted when its holder lets go; one left behind ran out (its
+#: holder was killed) and is taken over. The times are the database's clock.
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    #: The process that holds it (its :attr:`~yatzy.app.ports.LeaseStore.holder`).
+    sa.Column("holder", sa.String(32), nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Index("ix_leases_expires_at", "expires_at"),
 )

@@ -144,11 +144,14 @@ class GameScreen(TranslatedScreen):
         def heard(event: Event) -> None:  # on the feed's thread
             if event.game_id == game_id and not loop.is_closed():
                 with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(self._refresh, event.version)
+                    loop.call_soon_threadsafe(self._refresh, event.version,
+                                              event.type == "turns_handed_over")
 
         self._unfollow = self.table.service.subscribe(heard, others_only=True)
 
-    def _refresh(self, version: int) -> None:
+    def _refresh(self, version: int, handed_over: bool = False) -> None:
+        if handed_over:  # the process that played the computers stopped: play them here
+            self.session.handed_over()
         if version > self.table.saved.version:
             self.run_worker(self.session.refresh(version), exit_on_error=False)
 
