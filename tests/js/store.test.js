@@ -79,6 +79,7 @@ test("dice typed in, with spaces, commas or none", () => {
 const T = {
   put: "{player} put {points} in {box}.", yahtzee_bonus_plus: "Yahtzee bonus +{points}!",
   rolled: "{player} rolled {dice}.", keeps: "{player} keeps {dice}.", undone: "{player} took back the box.",
+  undone_dice: "{player} took back the dice.",
   wins: "{player} wins!", share: "{players} share the win!", turn: "{player}'s turn", your_turn: "Your turn",
 };
 const BOXES = { chance: "Chance" };
@@ -100,6 +101,8 @@ test("a computer's keep, an undo and the end are said", () => {
   const undone = state({ version: 7, steps: 2 });
   assert.equal(announcement(state({ last: { type: "score", player: "Ann" } }), undone, "Ann", T, BOXES),
                "Ann took back the box.");
+  assert.equal(announcement(state({ last: { type: "roll", player: "Ann" } }), undone, "Ann", T, BOXES),
+               "Ann took back the dice.");  // real dice typed in
   const over = state({ version: 8, steps: 4, is_over: true, current_player: null, winners: ["Ann", "Bo"],
                        last: { type: "score", player: "Bo", box: "chance", points: 5 } });
   assert.equal(announcement(state(), over, "Ann", T, BOXES), "Bo put 5 in Chance. Ann, Bo share the win!");

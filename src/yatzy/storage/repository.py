@@ -1,11 +1,11 @@
 """The game repository on SQLAlchemy: implements :class:`yatzy.app.ports.GameRepository`.
 
 Each write is one transaction, committed before the method returns. A game is stored as
-its record's header (``games.record``) and one row per action (``moves``): an action
-appends its row and an undo deletes rows, so a write costs the same at every step of a
-game. Loading a game joins the header and the moves into its record and replays it with
-:meth:`Game.from_record`, so a stored game is checked against the rules every time it is
-read.
+its record's header (``games.record``) and one row per action of its record (``moves``):
+an action appends its row and so does an undo (the record keeps the action taken back),
+so a write costs the same at every step of a game. Loading a game joins the header and
+the moves into its record and replays it with :meth:`Game.from_record`, so a stored game
+is checked against the rules every time it is read.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from yatzy.app.saved import (
     StatsRow,
     player_results,
 )
+from yatzy.core.actions import Undo
 from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.record import record_header, step_entry, with_actions
@@ -170,7 +171,8 @@ class SqlGameRepository:
             "seed": None if game.seed is None else str(game.seed),
             "dice_mode": saved.dice_mode,
             "status": FINISHED if game.is_over else PLAYING,
-            "steps": saved.steps,
+            # The record's actions (the rows of moves): undos and what they took back too.
+            "steps": len(game.log),
             "version": saved.version,
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
@@ -207,12 +209,12 @@ class SqlGameRepository:
 
     @staticmethod
     def _append(connection: sa.Connection, saved: SavedGame, start: int) -> None:
-        """Store the moves of ``saved`` from step ``start`` on."""
-        history = saved.game.history
-        if len(history) > start:
+        """Store the moves of ``saved`` (its record's actions) from step ``start`` on."""
+        log = saved.game.log
+        if len(log) > start:
             connection.execute(moves.insert(), [
-                {"game_id": saved.id, "step": step, "action": step_entry(history[step])}
-                for step in range(start, len(history))])
+                {"game_id": saved.id, "step": step, "action": step_entry(log[step])}
+                for step in range(start, len(log))])
 
     def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
         with self._transaction() as connection:
@@ -224,10 +226,11 @@ class SqlGameRepository:
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
-        """Store ``saved``, which continues the game stored at ``expected_version`` or
-        takes back some of its last actions (as the service's actions and undos do):
-        the new moves are appended, the ones taken back deleted. The header is written
-        again only when the game is over (with its totals) or actions were taken back."""
+        """Store ``saved``, which continues the game stored at ``expected_version`` (as
+        the service's actions and undos do): the new moves are appended (moves past the
+        new record's, which no service writes, are deleted). The header is written again
+        only when it changes: the game is over (with its totals), or an undo makes the
+        record's version 3 (:func:`~yatzy.core.record.record_version`)."""
         row = self._row(saved)
         del row["created_at"]
         if saved.finished:
@@ -237,12 +240,13 @@ class SqlGameRepository:
         with self._transaction() as connection:
             # Mostly one action more than stored: then the row says so, with no more
             # reading (steps is written with the moves, in every write).
-            stored = saved.steps - 1
+            logged = len(saved.game.log)
+            stored = logged - 1
             done = connection.execute(update.where(games.c.steps == stored))
             if done.rowcount != 1:
                 done = connection.execute(update)
                 if done.rowcount != 1:
-                    # The version is the guard (an undo lowers the number of actions).
+                    # The version is the guard.
                     actual = connection.scalar(
                         sa.select(games.c.version).where(games.c.id == saved.id))
                     if actual is None:
@@ -255,12 +259,13 @@ class SqlGameRepository:
                     sa.select(moves.c.step).where(moves.c.game_id == saved.id)
                     .order_by(moves.c.step.desc()).limit(1))
                 stored = 0 if last is None else last + 1
-            if stored > saved.steps:
+            if stored > logged:
                 connection.execute(moves.delete().where(
-                    moves.c.game_id == saved.id, moves.c.step >= saved.steps))
-                if not saved.finished:
-                    connection.execute(games.update().where(games.c.id == saved.id)
-                                       .values(record=record_header(saved.game)))
+                    moves.c.game_id == saved.id, moves.c.step >= logged))
+            if not saved.finished and (stored > logged or any(
+                    isinstance(step.action, Undo) for step in saved.game.log[stored:])):
+                connection.execute(games.update().where(games.c.id == saved.id)
+                                   .values(record=record_header(saved.game)))
             self._append(connection, saved, stored)
             self._results(connection, saved)
             self._log(connection, events)

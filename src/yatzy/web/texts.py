@@ -100,6 +100,7 @@ TEXTS: dict[str, str] = {
     "rolled": N_("{player} rolled {dice}."),
     "keeps": N_("{player} keeps {dice}."),
     "undone": N_("{player} took back the box just chosen."),
+    "undone_dice": N_("{player} took back the dice just typed in."),
     "your_turn": N_("Your turn"),
     "remove_seat": N_("Remove player {n}"),
     "play_again": N_("Play again with the same players"),

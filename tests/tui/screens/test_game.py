@@ -400,13 +400,14 @@ async def test_undo_takes_back_a_box(service: GameService) -> None:
         await pilot.press(key("chance"))
         assert screen.table.game.scorecard("Ann")["chance"] == points
         await pilot.press("u")
-        assert screen.table.game == rolled
-        assert service.load(screen.table.saved.id).game == rolled
+        undone = screen.table.game
+        assert undone.history == rolled.history and undone.dice == rolled.dice
+        assert service.load(screen.table.saved.id).game == undone  # the undo is recorded
         assert "Ann takes back Chance: choose again." in shown(screen.query_one("#message"))
         await pilot.press("u")
         assert "Only the last box chosen can be taken back" in shown(
             screen.query_one("#message"))
-        assert screen.table.game == rolled
+        assert screen.table.game == undone
 
 
 

@@ -53,7 +53,8 @@ export function announcement(before, next, me, T, boxes) {
   const lines = [];
   const last = next.last;
   if (next.steps < before.steps) {
-    lines.push(fill(T.undone, { player: before.last?.player ?? "" }));
+    const taken = before.last?.type === "score" ? T.undone : T.undone_dice;
+    lines.push(fill(taken, { player: before.last?.player ?? "" }));
   } else if (next.steps > before.steps && last) {
     if (last.type === "score") {
       lines.push(fill(T.put, { player: last.player, points: last.points, box: boxes[last.box] }));
