@@ -108,6 +108,7 @@ TEXTS: dict[str, str] = {
     "place": N_("Place"),
     "player": N_("Player"),
     "notify": N_("Tell me when it is my turn"),
+    "sound": N_("Play a sound when it is my turn"),
     "pass_and_play": N_("Pass and play: everyone plays on this device"),
     "hand_over": N_("{player}'s turn: hand the device over"),
     "take_over": N_("I am {player}: play"),
