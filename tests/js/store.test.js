@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice } from "../../src/yatzy/web/static/store.js";
+import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, shownName } from "../../src/yatzy/web/static/store.js";
 
 const state = (changes = {}) => ({
   version: 5, steps: 3, current_player: "Ann", phase: "person", held: [], pending: null,
@@ -106,4 +106,14 @@ test("a computer's keep, an undo and the end are said", () => {
   const over = state({ version: 8, steps: 4, is_over: true, current_player: null, winners: ["Ann", "Bo"],
                        last: { type: "score", player: "Bo", box: "chance", points: 5 } });
   assert.equal(announcement(state(), over, "Ann", T, BOXES), "Bo put 5 in Chance. Ann, Bo share the win!");
+});
+
+test("a computer is named in the page's language, a person as given", () => {
+  const names = { "CPU hard": "Dator (svår)", Ann: "Ann" };
+  assert.equal(shownName(state({ names }), "CPU hard"), "Dator (svår)");
+  assert.equal(shownName(state({ names }), "Ann"), "Ann");
+  assert.equal(shownName(state(), "CPU hard"), "CPU hard");  // a state without names
+  const turn = state({ version: 6, steps: 4, current_player: "CPU hard", names,
+                       last: { type: "score", player: "Ann", box: "chance", points: 9 } });
+  assert.equal(announcement(state(), turn, "Ann", T, BOXES), "Ann put 9 in Chance. Dator (svår)'s turn");
 });
