@@ -21,13 +21,35 @@ def test_a_person_takes_back_a_box(service: GameService, db: Path) -> None:
     rolled = saved.game
     saved = service.apply(saved.id, yatzy.Score("chance"))
     undone = service.undo(saved.id, player="Ann")
-    assert undone.game == rolled
+    assert undone.game == rolled.score("chance").undo()
+    assert undone.game.history == rolled.history and undone.game.dice == rolled.dice
     assert events[-1] == ActionUndone(saved.id, 1, "Ann", version=undone.version)
     assert undone.version == saved.version + 1
     with open_service(db) as other:  # stored, not just cached
-        assert other.load(saved.id).game == rolled
+        assert other.load(saved.id).game == undone.game
     again = service.apply(saved.id, yatzy.Score("sixes"))
     assert again.game.scorecard("Ann")["chance"] is None
+    record = service.load(saved.id).game.to_record()
+    assert [a["type"] for a in record["actions"]] == ["roll", "score", "undo", "score"]
+    assert yatzy.audit_record(record) == again.game
+
+
+def test_an_undo_is_an_action_for_the_service(service: GameService) -> None:
+    saved = service.create(RULES, [Seat("Ann"), Seat("Bo")], seed=3)
+    service.apply(saved.id, yatzy.Roll())
+    scored = service.apply(saved.id, yatzy.Score("chance"))
+    assert service.apply(saved.id, yatzy.Undo(), player="Ann").game == scored.game.undo()
+
+
+def test_real_dice_just_typed_are_taken_back(service: GameService) -> None:
+    saved = service.create(RULES, [Seat("Ann"), Seat("Bo")], dice_mode="manual")
+    service.apply(saved.id, yatzy.Roll(yatzy.Dice([1, 2, 3, 4, 5])))
+    service.apply(saved.id, yatzy.Score("chance"))
+    service.undo(saved.id, player="Ann")
+    undone = service.undo(saved.id, player="Ann")  # the dice typed, too
+    assert undone.game.dice is None and undone.steps == 0
+    with pytest.raises(yatzy.IllegalMove, match="or the dice just typed in"):
+        service.undo(saved.id)
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,14 @@
 """Game transitions, turn order, errors that change nothing, roll-off, winners."""
 
+from dataclasses import replace
+
 import pytest
 
 import yatzy
 import yatzy.core
 from yatzy import Dice, IllegalMove, InvalidDice, Reroll, Roll, Score, UnknownBox, ruleset
-from yatzy.core.game import Game
+from yatzy.core.actions import Undo
+from yatzy.core.game import Game, Step
 
 YATZY = ruleset("yatzy")
 YAHTZEE = ruleset("yahtzee")
@@ -317,22 +320,76 @@ def test_dice_and_holds_that_are_not_lists() -> None:
         game().roll().reroll(3)  # type: ignore[arg-type]
 
 
-def test_undo_takes_back_the_last_action() -> None:
-    g = game().roll([1, 2, 3, 4, 6]).reroll([0, 1, 2, 3])
+def in_effect(g: Game) -> Game:
+    """``g`` without its log: the state of play alone."""
+    return replace(g, log=())
+
+
+def test_undo_takes_back_the_last_box_and_logs_both() -> None:
+    g = game().roll().reroll([0, 1, 2, 3])
     scored = g.score("chance")
-    assert scored.undo() == g
-    assert g.undo() == game().roll([1, 2, 3, 4, 6])
-    assert g.undo().undo() == game()
-    with pytest.raises(IllegalMove, match="^Nothing to undo$"):
+    undone = scored.undo()
+    assert in_effect(undone) == in_effect(g)
+    assert undone.log == (*scored.log, Step("Ann", Undo()))
+    assert undone.score("chance").scorecard("Ann")["chance"] == scored.scorecard(
+        "Ann")["chance"]
+
+
+def test_an_undo_never_buys_new_dice() -> None:
+    scored = game().roll().score("chance")
+    again = scored.undo().score("sixes").roll()
+    assert again.dice == scored.roll().dice  # the next roll draws the same dice
+    assert scored.undo().dice == scored.history[0].action.dice  # type: ignore[union-attr]
+
+
+def test_what_cannot_be_taken_back() -> None:
+    with pytest.raises(IllegalMove, match="^Only the last box chosen can be taken back$"):
         game().undo()
-    seeded = game().roll().reroll([0])
-    assert seeded.undo().reroll([0]) == seeded  # no new dice by undoing a roll
+    with pytest.raises(IllegalMove, match="^Only the last box chosen"):
+        game().roll().undo()  # a roll from the seed: its dice were seen
+    with pytest.raises(IllegalMove, match="^Only the last box chosen"):
+        game().roll().score("chance").undo().undo()
+    with pytest.raises(IllegalMove, match="^Only the last box chosen"):
+        game().roll().score("chance").roll().score("chance").undo(player="Bo").undo()
+    with pytest.raises(IllegalMove, match="^Only Ann can take back their move$") as refused:
+        game().roll().score("chance").undo(player="Bo")
+    assert refused.value.code == "not_your_move"
+    with pytest.raises(IllegalMove, match="^No player called 'Cy'"):
+        game().roll().score("chance").undo(player="Cy")
+    solo = yatzy.new_game(ruleset("yatzy", rolls=1), ["Ann"], seed=2)
+    while not solo.is_over:
+        solo = solo.roll()
+        solo = solo.score(next(iter(solo.choices())))
+    with pytest.raises(IllegalMove, match="^The game is over$"):
+        solo.undo()
+
+
+def test_a_box_stays_once_the_next_roll_was_made() -> None:
+    typed = Game.start(YATZY, ["Ann", "Bo"]).roll([1, 2, 3, 4, 5]).score("chance")
+    typed = typed.roll([6, 6, 6, 6, 6])
+    with pytest.raises(IllegalMove, match="^Only the last box chosen or the dice just typed"):
+        typed.undo().undo()  # Bo's roll is taken back, Ann's box stays
+
+
+def test_dice_typed_in_are_taken_back_last_first() -> None:
+    start = Game.start(YATZY, ["Ann", "Bo"])
+    typed = start.roll([1, 2, 3, 4, 5]).reroll([0], [6, 6, 6, 6]).score("chance")
+    back = typed.undo(player="Ann").undo().undo()
+    assert in_effect(back) == in_effect(start)
+    assert [str(s.action) for s in back.log[-3:]] == ["undo"] * 3
+    assert in_effect(back.roll([2, 2, 2, 2, 2])) == in_effect(start.roll([2, 2, 2, 2, 2]))
 
 
 def test_undo_keeps_the_roll_off() -> None:
     g = yatzy.new_game(YAHTZEE, ["Ann", "Bo"], seed=8, first_player="roll")
     g2 = g.roll().score("chance")
-    assert g2.undo().undo() == g == g2.at_start()
+    assert in_effect(g2.undo()) == in_effect(g.roll())
+    assert g2.at_start() == g
+
+
+def test_undo_is_an_action() -> None:
+    g = game().roll().score("chance")
+    assert g.apply(Undo(), player="Ann") == g.undo()
 
 
 def test_refusals_come_before_the_roll_reminder() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -185,3 +186,60 @@ def test_the_rules_by_filled_bits_are_the_rules_of_the_card(card: Scorecard) -> 
         r, card)
     jokers = rules.jokers_apply_bits(r, filled)
     assert jokers == any(rules.is_joker(r, card, [f] * r.dice_count) for f in range(1, 7))
+
+
+@st.composite
+def games_with_undos(draw: st.DrawFn) -> Game:
+    """A game in play, its dice from the seed or typed in (no seed), with an undo tried
+    after any action: a legal random game as a player who changes their mind plays it."""
+    rules = draw(RULESETS)
+    players = draw(st.sampled_from([["Ann"], ["Ann", "Bo"], ["Ann", "Bo", "Cy"]]))
+    seed = draw(st.one_of(st.none(), st.integers(0, 2**53 - 1), st.just("5a" * 16)))
+    g = yatzy.Game.start(rules, players, seed=seed)
+
+    def typed(count: int) -> list[int] | None:
+        return None if seed is not None else draw(
+            st.lists(st.integers(1, 6), min_size=count, max_size=count))
+    for _ in range(draw(st.integers(0, 70))):
+        if g.is_over:
+            break
+        if draw(st.integers(0, 3)) == 0:
+            try:
+                last = g.check_undo()
+            except IllegalMove:
+                pass
+            else:
+                g = g.undo(player=draw(st.sampled_from([None, last.player])))
+                continue
+        if g.dice is None:
+            g = g.roll(typed(5))
+        elif g.rolls_left and draw(st.booleans()):
+            hold = draw(st.lists(st.integers(0, 4), unique=True, max_size=4))
+            g = g.reroll(hold, typed(5 - len(hold)))
+        else:
+            g = g.score(draw(st.sampled_from(sorted(g.choices()))))
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(games_with_undos())
+def test_games_with_undos_replay_and_audit(g: Game) -> None:
+    record = json.loads(json.dumps(g.to_record()))
+    again = Game.from_record(record)
+    assert again == g and again.to_record() == record
+    undos = sum(isinstance(step.action, yatzy.Undo) for step in g.log)
+    assert record["version"] == (3 if undos else 2 if isinstance(g.seed, str) else 1)
+    assert len(g.log) == len(g.history) + 2 * undos  # each undo takes back one action
+    # The game in effect is the game played without the actions taken back, its dice
+    # drawn again from the seed: an undo changes no die that comes after it.
+    straight = g.at_start()
+    for step in g.history:
+        action = step.action
+        if g.seed is not None and isinstance(action, Roll):
+            action = Roll()
+        elif g.seed is not None and isinstance(action, Reroll):
+            action = Reroll(action.hold)
+        straight = straight.apply(action, player=step.player)
+    assert replace(straight, log=()) == replace(g, log=())
+    if g.seed is not None:
+        assert yatzy.audit_record(record) == g

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice } from "../../src/yatzy/web/static/store.js";
+import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, shownName } from "../../src/yatzy/web/static/store.js";
 
 const state = (changes = {}) => ({
   version: 5, steps: 3, current_player: "Ann", phase: "person", held: [], pending: null,
@@ -79,6 +79,7 @@ test("dice typed in, with spaces, commas or none", () => {
 const T = {
   put: "{player} put {points} in {box}.", yahtzee_bonus_plus: "Yahtzee bonus +{points}!",
   rolled: "{player} rolled {dice}.", keeps: "{player} keeps {dice}.", undone: "{player} took back the box.",
+  undone_dice: "{player} took back the dice.",
   wins: "{player} wins!", share: "{players} share the win!", turn: "{player}'s turn", your_turn: "Your turn",
 };
 const BOXES = { chance: "Chance" };
@@ -100,7 +101,19 @@ test("a computer's keep, an undo and the end are said", () => {
   const undone = state({ version: 7, steps: 2 });
   assert.equal(announcement(state({ last: { type: "score", player: "Ann" } }), undone, "Ann", T, BOXES),
                "Ann took back the box.");
+  assert.equal(announcement(state({ last: { type: "roll", player: "Ann" } }), undone, "Ann", T, BOXES),
+               "Ann took back the dice.");  // real dice typed in
   const over = state({ version: 8, steps: 4, is_over: true, current_player: null, winners: ["Ann", "Bo"],
                        last: { type: "score", player: "Bo", box: "chance", points: 5 } });
   assert.equal(announcement(state(), over, "Ann", T, BOXES), "Bo put 5 in Chance. Ann, Bo share the win!");
+});
+
+test("a computer is named in the page's language, a person as given", () => {
+  const names = { "CPU hard": "Dator (svår)", Ann: "Ann" };
+  assert.equal(shownName(state({ names }), "CPU hard"), "Dator (svår)");
+  assert.equal(shownName(state({ names }), "Ann"), "Ann");
+  assert.equal(shownName(state(), "CPU hard"), "CPU hard");  // a state without names
+  const turn = state({ version: 6, steps: 4, current_player: "CPU hard", names,
+                       last: { type: "score", player: "Ann", box: "chance", points: 9 } });
+  assert.equal(announcement(state(), turn, "Ann", T, BOXES), "Ann put 9 in Chance. Dator (svår)'s turn");
 });

@@ -9,6 +9,7 @@ import pytest
 from pettingzoo.test import api_test
 
 import yatzy
+from tests.rl.test_solitaire import before_last
 from yatzy.core.actions import Reroll, Roll
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError
 from yatzy.core.game import Game
@@ -71,7 +72,7 @@ def test_observations_are_each_agents_own() -> None:
     game.reset(seed=1)
     fields = game.layout.flat_fields(3)
     sixes = game.layout.keep_count + 5
-    game._game = game.game.undo().roll([6, 6, 6, 6, 1])
+    game._game = before_last(game.game).roll([6, 6, 6, 6, 1])
     game.step(sixes)                                     # player_0: 24 in Sixes
     mine = game.observe("player_0")
     theirs = game.observe("player_1")

@@ -86,8 +86,17 @@ def test_a_random_game_adds_up(rules: str) -> None:
 
 
 def with_dice(env: YatzyEnv, dice: list[int]) -> None:
-    """Put ``dice`` on the table instead of the turn's first roll the environment made."""
-    env._game = env.game.undo().roll(dice)
+    """Put ``dice`` on the table instead of the turn's first roll the environment made
+    (the game replayed without that roll: an undo takes back no roll of the seed's)."""
+    env._game = before_last(env.game).roll(dice)
+
+
+def before_last(game: Game) -> Game:
+    """``game`` as it was before its last action, replayed from the start."""
+    back = game.at_start()
+    for step in game.history[:-1]:
+        back = back.apply(step.action, player=step.player)
+    return back
 
 
 def test_rewards_include_the_bonuses() -> None:

@@ -1,4 +1,4 @@
-"""One row per action: an action appends its move and an undo deletes moves, the header
+"""One row per action: an action appends its move and so does an undo, the header
 gets the totals once the game is over, a save sends the same statements at every step of
 a game, a game written while it is read is read again, and damaged moves are damage.
 On SQLite and PostgreSQL."""
@@ -38,7 +38,7 @@ def _stored(engine: sa.Engine, game_id: str) -> tuple[Any, list[tuple[int, Any]]
 
 
 def _entries(saved: SavedGame) -> list[tuple[int, Any]]:
-    return [(step, step_entry(s)) for step, s in enumerate(saved.game.history)]
+    return [(step, step_entry(s)) for step, s in enumerate(saved.game.log)]
 
 
 def _advance(saved: SavedGame, *actions: Any) -> SavedGame:
@@ -62,8 +62,7 @@ class _fresh:
         self.repo.close()
 
 
-def test_actions_append_moves_and_an_undo_deletes_them(service: GameService,
-                                                       db: str | Path) -> None:
+def test_actions_and_undos_append_moves(service: GameService, db: str | Path) -> None:
     saved = service.create(YAHTZEE, ["Ann", "Bo"], seed=7, first_player="roll")
     engine = make_engine(db)
     assert _stored(engine, saved.id) == (record_header(saved.game), [])
@@ -72,10 +71,14 @@ def test_actions_append_moves_and_an_undo_deletes_them(service: GameService,
     scored = service.apply(saved.id, Score("chance"))
     assert _stored(engine, saved.id) == (record_header(saved.game), _entries(scored))
     undone = service.undo(saved.id)
-    assert _stored(engine, saved.id) == (record_header(saved.game), _entries(undone))
-    assert len(_entries(undone)) == 2
+    header, played = _stored(engine, saved.id)
+    assert header == record_header(undone.game) and header["version"] == 3
+    assert played == _entries(undone) and played[:3] == _entries(scored)
+    assert played[3] == (3, {"type": "undo", "player": undone.game.current_player})
     again = service.apply(saved.id, Score("ones"))
     assert _stored(engine, saved.id)[1] == _entries(again)
+    assert [entry["type"] for _, entry in _entries(again)] == [
+        "roll", "reroll", "score", "undo", "score"]
     engine.dispose()
     with _fresh(db) as other:
         assert other.get(saved.id) == again

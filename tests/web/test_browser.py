@@ -162,6 +162,7 @@ def test_win_chances_are_off_at_first_and_follow_the_game(browser: Browser,
     page.on("request", lambda r: asked.append(r.url) if "/chances" in r.url else None)
     start_game(page, base, ["Ann"], computers=1)
     players = ["Ann", "CPU hard"]
+    named = ["Ann", "Computer (hard)"]  # as the page shows them
     game_id = page.url.split("/games/")[1].split("?")[0].split("#")[0]
     api = f"{base}/api/games/{game_id}"
     button, box = page.locator("#chances"), page.locator("#chances-box")
@@ -183,7 +184,7 @@ def test_win_chances_are_off_at_first_and_follow_the_game(browser: Browser,
     first = answer.value.json()
     assert first["version"] == httpx.get(api).json()["version"]
     expect(box).to_have_text(first["text"], timeout=15_000)
-    shown = shown_chances(page, players)
+    shown = shown_chances(page, named)
     assert add_up_to_100(shown)
     for name, percent in zip(players, shown, strict=True):  # the answer's, to a tenth
         assert abs(percent - 100 * first["chances"][name]) <= 0.05 + 1e-3
@@ -195,7 +196,7 @@ def test_win_chances_are_off_at_first_and_follow_the_game(browser: Browser,
     rolled = answer.value.json()
     assert rolled["version"] == first["version"] + 1
     expect(box).to_have_text(rolled["text"], timeout=15_000)
-    assert add_up_to_100(shown_chances(page, players))
+    assert add_up_to_100(shown_chances(page, named))
 
     # Ann scores and the computer plays its turn at once. The answer to Ann's move is
     # held back until the computer has finished, so it comes after the newer states:

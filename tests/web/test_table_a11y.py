@@ -108,9 +108,10 @@ def test_the_live_region_says_what_happens(browser: Browser, base: str) -> None:
     expect(page.locator("#roll")).to_be_enabled(timeout=15_000)  # the computer has played
     expect(region).to_contain_text("Your turn")
     said = page.evaluate("window.said")
-    assert any(s.startswith("Ann put ") and s.endswith("CPU hard's turn") for s in said), said
-    assert any(s.startswith("CPU hard rolled ") for s in said), said
-    assert any(s.startswith("CPU hard put ") for s in said), said
+    assert any(s.startswith("Ann put ") and s.endswith("Computer (hard)'s turn")
+               for s in said), said
+    assert any(s.startswith("Computer (hard) rolled ") for s in said), said
+    assert any(s.startswith("Computer (hard) put ") for s in said), said
     page.close()
 
 

@@ -22,7 +22,6 @@ class AppCode(StrEnum):
     BAD_SEATS = "bad_seats"
     BAD_DICE_MODE = "bad_dice_mode"
     DICE_NOT_ALLOWED = "dice_not_allowed"
-    NOT_YOUR_MOVE = "not_your_move"
     COMPUTER_MOVE = "computer_move"
     ADVICE_BUSY = "advice_busy"
     SEATS_REFUSED = "seats_refused"
@@ -57,7 +56,6 @@ register_error_texts(AppCode, {
             "The program rolls the dice (auto), or real dice are typed in (manual) and the game"
             " takes no seed"),
     AppCode.DICE_NOT_ALLOWED: N_("The program rolls the dice in this game"),
-    AppCode.NOT_YOUR_MOVE: N_("Only {player} can take back their move"),
     AppCode.COMPUTER_MOVE: N_("A computer player's move cannot be taken back"),
     AppCode.ADVICE_BUSY: N_("The computer is busy working things out: ask again in a moment"),
     AppCode.SEATS_REFUSED: N_("These seats cannot be used here: {detail}"),

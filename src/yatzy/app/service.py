@@ -63,8 +63,8 @@ from yatzy.app.saved import (
     StatsRow,
 )
 from yatzy.bots import check_level
-from yatzy.core.actions import Action, Score
-from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
+from yatzy.core.actions import Action, Undo
+from yatzy.core.errors import IllegalMove, RulesError, shown
 from yatzy.core.game import Game, Step
 from yatzy.core.names import MAX_PLAYERS, check_name, check_players
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
@@ -258,8 +258,13 @@ class GameService:
         (optional) is the number of actions the caller has seen, ``expected_version``
         (optional, stricter) the :attr:`SavedGame.version` it has seen: when the game has
         moved on since, :class:`~yatzy.app.errors.GameChanged` is raised. An illegal action
-        raises :class:`~yatzy.core.errors.IllegalMove` and stores nothing.
+        raises :class:`~yatzy.core.errors.IllegalMove` and stores nothing. An
+        :class:`~yatzy.core.actions.Undo` is :meth:`undo` (``player`` is then the one
+        whose move it takes back).
         """
+        if isinstance(action, Undo):
+            return self.undo(game_id, player=player, expected_steps=expected_steps,
+                             expected_version=expected_version)
         game_id = _check_game_id(game_id)
         _check_count(expected_steps, "The number of actions seen")
         _check_count(expected_version, "The version seen")
@@ -312,24 +317,22 @@ class GameService:
         self, game_id: str, *, player: str | None = None, expected_steps: int | None = None,
         expected_version: int | None = None,
     ) -> SavedGame:
-        """Take back the last box chosen in game ``game_id``, as long as the next player
-        has not acted: the turn is back as it was before that choice, with its dice.
-
-        Only a person's box can be taken back (not a roll, not a computer's move, not
-        once the game is over); ``player``, when given, must be the one who chose it.
+        """Take back the last box chosen in game ``game_id`` (in a game of real dice, or
+        the dice just typed), as long as the next action has not been made: the turn is
+        back as it was before, with its dice. The rules are the core's
+        (:meth:`Game.check_undo <yatzy.core.game.Game.check_undo>`); a computer's move is
+        never taken back. ``player``, when given, must be the one who made the move. The
+        game's record keeps the move and the undo
+        (:class:`~yatzy.core.actions.Undo`).
         """
         game_id = _check_game_id(game_id)
         _check_count(expected_steps, "The number of actions seen")
         _check_count(expected_version, "The version seen")
         saved = self._cached(game_id) or self._repo.get(game_id)
         _check_expected(saved, expected_steps, expected_version)
-        game = saved.game
-        last = check_undo(saved)
-        if player is not None and player != last.player:
-            raise IllegalMove(f"Only {last.player} can take back their move",
-                              code=AppCode.NOT_YOUR_MOVE, player=last.player)
-        new = replace(saved, game=game.undo(), updated_at=self._clock(),
-                      version=saved.version + 1)
+        last = check_undo(saved, player)
+        new = replace(saved, game=saved.game.undo(player=last.player),
+                      updated_at=self._clock(), version=saved.version + 1)
         event = ActionUndone(saved.id, new.steps, last.player, version=new.version)
         self._repo.save(new, expected_version=saved.version, events=[event])
         self._remember(new)
@@ -603,16 +606,12 @@ class GameService:
         self.close()
 
 
-def check_undo(saved: SavedGame) -> Step:
-    """The step an undo would take back (the last box a person chose), or the
-    :class:`IllegalMove` that says why nothing can be taken back now."""
-    game = saved.game
-    last = game.history[-1] if game.history else None
-    if game.is_over:
-        raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
-    if last is None or not isinstance(last.action, Score):
-        raise IllegalMove("Only the last box chosen can be taken back",
-                          code=ErrorCode.NOTHING_TO_UNDO)
+def check_undo(saved: SavedGame, player: str | None = None) -> Step:
+    """The step an undo would take back (``player``'s, when given), or the
+    :class:`IllegalMove` that says why nothing can be taken back now: the core's rules
+    (:meth:`Game.check_undo <yatzy.core.game.Game.check_undo>`), and never a
+    computer's move."""
+    last = saved.game.check_undo(player)
     if any(seat.name == last.player and seat.bot for seat in saved.seats):
         raise IllegalMove("A computer player's move cannot be taken back",
                           code=AppCode.COMPUTER_MOVE, player=last.player)

@@ -59,22 +59,42 @@ _PLAYS: dict[str, Callable[[Ruleset], object]] = {}
 #: Levels that exist but cannot play in this installation, with the error that says why
 #: (the solver's levels, when its compiled part is not installed).
 _UNAVAILABLE: dict[str, Callable[[], YatzyError]] = {}
+#: Per level, its name as people read it, in English and marked for translation.
+_LABELS: dict[str, str] = {}
 
 
 def register(name: str, factory: BotFactory, *,
-             plays: Callable[[Ruleset], object] | None = None) -> None:
+             plays: Callable[[Ruleset], object] | None = None,
+             label: str | None = None) -> None:
     """Make ``make_bot(name)`` build a bot with ``factory(rng)``; ``plays(ruleset)``
     raises the error that says why the level does not play a ruleset (every ruleset,
-    without it)."""
+    without it); ``label`` is the level's name as people read it (see
+    :func:`level_label`)."""
     _REGISTRY[name] = factory
     if plays is not None:
         _PLAYS[name] = plays
+    if label is not None:
+        _LABELS[name] = label
 
 
-def register_unavailable(name: str, error: Callable[[], YatzyError]) -> None:
+def register_unavailable(name: str, error: Callable[[], YatzyError], *,
+                         label: str | None = None) -> None:
     """Make ``name`` a level that cannot play here: :func:`bot_names` leaves it out and
     :func:`check_level` raises ``error()``."""
     _UNAVAILABLE[name] = error
+    if label is not None:
+        _LABELS[name] = label
+
+
+def level_label(name: str) -> str:
+    """The level ``name`` as people read it, in English (a front end translates it):
+    the label it was registered with, else the name capitalised.
+
+    >>> level_label("hard"), level_label("unheard_of")
+    ('Hard', 'Unheard_of')
+    """
+    _load_plugins()
+    return _LABELS.get(name, name.capitalize())
 
 
 def bot_names(ruleset: Ruleset | None = None) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from math import factorial
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
+from yatzy.core.errors import N_
 from yatzy.core.game import Game, check_game
 from yatzy.core.scorecard import Scorecard
 
@@ -129,5 +130,5 @@ class GreedyBot:
 def register_all() -> None:
     from yatzy import bots
 
-    bots.register("random", RandomBot)
-    bots.register("greedy", GreedyBot)
+    bots.register("random", RandomBot, label=N_("Random"))
+    bots.register("greedy", GreedyBot, label=N_("Greedy"))

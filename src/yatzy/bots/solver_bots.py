@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from yatzy.core.actions import Action
-from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.errors import N_, ErrorCode, IllegalMove
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 #: Softmax temperature (points) of each solver level, weakest first.
 LEVELS: dict[str, float] = {"easy": 2.0, "medium": 1.0, "hard": 0.5, "optimal": 0.0}
+#: The levels' names as people read them (translated by the front ends).
+LABELS: dict[str, str] = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
+                          "optimal": N_("Optimal"), "winner": N_("Winner")}
 
 
 class SolverBot:
@@ -128,11 +131,12 @@ def register_all() -> None:
 
     if not solver.available():
         for name in (*LEVELS, "winner"):
-            bots.register_unavailable(name, solver.SolverMissing)
+            bots.register_unavailable(name, solver.SolverMissing, label=LABELS[name])
         return
     for name, temperature in LEVELS.items():
-        bots.register(name, _factory(name, temperature), plays=solver.check_ready)
-    bots.register("winner", WinnerBot, plays=solver.check_winner)
+        bots.register(name, _factory(name, temperature), plays=solver.check_ready,
+                      label=LABELS[name])
+    bots.register("winner", WinnerBot, plays=solver.check_winner, label=LABELS["winner"])
 
 
 def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0

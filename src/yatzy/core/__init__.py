@@ -3,7 +3,15 @@
 Standard library only: no I/O, no randomness (seeded dice are a pure function), no clock.
 """
 
-from yatzy.core.actions import Action, Reroll, Roll, Score, action_from_dict, parse_action
+from yatzy.core.actions import (
+    Action,
+    Reroll,
+    Roll,
+    Score,
+    Undo,
+    action_from_dict,
+    parse_action,
+)
 from yatzy.core.dice import Dice
 from yatzy.core.errors import (
     BadInput,
@@ -39,6 +47,7 @@ __all__ = [
     "Score",
     "Scorecard",
     "Step",
+    "Undo",
     "UnknownBox",
     "YatzyError",
     "action_from_dict",

@@ -8,6 +8,8 @@ Roll(dice=Dice([3, 3, 5, 6, 6]))
 Score(box='full_house')
 >>> str(Reroll((0, 1)))
 'reroll 0 1'
+>>> parse_action("undo")
+Undo()
 """
 
 from __future__ import annotations
@@ -69,7 +71,20 @@ class Score:
         return {"type": "score", "box": self.box}
 
 
-Action = Roll | Reroll | Score
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last action in effect (see :meth:`yatzy.core.game.Game.undo`): a
+    game's record keeps both, the action and the undo, so that it replays as played."""
+
+    def __str__(self) -> str:
+        return "undo"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "undo"}
+
+
+#: An action of a turn, or the undo of one.
+Action = Roll | Reroll | Score | Undo
 
 
 def _positions(parts: list[str]) -> tuple[int, ...]:
@@ -83,8 +98,8 @@ def _positions(parts: list[str]) -> tuple[int, ...]:
 
 
 def parse_action(text: str) -> Action:
-    """Parse ``roll [dice]``, ``reroll HOLD… [: dice]`` or ``score BOX``; the dice in
-    their text form (:meth:`Dice.parse`)."""
+    """Parse ``roll [dice]``, ``reroll HOLD… [: dice]``, ``score BOX`` or ``undo``; the
+    dice in their text form (:meth:`Dice.parse`)."""
     if not isinstance(text, str):
         raise IllegalMove(f"An action must be text, not {shown(text)}",
                           code=ErrorCode.UNKNOWN_ACTION, action=shown(text))
@@ -103,6 +118,8 @@ def parse_action(text: str) -> Action:
         return Reroll(hold, dice)
     if verb == "score" and len(rest) == 1:
         return Score(rest[0])
+    if verb == "undo" and not rest:
+        return Undo()
     raise IllegalMove(f"Unknown action {shown(text)}: expected roll, reroll or score",
                       code=ErrorCode.UNKNOWN_ACTION, action=shown(text))
 
@@ -131,5 +148,7 @@ def action_from_dict(data: Any) -> Action:
             raise IllegalMove(f"A score action needs a box name, not {shown(box)}",
                               code=ErrorCode.UNKNOWN_BOX, box=shown(box))
         return Score(box)
+    if kind == "undo":
+        return Undo()
     raise IllegalMove(f"Unknown action type {shown(kind)}: expected roll, reroll or score",
                       code=ErrorCode.UNKNOWN_ACTION, action=shown(kind))

@@ -87,6 +87,8 @@ class ErrorCode(StrEnum):
     BOX_FILLED = "box_filled"
     BOX_NOT_ALLOWED = "box_not_allowed"
     NOTHING_TO_UNDO = "nothing_to_undo"
+    NOTHING_TO_UNDO_TYPED = "nothing_to_undo_typed"
+    NOT_YOUR_MOVE = "not_your_move"
     # Scorecards.
     BAD_CARD_TEXT = "bad_card_text"
     BOX_TWICE = "box_twice"
@@ -293,6 +295,9 @@ register_error_texts(ErrorCode, {
     ErrorCode.BOX_FILLED: N_("{box} is already filled"),
     ErrorCode.BOX_NOT_ALLOWED: N_("{box} cannot be filled now"),
     ErrorCode.NOTHING_TO_UNDO: N_("Only the last box chosen can be taken back"),
+    ErrorCode.NOTHING_TO_UNDO_TYPED: N_(
+            "Only the last box chosen or the dice just typed in can be taken back"),
+    ErrorCode.NOT_YOUR_MOVE: N_("Only {player} can take back their move"),
     ErrorCode.BAD_CARD_TEXT: N_("Scorecard entries look like box=points, not {text}"),
     ErrorCode.BOX_TWICE: N_("{box} is given twice"),
     ErrorCode.BAD_POINTS: N_("{box} cannot hold {points} points"),

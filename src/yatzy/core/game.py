@@ -28,7 +28,7 @@ from itertools import islice
 from typing import Any
 
 from yatzy.core import rules
-from yatzy.core.actions import Action, Reroll, Roll, Score
+from yatzy.core.actions import Action, Reroll, Roll, Score, Undo
 from yatzy.core.dice import Dice, DiceLike, check_dice
 from yatzy.core.errors import ErrorCode, IllegalMove, RulesError, shown
 from yatzy.core.names import MAX_PLAYERS, check_players
@@ -166,10 +166,15 @@ class Game:
     dice: Dice | None
     #: Rolls made this turn (0 before the first roll).
     rolls_used: int
+    #: The actions in effect, in order (an action taken back is not among them).
     history: tuple[Step, ...]
     #: Each seat's saved rolls as its last turn left them (all 0 unless the ruleset
     #: saves rolls); :meth:`saved_rolls` also counts those the turn in play has used.
     saved: tuple[int, ...]
+    #: Every action as it was made, in order: those of :attr:`history`, those taken
+    #: back and the :class:`~yatzy.core.actions.Undo` steps that took them back. A
+    #: record keeps this, so that it replays as the game was played.
+    log: tuple[Step, ...]
 
     # --- Starting -------------------------------------------------------------------
 
@@ -217,6 +222,7 @@ class Game:
             rolls_used=0,
             history=(),
             saved=(0,) * len(names),
+            log=(),
         )
 
     # --- Reading the state ----------------------------------------------------------
@@ -388,11 +394,13 @@ class Game:
                 code=ErrorCode.ALREADY_ROLLED,
             )
         d = self._draw(dice, self.ruleset.dice_count)
+        step = Step(self.current_player, Roll(d))
         return replace(
             self,
             dice=d,
             rolls_used=1,
-            history=(*self.history, Step(self.current_player, Roll(d))),
+            history=(*self.history, step),
+            log=(*self.log, step),
         )
 
     def reroll(
@@ -422,6 +430,7 @@ class Game:
             dice=Dice(faces),
             rolls_used=self.rolls_used + 1,
             history=(*self.history, step),
+            log=(*self.log, step),
         )
 
     def score(self, box: str, *, player: str | None = None) -> Game:
@@ -446,10 +455,14 @@ class Game:
             rolls_used=0,
             history=(*self.history, step),
             saved=rules.saved_after_turn(self.ruleset, self.saved, seat, self.rolls_used),
+            log=(*self.log, step),
         )
 
     def apply(self, action: Action, *, player: str | None = None) -> Game:
-        """Apply a :class:`Roll`, :class:`Reroll` or :class:`Score` action."""
+        """Apply a :class:`Roll`, :class:`Reroll`, :class:`Score` or :class:`Undo`
+        action."""
+        if isinstance(action, Undo):
+            return self.undo(player=player)
         if isinstance(action, Roll):
             return self.roll(action.dice, player=player)
         if isinstance(action, Reroll):
@@ -470,27 +483,75 @@ class Game:
             rolls_used=0,
             history=(),
             saved=(0,) * len(self.players),
+            log=(),
         )
 
-    def undo(self) -> Game:
-        """The game before its last action, replayed from the start.
+    def check_undo(self, player: str | None = None) -> Step:
+        """The step :meth:`undo` would take back now, or the :class:`IllegalMove` that
+        says why nothing can be taken back.
 
-        Dice come back as they were; a roll made again after an undo gets the same dice
-        from the seed (the dice of a roll depend on its place in the game), so taking
-        back a roll never buys new dice. Whether a player may undo is the caller's
-        decision.
+        The rules of undo: the last box chosen can be taken back until the next action
+        is made (once another action has been made after it, even one taken back
+        since, it stays), never once the game is over. In a game without a seed (real
+        dice, typed in) the dice just typed can be taken back too: the turn's rolls and
+        rerolls, last first. In a game with a seed a roll is never taken back, so that
+        no one sees dice and then chooses again. ``player``, when given, must be the
+        one who made the action.
+
+        >>> from yatzy.core.rulesets import ruleset
+        >>> g = Game.start(ruleset("yatzy"), ["Ann", "Bo"], seed=1).roll().score("chance")
+        >>> g.check_undo("Ann").action
+        Score(box='chance')
+        >>> g.roll().undo()
+        Traceback (most recent call last):
+        ...
+        yatzy.core.errors.IllegalMove: Only the last box chosen can be taken back
+        """
+        if player is not None:
+            self._seat(player)
+        if self.is_over:
+            raise IllegalMove("The game is over", code=ErrorCode.GAME_OVER)
+        last = self.history[-1] if self.history else None
+        typed = self.seed is None
+        undoable = last is not None and (
+            (isinstance(last.action, Score) and not isinstance(self.log[-1].action, Undo))
+            or (typed and not isinstance(last.action, Score))
+        )
+        if not undoable:
+            if typed:
+                raise IllegalMove(
+                    "Only the last box chosen or the dice just typed in can be taken back",
+                    code=ErrorCode.NOTHING_TO_UNDO_TYPED,
+                )
+            raise IllegalMove("Only the last box chosen can be taken back",
+                              code=ErrorCode.NOTHING_TO_UNDO)
+        assert last is not None
+        if player is not None and player != last.player:
+            raise IllegalMove(f"Only {last.player} can take back their move",
+                              code=ErrorCode.NOT_YOUR_MOVE, player=last.player)
+        return last
+
+    def undo(self, *, player: str | None = None) -> Game:
+        """Take back the last action in effect, as :meth:`check_undo` allows: the game
+        is as it was before that action, with its dice, and its :attr:`log` keeps the
+        action and this :class:`~yatzy.core.actions.Undo` (made by the action's player).
+
+        The dice of a roll depend only on the seed and the roll's place among the
+        actions in effect, so every position has its dice whichever way it was reached:
+        a box chosen again is chosen on the same dice, and the next roll draws the dice
+        it would have drawn had there been no undo. An undo never buys new dice.
 
         >>> from yatzy.core.rulesets import ruleset
         >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll([2, 2, 3, 3, 3])
-        >>> g.score("chance").undo() == g
-        True
+        >>> u = g.score("chance").undo()
+        >>> u.dice, u.history == g.history, [str(s.action) for s in u.log]
+        (Dice([2, 2, 3, 3, 3]), True, ['roll 2 2 3 3 3', 'score chance', 'undo'])
         """
-        if not self.history:
-            raise IllegalMove("Nothing to undo", code=ErrorCode.NOTHING_TO_UNDO)
+        last = self.check_undo(player)
         game = self.at_start()
         for step in self.history[:-1]:
             game = game.apply(step.action, player=step.player)
-        return game
+        return replace(game, log=(*self.log, Step(last.player, Undo())))
 
     @property
     def can_roll(self) -> bool:

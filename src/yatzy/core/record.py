@@ -2,8 +2,10 @@
 
 A record holds the ruleset with its options, the players in seat order, the seed, how
 the first player was chosen (with the roll-off's dice), and every action with the dice
-it used. Replaying applies each action with those dice, so a record replays exactly
-whether its dice came from the seed or were typed in.
+it used, as it was made: an action taken back stays, followed later by the ``undo`` that
+took it back (:meth:`Game.undo <yatzy.core.game.Game.undo>`). Replaying applies each
+action with those dice, so a record replays exactly whether its dice came from the seed
+or were typed in.
 
 >>> from yatzy.core.rulesets import ruleset
 >>> from yatzy.core.game import Game, Step
@@ -20,18 +22,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from yatzy.core.actions import Score, action_from_dict
+from yatzy.core.actions import Score, Undo, action_from_dict
 from yatzy.core.errors import ErrorCode, RecordError, YatzyError, shown
 from yatzy.core.game import Game, Step
 from yatzy.core.rulesets import Ruleset
 from yatzy.core.seeded import check_seed, seed_hash, seeded_dice
 
 FORMAT = "yatzy-game"
-#: The newest record version: 2 adds secret seeds (text) and ``seed_hash``. A record is
-#: written in the oldest version that holds it, so games with numeric seeds still write
-#: version 1 and every reader of version 1 can read them.
-VERSION = 2
-VERSIONS = (1, 2)
+#: The newest record version: 2 adds secret seeds (text) and ``seed_hash``, 3 adds
+#: ``undo`` actions. A record is written in the oldest version that holds it, so games
+#: with numeric seeds and no undo still write version 1 and every reader of version 1
+#: can read them.
+VERSION = 3
+VERSIONS = (1, 2, 3)
 
 
 def to_record(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
@@ -42,12 +45,13 @@ def to_record(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
     game is over: the record still replays, since it gives the dice of every roll.
     """
     return with_actions(record_header(game, hide_seed=hide_seed),
-                        [step_entry(step) for step in game.history])
+                        [step_entry(step) for step in game.log])
 
 
 def step_entry(step: Step) -> dict[str, Any]:
     """One entry of a record's ``actions``: the action's dict form with the dice it
-    used, the player, and for a score its points (and ``bonus``, an extra Yahtzee).
+    used, the player, and for a score its points (and ``bonus``, an extra Yahtzee); an
+    undo is ``{"type": "undo", "player": …}``, the player whose action it took back.
 
     >>> from yatzy.core.rulesets import ruleset
     >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll([6, 6, 6, 6, 6])
@@ -76,13 +80,15 @@ def record_header(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
     >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed=1).roll()
     >>> "actions" in record_header(g)
     False
-    >>> with_actions(record_header(g), [step_entry(s) for s in g.history]) == to_record(g)
+    >>> with_actions(record_header(g), [step_entry(s) for s in g.log]) == to_record(g)
     True
+    >>> record_header(g.score("chance").undo())["version"]  # an undo needs version 3
+    3
     """
     secret = isinstance(game.seed, str)
     header: dict[str, Any] = {
         "format": FORMAT,
-        "version": 2 if secret else 1,
+        "version": record_version(game),
         "ruleset": game.ruleset.to_dict(),
         "players": list(game.players),
         "seed": None if hide_seed else game.seed,
@@ -95,6 +101,15 @@ def record_header(game: Game, *, hide_seed: bool = False) -> dict[str, Any]:
     if game.is_over:
         header["totals"] = {p: game.scorecard(p).total for p in game.players}
     return header
+
+
+def record_version(game: Game) -> int:
+    """The version of ``game``'s record: the oldest that holds it (3 once an action
+    was taken back, else 2 with a secret seed, else 1). It changes only when an undo
+    is made, so a store that keeps the header apart writes it again then."""
+    if any(isinstance(step.action, Undo) for step in game.log):
+        return 3
+    return 2 if isinstance(game.seed, str) else 1
 
 
 def with_actions(header: dict[str, Any], actions: list[Any]) -> dict[str, Any]:
@@ -184,6 +199,13 @@ def from_record(record: Any) -> Game:
             if player is not None and not isinstance(player, str):
                 raise RecordError(f"{where}: player must be a name, not {shown(player)}",
                                   step=i)
+            if isinstance(action, Undo):
+                if record["version"] < 3:
+                    raise RecordError(f"{where}: an undo needs a version 3 record", step=i)
+                if "points" in entry or "bonus" in entry:
+                    raise RecordError(f"{where}: an undo scores no points", step=i)
+                game = game.apply(action, player=player)
+                continue
             if not isinstance(action, Score) and action.dice is None:
                 raise RecordError(f"{where}: the record must give the dice of each roll",
                                   step=i)
@@ -238,6 +260,10 @@ def audit(record: Any) -> Game:
     it has revealed the seed. Raises :class:`RecordError` naming the first die that the
     seed does not give.
 
+    A roll's dice are the seed's for the roll's place among the actions in effect when it
+    was made (an undo takes one back): so a roll after an undo must have the very dice it
+    would have had without the undo.
+
     >>> from yatzy.core.rulesets import ruleset
     >>> g = Game.start(ruleset("yatzy"), ["Ann"], seed="5" * 32).roll().reroll([0])
     >>> audit(to_record(g)) == g
@@ -255,13 +281,18 @@ def audit(record: Any) -> Game:
         if roll.dice != seeded_dice(game.seed, "roll-off", k, count):
             raise RecordError(f"Roll-off roll {k + 1} ({roll.player}): the dice {roll.dice}"
                               " are not the seed's")
-    for i, step in enumerate(game.history):
+    place = 0  # the actions in effect before this one
+    for i, step in enumerate(game.log):
+        if isinstance(step.action, Undo):
+            place -= 1
+            continue
         dice = step.action.to_dict().get("dice")
-        if dice is not None and tuple(dice) != seeded_dice(game.seed, "turn", i, len(dice)):
+        if dice is not None and tuple(dice) != (
+                seeded := seeded_dice(game.seed, "turn", place, len(dice))):
             raise RecordError(
                 f"Step {i + 1} ({step.player} {step.action.to_dict()['type']}): the dice"
-                f" {' '.join(map(str, dice))} are not the seed's ("
-                f"{seeded_dice(game.seed, 'turn', i, len(dice))})", step=i)
+                f" {' '.join(map(str, dice))} are not the seed's ({seeded})", step=i)
+        place += 1
     return game
 
 

@@ -1,11 +1,11 @@
 """The game repository on SQLAlchemy: implements :class:`yatzy.app.ports.GameRepository`.
 
 Each write is one transaction, committed before the method returns. A game is stored as
-its record's header (``games.record``) and one row per action (``moves``): an action
-appends its row and an undo deletes rows, so a write costs the same at every step of a
-game. Loading a game joins the header and the moves into its record and replays it with
-:meth:`Game.from_record`, so a stored game is checked against the rules every time it is
-read.
+its record's header (``games.record``) and one row per action of its record (``moves``):
+an action appends its row and so does an undo (the record keeps the action taken back),
+so a write costs the same at every step of a game. Loading a game joins the header and
+the moves into its record and replays it with :meth:`Game.from_record`, so a stored game
+is checked against the rules every time it is read.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from yatzy.app.saved import (
     StatsRow,
     player_results,
 )
+from yatzy.core.actions import Undo
 from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.record import record_header, step_entry, with_actions
@@ -265,7 +266,8 @@ class SqlGameRepository:
             "seed": None if game.seed is None else str(game.seed),
             "dice_mode": saved.dice_mode,
             "status": FINISHED if game.is_over else PLAYING,
-            "steps": saved.steps,
+            # The record's actions (the rows of moves): undos and what they took back too.
+            "steps": len(game.log),
             "version": saved.version,
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
@@ -300,10 +302,10 @@ class SqlGameRepository:
 
     @staticmethod
     def _move_rows(saved: SavedGame, start: int) -> list[dict[str, Any]]:
-        """The ``moves`` rows of ``saved`` from step ``start`` on."""
-        history = saved.game.history
-        return [{"game_id": saved.id, "step": step, "action": step_entry(history[step])}
-                for step in range(max(start, 0), len(history))]
+        """The ``moves`` rows of ``saved`` (its record's actions) from step ``start`` on."""
+        log = saved.game.log
+        return [{"game_id": saved.id, "step": step, "action": step_entry(log[step])}
+                for step in range(max(start, 0), len(log))]
 
     def _write_rows(self, connection: sa.Connection, table: sa.Table,
                     rows: list[dict[str, Any]]) -> None:
@@ -320,10 +322,11 @@ class SqlGameRepository:
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
-        """Store ``saved``, which continues the game stored at ``expected_version`` or
-        takes back some of its last actions (as the service's actions and undos do):
-        the new moves are appended, the ones taken back deleted. The header is written
-        again only when the game is over (with its totals) or actions were taken back.
+        """Store ``saved``, which continues the game stored at ``expected_version`` (as
+        the service's actions and undos do): the new moves are appended (moves past the
+        new record's, which no service writes, are deleted). The header is written again
+        only when it changes: the game is over (with its totals), or an undo makes the
+        record's version 3 (:func:`~yatzy.core.record.record_version`).
 
         What is written is worked out before the writer's turn comes, and the
         statements are made once (:data:`_SAVE`), so that the time a save holds the
@@ -332,11 +335,11 @@ class SqlGameRepository:
         del row["created_at"]
         if saved.finished:
             row["record"] = record_header(saved.game)
-        game_id, steps = saved.id, saved.steps
+        game_id, logged = saved.id, len(saved.game.log)
         where = {"key_id": game_id, "key_version": expected_version}
         # Mostly one action more than stored: then the row says so, with no more reading
         # (steps is written with the moves, in every write).
-        usual = steps - 1
+        usual = logged - 1
         usual_moves = self._move_rows(saved, usual)
         log = self._log_rows(events)
         scores = self._result_rows(saved)
@@ -347,7 +350,7 @@ class SqlGameRepository:
             if done.rowcount != 1:
                 done = connection.execute(_SAVE, {**row, **where})
                 if done.rowcount != 1:
-                    # The version is the guard (an undo lowers the number of actions).
+                    # The version is the guard.
                     actual = connection.scalar(_VERSION, {"key_id": game_id})
                     if actual is None:
                         raise GameNotFound(game_id)
@@ -357,11 +360,12 @@ class SqlGameRepository:
                 # got (the last step's number, from the primary key's index).
                 last = connection.scalar(_LAST_STEP, {"key_id": game_id})
                 stored = 0 if last is None else last + 1
-            if stored > steps:
-                connection.execute(_TAKE_BACK, {"key_id": game_id, "key_steps": steps})
-                if not saved.finished:
-                    connection.execute(_HEADER, {"key_id": game_id,
-                                                 "record": record_header(saved.game)})
+            if stored > logged:
+                connection.execute(_TAKE_BACK, {"key_id": game_id, "key_steps": logged})
+            if not saved.finished and (stored > logged or any(
+                    isinstance(step.action, Undo) for step in saved.game.log[stored:])):
+                connection.execute(_HEADER, {"key_id": game_id,
+                                             "record": record_header(saved.game)})
             rows = usual_moves if stored == usual else self._move_rows(saved, stored)
             if rows:
                 connection.execute(_ADD_MOVES, rows)

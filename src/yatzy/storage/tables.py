@@ -65,10 +65,11 @@ games = sa.Table(
     sa.Column("dice_mode", sa.String(16), nullable=False),
     #: "playing" or "finished".
     sa.Column("status", sa.String(16), nullable=False),
-    #: Actions played.
+    #: The actions of the game's record, its rows of ``moves`` (an undo and the action
+    #: it took back are two; before undos were recorded, an undo deleted its action).
     sa.Column("steps", sa.Integer, nullable=False),
     #: Writes so far (each action or undo adds one): the row's version for optimistic
-    #: concurrency, which ``steps`` cannot be since an undo lowers it.
+    #: concurrency (before undos were recorded, an undo lowered ``steps``).
     sa.Column("version", sa.Integer, nullable=False, server_default="1"),
     #: [{"name": ..., "bot": ... or null}] in seat order.
     sa.Column("seats", sa.JSON, nullable=False),

@@ -39,6 +39,7 @@ from yatzy.web.schemas import (
 )
 from yatzy.web.security import client_key
 from yatzy.web.state import game_state
+from yatzy.web.texts import seat_label, seat_labels
 
 router = APIRouter()
 bearer = HTTPBearer(auto_error=False, description="A seat's token, from its invite link")
@@ -228,7 +229,8 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
         room.saved.id, room.saved.version, room.table.game))
     t = translator(request_lang(request))
     return {"version": version, "chances": {name: round(p, 6) for name, p in found.items()},
-            "text": win_chances_text(t, found)}
+            "text": win_chances_text(t, {seat_labels(t, room.saved.seats).get(name, name): p
+                                         for name, p in found.items()})}
 
 
 @router.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
@@ -312,6 +314,8 @@ async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
             "id": g.saved.id, "rules": g.saved.rules.to_dict(),
             "title": ruleset_title(t, g.saved.rules), "player": g.saved.seats[g.seat].name,
             "players": list(g.saved.game.players), "is_over": g.saved.finished,
+            # The players as the page shows them (computers in its language).
+            "names": [seat_label(t, s.name, s.bot) for s in g.saved.seats],
             "round": g.saved.game.round, "rounds": len(g.saved.rules.boxes),
             "total": g.saved.game.cards[g.seat].total,
             "winners": g.saved.game.winners() if g.saved.finished else [],
@@ -354,5 +358,6 @@ async def replay(game_id: GameId, request: Request,
         shown = shown.apply(action)
     state = game_state(replace(saved, game=shown))
     state["texts"] = state_texts(shown, request_lang(request))
+    state["names"] = seat_labels(translator(request_lang(request)), saved.seats)
     state["replay"] = {"step": min(step, len(actions)), "steps": len(actions)}
     return state

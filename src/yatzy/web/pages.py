@@ -19,7 +19,7 @@ from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
 from yatzy.i18n.words import box_label, ruleset_description, ruleset_title
 from yatzy.web.errors import LANG_COOKIE, asked_lang, request_lang
-from yatzy.web.texts import TEXTS, page_texts
+from yatzy.web.texts import TEXTS, level_name, page_texts
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 router = APIRouter(include_in_schema=False)
@@ -61,6 +61,8 @@ async def home(request: Request) -> HTMLResponse:
         # The levels the server's policy offers (winner only where allowed), but random,
         # which is no opponent.
         "bots": [b for b in request.app.state.policy.levels() if b != "random"],
+        # Each level's name in the page's language.
+        "levels": {b: level_name(t, b) for b in request.app.state.policy.levels()},
         # Which rulesets each level plays (a solver level not those the solver cannot).
         "plays": {b: " ".join(info.name for info in all_rulesets()
                               if b in request.app.state.policy.levels(ruleset(info.name)))

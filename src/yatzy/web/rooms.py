@@ -36,6 +36,7 @@ from yatzy.i18n.words import (
     variant_text,
 )
 from yatzy.web.state import game_state
+from yatzy.web.texts import seat_labels
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +131,7 @@ class Room:
                            phase=session.phase.value, held=session.held)
         if lang is not None:
             state["texts"] = state_texts(self.table.game, lang)
+            state["names"] = seat_labels(translator(lang), self.saved.seats)
         return state
 
 

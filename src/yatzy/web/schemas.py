@@ -220,6 +220,9 @@ class GameState(BaseModel):
     roll_off: list[RollOffOut]
     texts: dict[str, str] | None = Field(
         default=None, description="What the rules say now, in the asked language")
+    names: dict[str, str] | None = Field(
+        default=None, description="How a page shows each player (by name), in the asked "
+                                  "language: a computer named after its level by its level")
 
 
 class ReplayPosition(BaseModel):

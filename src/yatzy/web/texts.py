@@ -3,6 +3,11 @@ terminal game uses (most of them are the terminal game's own words)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
+from yatzy.app.saved import Seat
+from yatzy.bots import level_label
 from yatzy.i18n import N_, Translator
 from yatzy.i18n.words import answer_keys
 
@@ -100,6 +105,7 @@ TEXTS: dict[str, str] = {
     "rolled": N_("{player} rolled {dice}."),
     "keeps": N_("{player} keeps {dice}."),
     "undone": N_("{player} took back the box just chosen."),
+    "undone_dice": N_("{player} took back the dice just typed in."),
     "your_turn": N_("Your turn"),
     "remove_seat": N_("Remove player {n}"),
     "play_again": N_("Play again with the same players"),
@@ -107,6 +113,7 @@ TEXTS: dict[str, str] = {
     "place": N_("Place"),
     "player": N_("Player"),
     "notify": N_("Tell me when it is my turn"),
+    "sound": N_("Play a sound when it is my turn"),
     "pass_and_play": N_("Pass and play: everyone plays on this device"),
     "hand_over": N_("{player}'s turn: hand the device over"),
     "take_over": N_("I am {player}: play"),
@@ -151,3 +158,43 @@ def page_texts(t: Translator) -> dict[str, str]:
     texts["rolls_left_one"] = t.ngettext("{n} roll left", "{n} rolls left", 1)
     texts["rolls_left_many"] = t.ngettext("{n} roll left", "{n} rolls left", 2)
     return texts
+
+
+def level_name(t: Translator, level: str) -> str:
+    """A computer's level as people read it, in ``t``'s language.
+
+    >>> from yatzy.i18n import translator
+    >>> level_name(translator("sv"), "hard"), level_name(translator("en"), "greedy")
+    ('Svår', 'Greedy')
+    """
+    return t._(level_label(level))
+
+
+def seat_label(t: Translator, name: str, level: str | None) -> str:
+    """How a page shows the player called ``name`` (``level``: a computer's, ``None``
+    for a person), in ``t``'s language. A computer named after its level when the game
+    was set up (``CPU hard`` on the web, ``Hard`` in the terminal, with a number when
+    several share a level) is shown by its level in the page's language; every other
+    name as it was given. Only the showing changes: the stored name, which identifies
+    the seat in the record and the API, stays as it is.
+
+    >>> from yatzy.i18n import translator
+    >>> sv = translator("sv")
+    >>> seat_label(sv, "CPU hard", "hard"), seat_label(sv, "Greedy 2", "greedy")
+    ('Dator (svår)', 'Dator (girig) 2')
+    >>> seat_label(sv, "Robo", "hard"), seat_label(sv, "CPU hard", None)
+    ('Robo', 'CPU hard')
+    """
+    if level is None:
+        return name
+    default = re.fullmatch(
+        rf"(?:CPU {re.escape(level)}|{re.escape(level.capitalize())})(?: ([0-9]+))?", name)
+    if default is None:
+        return name
+    shown = t._("Computer ({level})", level=level_name(t, level).lower())
+    return shown if default[1] is None else f"{shown} {default[1]}"
+
+
+def seat_labels(t: Translator, seats: Iterable[Seat]) -> dict[str, str]:
+    """:func:`seat_label` of every seat, by its stored name."""
+    return {seat.name: seat_label(t, seat.name, seat.bot) for seat in seats}

@@ -244,6 +244,23 @@ async def test_scorepad_asks_for_a_computers_dice(service: GameService) -> None:
         assert service.load(screen.table.saved.id).game == screen.table.game
 
 
+async def test_scorepad_dice_typed_are_taken_back(service: GameService) -> None:
+    setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"),), dice_mode="manual")
+    app = YatzyApp(service, setup=setup, fast=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r", *"12344", "enter")
+        assert screen.table.game.dice == (1, 2, 3, 4, 4)
+        await pilot.press("u")  # a slip: the dice go back, to be typed again
+        assert screen.table.game.dice is None
+        assert "Ann takes back the dice typed in: type them again." in shown(
+            screen.query_one("#message"))
+        await pilot.press("r", *"66666", "enter")
+        assert screen.table.game.dice == (6, 6, 6, 6, 6)
+        assert [str(s.action) for s in screen.table.game.log] == [
+            "roll 1 2 3 4 4", "undo", "roll 6 6 6 6 6"]
+
+
 async def test_scorepad_dice_entry_can_be_cancelled(service: GameService) -> None:
     setup = GameSetup(yatzy.ruleset("yatzy"), (Seat("Ann"),), dice_mode="manual")
     app = YatzyApp(service, setup=setup, fast=True)
@@ -400,13 +417,14 @@ async def test_undo_takes_back_a_box(service: GameService) -> None:
         await pilot.press(key("chance"))
         assert screen.table.game.scorecard("Ann")["chance"] == points
         await pilot.press("u")
-        assert screen.table.game == rolled
-        assert service.load(screen.table.saved.id).game == rolled
+        undone = screen.table.game
+        assert undone.history == rolled.history and undone.dice == rolled.dice
+        assert service.load(screen.table.saved.id).game == undone  # the undo is recorded
         assert "Ann takes back Chance: choose again." in shown(screen.query_one("#message"))
         await pilot.press("u")
         assert "Only the last box chosen can be taken back" in shown(
             screen.query_one("#message"))
-        assert screen.table.game == rolled
+        assert screen.table.game == undone
 
 
 

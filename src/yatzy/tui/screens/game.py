@@ -336,7 +336,8 @@ class GameScreen(TranslatedScreen):
         self.apply(Score(box))
 
     def action_undo(self) -> None:
-        """Take back the last box a person chose, before the next player acts."""
+        """Take back the last box a person chose, before the next player acts (with real
+        dice, the dice just typed too)."""
         before = self.table.game
         try:
             self.table.undo()
@@ -344,12 +345,16 @@ class GameScreen(TranslatedScreen):
             self.say(self._error_message(refused, before))
             return
         step = before.history[-1]
-        assert isinstance(step.action, Score)
-        player, box = step.player, step.action.box
+        player = step.player
         self.holds = set(self.table.hold)
         self.last_score = lambda t: ""
-        self.say(lambda t: t._("{player} takes back {box}: choose again.", player=player,
-                               box=box_label(t, box)))
+        if isinstance(step.action, Score):
+            box = step.action.box
+            self.say(lambda t: t._("{player} takes back {box}: choose again.", player=player,
+                                   box=box_label(t, box)))
+        else:
+            self.say(lambda t: t._("{player} takes back the dice typed in: type them again.",
+                                   player=player))
         self.after_action()
 
     # --- Hints ----------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { $, fill, pageData, startGame } from "./common.js";
 import { apiClient, openSocket, seats } from "./connection.js";
 import { playerKey } from "./player.js";
 import { handlers, render, renderDice, renderSeatSwitch, say } from "./render.js";
-import { notifyButton, showTurn } from "./turn.js";
+import { notifyButton, showTurn, soundButton } from "./turn.js";
 import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, view } from "./store.js";
 
 const root = document.getElementById("game");
@@ -278,6 +278,7 @@ if (view.replay) {
   showStep(Number(new URLSearchParams(location.search).get("step") || 0));
 } else {
   notifyButton($("notify"));
+  soundButton($("sound"));
   openSocket({
     gameId, lang, token, onMessage: receive,
     onOpen: () => { $("connection").hidden = true; },

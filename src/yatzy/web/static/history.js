@@ -23,7 +23,7 @@ async function load() {
     const g = seats[0];
     const li = el("li");
     const href = g.is_over ? `/games/${g.id}/replay?lang=${lang}` : `/games/${g.id}?lang=${lang}`;
-    li.append(el("a", `${g.title} · ${g.players.join(", ")}`, { href }), " ");
+    li.append(el("a", `${g.title} · ${(g.names ?? g.players).join(", ")}`, { href }), " ");
     if (g.is_over) {
       for (const seat of seats) {
         const star = seat.winners.includes(seat.player) && seat.players.length > 1 ? " ★" : "";

@@ -1,12 +1,15 @@
 // The game page's drawing: the dice, the buttons, the notes, the scorecards, the invite
 // links and the end, all from the server's state as it is (nothing is worked out here).
 import { $, el, fill, pageData } from "./common.js";
-import { canUndo, isMyTurn, view } from "./store.js";
+import { canUndo, isMyTurn, shownName, view } from "./store.js";
 
 const T = pageData("texts");
 const BOXES = pageData("boxes");
 const gameId = document.getElementById("game").dataset.game;
 let shownDice = null;
+
+// A player as the page shows them (a computer by its level, in the page's language).
+const named = (player) => shownName(view.state, player);
 
 // What the drawing calls back: a die clicked, a box chosen, a request to the game's API,
 // a seat chosen to play instead, the same game again.
@@ -78,15 +81,15 @@ export function renderEntry() {
   $("dice-entry").hidden = !(s.dice_mode === "manual" && ((isMyTurn(view.state, view.me) && s.can_roll) || computerDice));
   const kept = computerDice ? s.held.length : s.dice ? view.holds.size : 0;
   const n = s.dice_count - kept;
-  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: s.current_player })
-    : fill(T.type_roll, { player: s.current_player, n });
+  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: named(s.current_player) })
+    : fill(T.type_roll, { player: named(s.current_player), n });
   $("dice-input").placeholder = Array(n).fill("?").join(" ");
 }
 
 export function render() {
   const s = view.state;
   $("title").textContent = `${fill(T.round, { round: Math.min(s.round, s.rounds), rounds: s.rounds })}`;
-  const who = s.current_player;
+  const who = named(s.current_player);
   let status;
   if (s.is_over) status = T.game_over;
   else if (s.phase !== "person") status = fill(T.computer_plays, { player: who });
@@ -107,14 +110,14 @@ export function render() {
   $("chances").hidden = view.replay || s.players.length < 2 || !s.advice;
   const notes = [];
   if (s.last && s.last.type === "score") {
-    notes.push(fill(T.put, { player: s.last.player, points: s.last.points, box: BOXES[s.last.box] }));
+    notes.push(fill(T.put, { player: named(s.last.player), points: s.last.points, box: BOXES[s.last.box] }));
     if (s.last.bonus_points) notes.push(fill(T.yahtzee_bonus_plus, { points: s.last.bonus_points }));
   }
   if (s.steps === 0 && s.roll_off.length) {
-    notes.push(T.roll_off, ...s.roll_off.map((r) => `${r.player}: ${r.dice.join(" ")} = ${r.total}`),
-               fill(T.starts, { player: s.current_player }));
+    notes.push(T.roll_off, ...s.roll_off.map((r) => `${named(r.player)}: ${r.dice.join(" ")} = ${r.total}`),
+               fill(T.starts, { player: named(s.current_player) }));
   }
-  if (s.texts?.upper && !view.replay) notes.push(`${s.current_player}: ${s.texts.upper}`);
+  if (s.texts?.upper && !view.replay) notes.push(`${named(s.current_player)}: ${s.texts.upper}`);
   if (s.texts?.joker) notes.push(s.texts.joker);
   if (s.texts?.bonus) notes.push(s.texts.bonus);
   if (!view.replay) notes.push(view.me ? fill(T.your_seat, { player: view.me }) : T.watching);
@@ -141,12 +144,12 @@ export function renderCards() {
   const who = s.current_player;
   $("turn-card").hidden = !who;
   if (!who) return;
-  $("turn-card-title").textContent = fill(T.scorecard_of, { player: who });
+  $("turn-card-title").textContent = fill(T.scorecard_of, { player: named(who) });
   // One player: the card's heading names the player, the halves need no column header.
   fillCard($("card-upper"), [who], [[s.upper_boxes, upperSums]], false);
   fillCard($("card-lower"), [who], [[lower, lowerSums]], false);
   $("standings").textContent = s.players.filter((p) => p !== who)
-    .map((p) => `${p}: ${s.scorecards[p].total}`).join(" · ");
+    .map((p) => `${named(p)}: ${s.scorecards[p].total}`).join(" · ");
 }
 
 // A table of ``players``' cards: for each section its boxes, then its sums' rows; the
@@ -158,7 +161,7 @@ function fillCard(table, players, sections, header = true) {
   hr.append(el("td", ""));  // the corner above the boxes' names
   for (const name of players) {
     const seat = s.seats.find((x) => x.name === name);
-    const th = el("th", name, { scope: "col" });
+    const th = el("th", named(name), { scope: "col" });
     if (seat && !seat.bot) th.className = seat.connected ? "online" : "away";
     if (name === s.current_player) th.classList.add("current");
     hr.append(th);
@@ -256,11 +259,11 @@ let analysed = false;
 export async function renderEnd() {
   const s = view.state;
   $("end").hidden = false;
-  $("verdict").textContent = s.winners.length === 1 ? fill(T.wins, { player: s.winners[0] })
-    : fill(T.share, { players: s.winners.join(", ") });
+  $("verdict").textContent = s.winners.length === 1 ? fill(T.wins, { player: named(s.winners[0]) })
+    : fill(T.share, { players: s.winners.map(named).join(", ") });
   $("ranking-rows").replaceChildren(...s.ranking.map((r) => {
     const tr = document.createElement("tr");
-    tr.append(el("td", `${r.place}.`), el("th", r.player, { scope: "row" }), el("td", String(r.total)));
+    tr.append(el("td", `${r.place}.`), el("th", named(r.player), { scope: "row" }), el("td", String(r.total)));
     if (r.place === 1) tr.className = "first";
     return tr;
   }));
@@ -276,7 +279,7 @@ export async function renderEnd() {
   const { ok, data } = await handlers.api("/analysis");
   if (!ok) { box.textContent = data.error?.message || "?"; return; }
   box.replaceChildren(...data.players.flatMap((p) => {
-    const lines = [el("p", fill(T.loss_line, { player: p.player, loss: p.loss.toFixed(1), n: p.decisions, mistakes: p.mistakes }))];
+    const lines = [el("p", fill(T.loss_line, { player: named(p.player), loss: p.loss.toFixed(1), n: p.decisions, mistakes: p.mistakes }))];
     const list = document.createElement("ul");
     for (const d of p.worst) list.append(el("li", fill(T.worst_line, { round: d.round, roll: d.roll, dice: d.dice.join(" "), chosen: d.chosen, best: d.best, loss: d.loss.toFixed(1) })));
     if (!p.worst.length && p.decisions) list.append(el("li", T.all_optimal));

@@ -34,6 +34,12 @@ export function isMyTurn(state, me) {
 
 // The box this seat just chose can be taken back until the next player acts: while the
 // game's last step is still this seat's score.
+// How the page shows ``player``: the server's name for it in the page's language (a
+// computer named after its level, by its level), else the name as it is.
+export function shownName(state, player) {
+  return state?.names?.[player] ?? player;
+}
+
 export function canUndo(state, me, replay = false) {
   return Boolean(!replay && state && me && state.undo_by === me);
 }
@@ -52,24 +58,26 @@ export function announcement(before, next, me, T, boxes) {
   if (!before || isStale(before, next)) return "";
   const lines = [];
   const last = next.last;
+  const name = (player) => shownName(next, player);
   if (next.steps < before.steps) {
-    lines.push(fill(T.undone, { player: before.last?.player ?? "" }));
+    const taken = before.last?.type === "score" ? T.undone : T.undone_dice;
+    lines.push(fill(taken, { player: name(before.last?.player ?? "") }));
   } else if (next.steps > before.steps && last) {
     if (last.type === "score") {
-      lines.push(fill(T.put, { player: last.player, points: last.points, box: boxes[last.box] }));
+      lines.push(fill(T.put, { player: name(last.player), points: last.points, box: boxes[last.box] }));
       if (last.bonus_points) lines.push(fill(T.yahtzee_bonus_plus, { points: last.bonus_points }));
     } else if (next.dice) {
-      lines.push(fill(T.rolled, { player: last.player, dice: next.dice.join(" ") }));
+      lines.push(fill(T.rolled, { player: name(last.player), dice: next.dice.join(" ") }));
     }
   }
   if (next.phase === "showing" && before.phase !== "showing" && next.dice) {
-    lines.push(fill(T.keeps, { player: next.current_player, dice: next.held.map((i) => next.dice[i]).join(" ") }));
+    lines.push(fill(T.keeps, { player: name(next.current_player), dice: next.held.map((i) => next.dice[i]).join(" ") }));
   }
   if (next.is_over && !before.is_over) {
-    lines.push(next.winners.length === 1 ? fill(T.wins, { player: next.winners[0] })
-      : fill(T.share, { players: next.winners.join(", ") }));
+    lines.push(next.winners.length === 1 ? fill(T.wins, { player: name(next.winners[0]) })
+      : fill(T.share, { players: next.winners.map(name).join(", ") }));
   } else if (next.current_player && next.current_player !== before.current_player) {
-    lines.push(isMyTurn(next, me) ? T.your_turn : fill(T.turn, { player: next.current_player }));
+    lines.push(isMyTurn(next, me) ? T.your_turn : fill(T.turn, { player: name(next.current_player) }));
   }
   return lines.join(" ");
 }
