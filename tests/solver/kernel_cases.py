@@ -366,7 +366,7 @@ def _regret_overlap(s: Setup) -> None:
     k.regrets(*args)
 
 
-@case("regrets on no threads", "ValueError", "threads")
+@case("regrets on no threads", "ValueError", "threads must be 1 or more")
 def _regret_threads(s: Setup) -> None:
     k = s.make()
     args = s.regret_args(k, 2)
