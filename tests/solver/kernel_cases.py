@@ -32,7 +32,7 @@ ARRAYS = ("score", "allowed", "five_points", "five_rolls", "five_of", "extra", "
 #: Every method of a Kernels object and arguments that suit a small game's (see
 #: ``Setup.call``).
 METHODS = ("fill", "solve", "turn", "advise", "forget", "remaining", "distribution",
-           "play", "seed_games", "step_games")
+           "play", "seed_games", "step_games", "regrets")
 
 
 @dataclass
@@ -87,7 +87,17 @@ class Setup:
             return k.seed_games(self.games(2), 1, 0)
         if method == "step_games":
             return k.step_games(*self.env(k, 2))
+        if method == "regrets":
+            return k.regrets(*self.regret_args(k, 2))
         raise AssertionError(method)
+
+    def regret_args(self, k: Any, n: int) -> list[Any]:
+        """The arguments of ``regrets`` for ``n`` games, just restarted, each with a
+        legal action, on two threads."""
+        env = self.env(k, n)
+        state, dice, left, actions, restart = env[0], env[1], env[2], env[6], env[7]
+        actions[:] = np.argmax(env[9], axis=1)
+        return [state, dice, left, actions, restart, np.zeros(n), 2]
 
     def env(self, k: Any, n: int) -> list[np.ndarray]:
         """The arrays of ``step_games`` for ``n`` games, just restarted."""
@@ -192,7 +202,8 @@ def _method_keywords(s: Setup) -> None:
 
 def _workload(s: Setup, k: Any) -> None:
     """What the tables feed: the table build, advice, a distribution, games."""
-    for method in ("solve", "turn", "advise", "distribution", "play", "step_games"):
+    for method in ("solve", "turn", "advise", "distribution", "play", "step_games",
+                   "regrets"):
         s.call(k, method)
 
 
@@ -347,6 +358,46 @@ def _env_overlap(s: Setup) -> None:
     arrays[9] = np.frombuffer(arrays[0], dtype=np.int8)[: arrays[9].size].reshape(
         arrays[9].shape)
     k.step_games(*arrays)
+
+
+@case("regrets with rerolls left out of range", "ValueError", "no state")
+def _regret_left(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[2][:] = 100
+    k.regrets(*args)
+
+
+@case("regrets with a die out of range", "ValueError", "no state")
+def _regret_die(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[1][1, 0] = 7
+    k.regrets(*args)
+
+
+@case("regrets written over the state", "ValueError", "overlap")
+def _regret_overlap(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[5] = args[0].reshape(-1).view(np.float64)[:2]
+    k.regrets(*args)
+
+
+@case("regrets on no threads", "ValueError", "threads must be 1 or more")
+def _regret_threads(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[6] = 0
+    k.regrets(*args)
+
+
+@case("regrets with a state out of range", "ValueError", "no state")
+def _regret_mask(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[0][0, 0] = 1 << s.model.boxes
+    k.regrets(*args)
 
 
 @case("play with choices over the state", "ValueError", "overlap")

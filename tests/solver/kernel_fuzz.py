@@ -179,6 +179,17 @@ def plausible(draw: st.DrawFn, method: str) -> tuple[list[Any], dict[str, Any]]:
                 flat = a.reshape(-1)
                 flat[draw(st.integers(0, a.size - 1))] = dtype_cast(draw(ints), a.dtype)
         args = env
+    elif method == "regrets":
+        n = draw(st.integers(1, 6))
+        found = S.regret_args(K, n)
+        for i, a in enumerate(found[:6]):
+            if draw(st.integers(0, 5)) == 0:
+                found[i] = draw(arrays(a.size, a.dtype, -3, 70))
+            elif draw(st.integers(0, 2)) == 0 and a.size:
+                flat = a.reshape(-1)
+                flat[draw(st.integers(0, a.size - 1))] = dtype_cast(draw(ints), a.dtype)
+        found[6] = draw(st.sampled_from([1, 2, 2, 0, -1, 65, 2**31]))
+        args = found
     else:
         args = []
     keywords = draw(st.sampled_from([{}] * 9 + [{"threads": 1}]))
@@ -194,7 +205,8 @@ def fuzz_plausible(call: tuple[str, tuple[list[Any], dict[str, Any]]]) -> None:
 
 #: How many arguments each method takes (play: 8 or 9).
 ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 2,
-         "distribution": 6, "play": 9, "seed_games": 3, "step_games": 10}
+         "distribution": 6, "play": 9, "seed_games": 3, "step_games": 10,
+         "regrets": 7}
 
 
 @given(st.sampled_from(METHODS).flatmap(lambda m: st.tuples(
@@ -229,7 +241,7 @@ def fuzz_construction(at: int, size: int, which: int, how: int, data: st.DataObj
     made = attempt("construction", lambda: Kernels(tuple(sizes), tuple(arrays_)))
     if isinstance(made, Kernels):
         for method in ("fill", "turn", "advise", "distribution", "play", "step_games",
-                       "solve"):
+                       "regrets", "solve"):
             attempt("construction", lambda method=method: S.call(made, method))
 
 

@@ -1,10 +1,12 @@
 /* Games stepped by the caller's actions: the vector environment (yatzy.rl.vector; see
  * EnvGames). Every value is read from the caller's arrays once per phase into a local
  * and checked before it is used: the arrays stay the caller's throughout. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "transition.h"
+#include "turn.h"
 
 /* One game as read from the caller's arrays. */
 typedef struct {
@@ -23,7 +25,7 @@ static int env_read(const Kernels *t, const EnvGames *e, ptrdiff_t g, Seen *s) {
     s->y = (int)y;
     s->u = (int)u;
     s->left = e->left[g];
-    s->count = e->count[g];
+    s->count = e->count ? e->count[g] : 0; /* regrets need no count */
     s->action = e->actions[g];
     if (s->left < 0 || s->left >= t->rolls || s->count < 0 || s->count > e->hrows) return -1;
     for (int i = 0; i < t->dice; i++) {
@@ -156,4 +158,269 @@ int env_step(const Kernels *t, EnvGames *e, ptrdiff_t n, ptrdiff_t *bad, char *e
         return K_BAD;
     }
     return K_OK;
+}
+
+/* --- Regrets: what each game's action gives up against the best option -------------- */
+
+/* A game whose action is legal, as read once from the caller's arrays: its state, the
+ * rerolls left, its roll, its action (a box b, or nb + the keep it holds), its total. */
+typedef struct {
+    ptrdiff_t g;
+    int mask, y, u, left, roll, chosen;
+    int64_t total;
+} Ask;
+
+/* The games of one call, in blocks: a block is up to LANES runs of games in one state
+ * (runs of the same number of rerolls left), whose turns turn_mixed works out at once. */
+typedef struct {
+    const Kernels *t;
+    const Ask *asks;
+    const ptrdiff_t *runs;   /* [nruns + 1]: where each run starts in asks */
+    const ptrdiff_t *blocks; /* [nblocks + 1]: where each block starts in runs */
+    ptrdiff_t nblocks;
+    ptrdiff_t next; /* the next block to take (atomic) */
+    double *regret;
+} Regrets;
+
+typedef struct {
+    Regrets *rs;
+    Scratch scratch;
+    int ok;
+} RegretWorker;
+
+/* The regret of game a: the value of the best option minus that of its action, each
+ * with the game's total added (as advice lists them), or 0 when the action is no option
+ * now. The boxes' values come from lane q of a turn's values (see turn_mixed), or, with
+ * no rerolls left (`last`), are worked out for the one roll (fill_value); the keeps'
+ * from lane q. */
+INLINE double ask_regret(const Kernels *t, const Scratch *sc, const Ask *a, int q, int last) {
+    const int nb = t->nb, nr = t->nr, r = a->roll, f = t->five_of[r];
+    const int allowed = t->allowed[a->mask];
+    double best = NEG, chosen = NEG;
+    for (int b = 0; b < nb; b++) {
+        if (!((allowed >> b) & 1)) continue;
+        const double v = last ? fill_value(t, a->mask, a->y, a->u, r, b)
+                         : f >= 0 ? sc->ev5[f * nb + b][q]
+                                  : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+        if (v > NEG / 2) {
+            if (v > best) best = v;
+            if (b == a->chosen) chosen = v;
+        }
+    }
+    if (!last && a->left > 0) {
+        const vd *kv = sc->snap + (size_t)(a->left - 1) * t->nk;
+        const int32_t *sub = t->sub_keeps + r * t->sub_width;
+        for (int i = 0; i < t->sub_count[r]; i++) {
+            const double v = kv[sub[i]][q];
+            if (v > best) best = v;
+            if (nb + sub[i] == a->chosen) chosen = v;
+        }
+    }
+    if (!(chosen > NEG / 2)) return 0.0;
+    const double total = (double)a->total;
+    return (best + total) - (chosen + total);
+}
+
+/* The lanes of block bk (lanes past its runs repeat its last); returns the most rerolls
+ * left of its games. */
+static int block_lanes(const Regrets *rs, ptrdiff_t bk, int *mask, int *y, int *u) {
+    const ptrdiff_t r0 = rs->blocks[bk], r1 = rs->blocks[bk + 1];
+    int rerolls = 0;
+    for (int q = 0; q < LANES; q++) {
+        const Ask *a = rs->asks + rs->runs[r0 + q < r1 ? r0 + q : r1 - 1];
+        mask[q] = a->mask;
+        y[q] = a->y;
+        u[q] = a->u;
+        if (a->left > rerolls) rerolls = a->left;
+    }
+    return rerolls;
+}
+
+/* Blocks taken at a time by a thread; how many games ahead the last roll's are fetched. */
+#define REGRET_GRAIN 4
+#define REGRET_AHEAD 6
+
+HOT static void regret_blocks(RegretWorker *w) {
+    Regrets *rs = w->rs;
+    const Kernels *t = rs->t;
+    int lane_mask[LANES], lane_y[LANES], lane_u[LANES];
+    int next_mask[LANES], next_y[LANES], next_u[LANES];
+    for (;;) {
+        const ptrdiff_t first = __atomic_fetch_add(&rs->next, REGRET_GRAIN, __ATOMIC_RELAXED);
+        if (first >= rs->nblocks) break;
+        const ptrdiff_t last = first + REGRET_GRAIN < rs->nblocks ? first + REGRET_GRAIN
+                                                                  : rs->nblocks;
+        int next_rerolls = block_lanes(rs, first, next_mask, next_y, next_u);
+        for (ptrdiff_t bk = first; bk < last; bk++) {
+            const ptrdiff_t r0 = rs->blocks[bk], r1 = rs->blocks[bk + 1];
+            const int rerolls = next_rerolls;
+            memcpy(lane_mask, next_mask, sizeof(lane_mask));
+            memcpy(lane_y, next_y, sizeof(lane_y));
+            memcpy(lane_u, next_u, sizeof(lane_u));
+            if (rerolls == 0) {
+                /* A block of last rolls (see env_regrets): no turn to work out. */
+                const ptrdiff_t lo = rs->runs[r0], hi = rs->runs[r1];
+                for (ptrdiff_t i = lo; i < hi; i++) {
+                    if (i + REGRET_AHEAD < hi) {
+                        const Ask *b = rs->asks + i + REGRET_AHEAD;
+                        prefetch_turn(t, b->mask, b->y, b->u);
+                    }
+                    rs->regret[rs->asks[i].g] = ask_regret(t, NULL, &rs->asks[i], 0, 1);
+                }
+                if (bk + 1 < last) next_rerolls = block_lanes(rs, bk + 1, next_mask, next_y,
+                                                              next_u);
+                continue;
+            }
+            /* The next block's memory comes while this one is worked out. */
+            if (bk + 1 < last) {
+                next_rerolls = block_lanes(rs, bk + 1, next_mask, next_y, next_u);
+                if (next_rerolls > 0)
+                    for (int q = 0; q < LANES; q++)
+                        prefetch_turn(t, next_mask[q], next_y[q], next_u[q]);
+            } else if (bk == first) {
+                for (int q = 0; q < LANES; q++)
+                    prefetch_turn(t, lane_mask[q], lane_y[q], lane_u[q]);
+            }
+            turn_mixed(t, &w->scratch, lane_mask, lane_y, lane_u, rerolls);
+            for (int q = 0; q < LANES && r0 + q < r1; q++)
+                for (ptrdiff_t i = rs->runs[r0 + q]; i < rs->runs[r0 + q + 1]; i++)
+                    rs->regret[rs->asks[i].g] = ask_regret(t, &w->scratch, &rs->asks[i], q, 0);
+        }
+    }
+}
+
+static void *regret_thread(void *arg) {
+    regret_blocks(arg);
+    return NULL;
+}
+
+/* A game's state's number (see state_ok): below 1 << 31. */
+INLINE uint32_t ask_key(const Kernels *t, const Ask *a) {
+    return (uint32_t)(((int64_t)a->mask * t->y_count + a->y) * t->stride + a->u);
+}
+
+/* The keep that holds the dice at the positions of bit mask m of faces d. */
+static int keep_of(const Kernels *t, const int8_t *d, int64_t m) {
+    int c[FACES] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < t->dice; i++)
+        if ((m >> i) & 1) c[d[i] - 1]++;
+    int code = 0;
+    for (int f = FACES - 1; f >= 0; f--) code = code * (t->dice + 1) + c[f];
+    return t->code_to_keep[code];
+}
+
+int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int threads,
+                char *err, size_t errlen) {
+    e->keeps = (1 << t->dice) - 1;
+    e->nactions = e->keeps + t->nb;
+    e->hrows = t->nb * t->rolls + 1;
+    if (threads < 1) threads = 1;
+    if (threads > THREADS_MAX) threads = THREADS_MAX;
+    Ask *asks = malloc(sizeof(Ask) * (size_t)(n + 1));
+    Ask *sorted = malloc(sizeof(Ask) * (size_t)(n + 1));
+    ptrdiff_t *runs = malloc(sizeof(ptrdiff_t) * (size_t)(n + 2));
+    ptrdiff_t *blocks = malloc(sizeof(ptrdiff_t) * (size_t)(n + 2));
+    ptrdiff_t *per_left = calloc(ROLLS_MAX + 1, sizeof(ptrdiff_t));
+    ptrdiff_t *count = malloc(sizeof(ptrdiff_t) * 2049);
+    RegretWorker *workers = calloc((size_t)threads, sizeof(RegretWorker));
+    pthread_t *ids = calloc((size_t)threads, sizeof(pthread_t));
+    int status = (!asks || !sorted || !runs || !blocks || !per_left || !count || !workers || !ids)
+                     ? K_NOMEM : K_OK;
+    /* Every game read once, here: the threads below read only these copies. */
+    ptrdiff_t na = 0;
+    Seen s;
+    for (ptrdiff_t g = 0; status == K_OK && g < n; g++) {
+        regret[g] = 0.0;
+        if (e->restart[g]) continue;
+        if (env_read(t, e, g, &s) < 0) {
+            snprintf(err, errlen, "regrets: game %td is in no state of the tables", g);
+            status = K_BAD;
+            break;
+        }
+        if (!env_legal(t, e, &s)) continue; /* the step refuses it */
+        Ask *a = asks + na++;
+        a->g = g;
+        a->mask = s.mask;
+        a->y = s.y;
+        a->u = s.u;
+        a->left = s.left;
+        a->roll = roll_of_faces(t, s.dice);
+        a->total = e->state[g * G_COLS + G_TOTAL];
+        if (s.action < e->keeps) {
+            const int k = keep_of(t, s.dice, s.action);
+            if (k < 0) { /* no keep of the tables: no regret */
+                na--;
+                continue;
+            }
+            a->chosen = t->nb + k;
+        } else {
+            a->chosen = (int)(s.action - e->keeps);
+        }
+        per_left[a->left + 1]++;
+    }
+    ptrdiff_t nblocks = 0;
+    if (status == K_OK && na > 0) {
+        /* By rerolls left, so that a block's lanes need as many passes, and by state
+         * within: games in one state share a lane, and neighbouring lanes' states have
+         * most of their open boxes in common. Radix sort, 11 bits a pass, stable. */
+        int bits = 1;
+        while ((1LL << bits) < ((int64_t)1 << t->nb) * t->y_count * t->stride) bits++;
+        for (int shift = 0; shift < bits; shift += 11) {
+            memset(count, 0, sizeof(ptrdiff_t) * 2049);
+            for (ptrdiff_t i = 0; i < na; i++) count[(ask_key(t, asks + i) >> shift & 2047) + 1]++;
+            for (int d = 0; d < 2048; d++) count[d + 1] += count[d];
+            for (ptrdiff_t i = 0; i < na; i++)
+                sorted[count[ask_key(t, asks + i) >> shift & 2047]++] = asks[i];
+            Ask *swap = asks;
+            asks = sorted;
+            sorted = swap;
+        }
+        for (int l = 0; l < ROLLS_MAX; l++) per_left[l + 1] += per_left[l];
+        for (ptrdiff_t i = 0; i < na; i++) sorted[per_left[asks[i].left]++] = asks[i];
+        ptrdiff_t nruns = 0;
+        int lanes = 0;
+        for (ptrdiff_t i = 0; i < na; i++) {
+            const Ask *a = sorted + i, *b = i > 0 ? sorted + i - 1 : NULL;
+            if (b && a->left == b->left && a->mask == b->mask && a->y == b->y && a->u == b->u)
+                continue;
+            /* Blocks of the last roll need no turn: larger ones. */
+            if (!b || a->left != b->left || lanes == (a->left ? LANES : 16 * LANES)) {
+                blocks[nblocks++] = nruns;
+                lanes = 0;
+            }
+            runs[nruns++] = i;
+            lanes++;
+        }
+        runs[nruns] = na;
+        blocks[nblocks] = nruns;
+    }
+    for (int i = 0; status == K_OK && nblocks > 0 && i < threads; i++) {
+        RegretWorker *w = &workers[i];
+        w->ok = scratch_init(t, &w->scratch) == 0;
+        if (!w->ok) status = K_NOMEM;
+    }
+    if (status == K_OK && nblocks > 0) {
+        Regrets rs = {t, sorted, runs, blocks, nblocks, 0, regret};
+        int started = 0;
+        for (int i = 1; i < threads && nblocks > (ptrdiff_t)i * 8; i++) {
+            workers[i].rs = &rs;
+            if (pthread_create(&ids[i], NULL, regret_thread, &workers[i]) != 0) break;
+            started = i;
+        }
+        workers[0].rs = &rs;
+        regret_blocks(&workers[0]);
+        for (int i = 1; i <= started; i++) pthread_join(ids[i], NULL);
+    }
+    for (int i = 0; workers && i < threads; i++) {
+        if (workers[i].scratch.block) scratch_free(&workers[i].scratch);
+    }
+    free(asks);
+    free(sorted);
+    free(runs);
+    free(blocks);
+    free(per_left);
+    free(count);
+    free(workers);
+    free(ids);
+    return status;
 }

@@ -214,5 +214,14 @@ typedef struct {
  * changed); K_BAD with a message when a game's row is no state of the tables. */
 int env_step(const Kernels *t, EnvGames *e, ptrdiff_t n, ptrdiff_t *bad, char *err,
              size_t errlen);
+/* The regret of each game's action before it is taken (e->actions; e->restart: the games
+ * that restart instead, and the others read as env_step reads them): the value of the
+ * best option minus the value of the action, from the solver's values, each with the
+ * game's total added, exactly as advice (Kernels.advise) lists them; 0 for a game that
+ * restarts or whose action is not legal. Into regret[g] for every game, on `threads`
+ * threads. Returns K_OK, K_NOMEM, or K_BAD with a message when a game's row is no state
+ * of the tables (as env_step). */
+int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int threads,
+                char *err, size_t errlen);
 
 #endif

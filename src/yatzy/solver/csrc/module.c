@@ -541,6 +541,67 @@ static PyObject *Kernels_step_games(KernelsObject *self, PyObject *args) {
     return PyLong_FromSsize_t(bad);
 }
 
+/* regrets(state, dice, left, actions, restart, regret, threads): the regret of each
+ * game's action before step_games takes it (see env_regrets), into regret (float64, one
+ * per game), on `threads` threads (at most THREADS_MAX). The arrays are step_games's
+ * (regret written, the others read). */
+static PyObject *Kernels_regrets(KernelsObject *self, PyObject *args) {
+    Kernels *t = ready(self);
+    if (!t) return NULL;
+    PyObject *o[6];
+    int threads;
+    if (!PyArg_ParseTuple(args, "OOOOOOi", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &threads))
+        return NULL;
+    Py_buffer b[6];
+    static const char *const names[6] = {"state", "dice", "left", "actions", "restart",
+                                         "regret"};
+    static const int kinds[6] = {SIGNED, SIGNED, SIGNED, SIGNED, UNSIGNED, FLOAT};
+    static const Py_ssize_t sizes[6] = {8, 1, 1, 8, 1, 8};
+    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    int got = 0;
+    for (; got < 6; got++)
+        if (get_array(o[got], &b[got], kinds[got], sizes[got], writable[got], names[got]) < 0)
+            break;
+    const Py_ssize_t n = got == 6 ? b[0].len / (8 * G_COLS) : 0;
+    const Py_ssize_t need[6] = {n * G_COLS, n * t->dice, n, n, n, n};
+    int ok = got == 6;
+    for (int i = 0; ok && i < 6; i++)
+        if (b[i].len != need[i] * sizes[i]) {
+            PyErr_SetString(PyExc_ValueError, "regrets: arrays of the wrong size");
+            ok = 0;
+        }
+    for (int i = 0; ok && i < 5; i++)
+        if (overlap(&b[i], &b[5])) {
+            PyErr_Format(PyExc_ValueError, "regrets: %s and regret overlap", names[i]);
+            ok = 0;
+        }
+    if (ok && threads < 1) {
+        PyErr_SetString(PyExc_ValueError, "regrets: threads must be 1 or more");
+        ok = 0;
+    }
+    if (threads > THREADS_MAX) threads = THREADS_MAX; /* as many as the loops use */
+    if (ok) {
+        EnvGames e = {b[0].buf, b[1].buf, b[2].buf, NULL, NULL, NULL,
+                      NULL, NULL, b[3].buf, b[4].buf, 0, 0, 0};
+        char err[ERRLEN] = "";
+        int status;
+        Py_BEGIN_ALLOW_THREADS
+        status = env_regrets(t, &e, n, b[5].buf, threads, err, sizeof(err));
+        Py_END_ALLOW_THREADS
+        if (status == K_NOMEM) {
+            PyErr_NoMemory();
+            ok = 0;
+        } else if (status != K_OK) {
+            PyErr_SetString(PyExc_ValueError, err);
+            ok = 0;
+        }
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&b[i]);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Kernels_methods[] = {
     {"fill", (PyCFunction)Kernels_fill, METH_VARARGS,
      "fill(mask, y, u, roll, box) -> (points, extra, bonus, mask2, y2, u2)"},
@@ -562,6 +623,8 @@ static PyMethodDef Kernels_methods[] = {
     {"step_games", (PyCFunction)Kernels_step_games, METH_VARARGS,
      "step_games(state, dice, left, scores, history, count, actions, restart, reward, legal)"
      " -> -1 or the first game whose action is illegal"},
+    {"regrets", (PyCFunction)Kernels_regrets, METH_VARARGS,
+     "regrets(state, dice, left, actions, restart, regret, threads): each game's regret"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject KernelsType = {

@@ -69,6 +69,51 @@ void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mask, const in
 void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u, int rerolls,
                  double *bv, double *keeps);
 
+/* The passes of a turn after the best box of every roll (sc->S): A[first_roll + r] ends
+ * as the value of roll r with `rerolls` rerolls left, unless the keeps are asked for (see
+ * turn_block), which need one pass less. */
+INLINE void turn_passes(const Kernels *t, Scratch *sc, int rerolls, double *restrict keeps,
+                        int snap) {
+    const int nr = t->nr, nk = t->nk, fr = t->first_roll;
+    vd *restrict S = sc->S, *restrict A = sc->A;
+    for (int r = 0; r < nr; r++) A[fr + r] = S[r];
+    for (int s = 0; s < rerolls; s++) {
+        /* Expect: keep k is worth the mean over the die added to it. */
+        for (int k = fr - 1; k >= 0; k--) {
+            const int32_t *c = t->child + k * FACES;
+            A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
+        }
+        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
+        if (keeps)
+            for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
+        /* The table build needs the rolls' values after every step; advice and the
+         * simulation only the keeps of the last. */
+        if (s + 1 < rerolls || !(keeps || snap)) {
+            /* Best keep, in place: a keep is worth the best of itself and its parts; a
+             * roll the best of stopping and its proper parts. Parts come first. */
+            const int32_t *kp = t->best_keep, *pp = t->best_par;
+            for (int g = 0; g < t->ngroups; g++) {
+                const int n = t->group_len[g], roll = t->group_roll[g];
+                switch (t->group_par[g]) {
+#define BEST_RUN(C)                                                                     \
+    case C:                                                                             \
+        for (int q = 0; q < n; q++, pp += C) {                                          \
+            const int k = kp[q];                                                        \
+            vd out = roll ? S[k - fr] : A[k];                                           \
+            for (int j = 0; j < C; j++) out = vmax(out, A[pp[j]]);                      \
+            A[k] = out;                                                                 \
+        }                                                                               \
+        break;
+                    /* best_keep_order makes runs of 1 to FACES parents only. */
+                    BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
+#undef BEST_RUN
+                }
+                kp += n;
+            }
+        }
+    }
+}
+
 /* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
  * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
  * (the first roll's), unless the keeps are asked for, which need one pass less. Keeps
@@ -78,9 +123,9 @@ void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u, int rerol
 INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
                        double *restrict bv, double *restrict keeps, int snap) {
     const Plan *p = &sc->plan;
-    const int nr = t->nr, nb = t->nb, nk = t->nk, fr = t->first_roll;
+    const int nr = t->nr, nb = t->nb;
     vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
-       *restrict S = sc->S, *restrict A = sc->A;
+       *restrict S = sc->S;
     const vd neg = splat(NEG);
     /* Rows: the upper bonus and the next state's value. */
     for (int g = 0; g < p->nrow; g++) {
@@ -126,42 +171,113 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
         for (int i = 0; i < p->nallowed; i++) out = vmax(out, ev5[f * nb + p->abox[i]]);
         S[t->five_rolls[f]] = out;
     }
-    for (int r = 0; r < nr; r++) A[fr + r] = S[r];
-    for (int s = 0; s < rerolls; s++) {
-        /* Expect: keep k is worth the mean over the die added to it. */
-        for (int k = fr - 1; k >= 0; k--) {
-            const int32_t *c = t->child + k * FACES;
-            A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
+    turn_passes(t, sc, rerolls, keeps, snap);
+}
+
+/* What a fill leading to state (mask2, y2) with `up` upper points is worth from upper sum
+ * u, before its gain: the upper bonus and the next state's value (a row of a plan, as
+ * turn_block adds them). */
+INLINE double after_value(const Kernels *t, int mask2, int y2, int u, int up) {
+    int u2;
+    const int bonus = add_upper(t, u, up, &u2);
+    return bonus + t->V[((size_t)mask2 * t->y_count + y2) * t->stride + u2];
+}
+
+/* The value of filling box b with roll r in state (mask, y, u), as turn_block's entries
+ * give it (the same sums in the same order), or NEG when the rules forbid it: without a
+ * plan, for one roll. */
+INLINE double fill_value(const Kernels *t, int mask, int y, int u, int r, int b) {
+    if (!((t->allowed[mask] >> b) & 1)) return NEG;
+    if (t->five_of[r] >= 0) {
+        int extra, m2, y2, up;
+        const int points = fill_box(t, mask, y, r, b, &extra, &m2, &y2, &up);
+        return points >= 0 ? after_value(t, m2, y2, u, up) + (double)(points + extra) : NEG;
+    }
+    const int e = t->entry_of[(size_t)b * t->nr + r], k = t->key_start[b] + t->entry_key[e];
+    return after_value(t, mask | (1 << b), t->key_y[k] ? 1 : y, u, t->key_up[k])
+           + t->entry_gain[e];
+}
+
+/* Ask the memory for what a turn in state (mask, y, u) reads first (the values after its
+ * fills, and five of a kind's points), without waiting for it. */
+INLINE void prefetch_turn(const Kernels *t, int mask, int y, int u) {
+    const int allowed = t->allowed[mask];
+    const int8_t *five = t->five_points + (size_t)mask * FACES * t->nb;
+    __builtin_prefetch(five);
+    __builtin_prefetch(five + FACES * t->nb - 1);
+    for (int b = 0; b < t->nb; b++) {
+        if (!((allowed >> b) & 1)) continue;
+        const size_t m2 = (size_t)(mask | (1 << b)) * t->y_count;
+        for (int k = t->key_start[b]; k < t->key_start[b + 1]; k++) {
+            const int y2 = t->key_y[k] ? 1 : y, up = u + t->key_up[k];
+            __builtin_prefetch(t->V + (m2 + y2) * t->stride
+                               + (up < t->threshold ? up : t->threshold));
         }
-        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
-        if (keeps)
-            for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
-        /* The table build needs the rolls' values after every step; advice and the
-         * simulation only the keeps of the last. */
-        if (s + 1 < rerolls || !(keeps || snap)) {
-            /* Best keep, in place: a keep is worth the best of itself and its parts; a
-             * roll the best of stopping and its proper parts. Parts come first. */
-            const int32_t *kp = t->best_keep, *pp = t->best_par;
-            for (int g = 0; g < t->ngroups; g++) {
-                const int n = t->group_len[g], roll = t->group_roll[g];
-                switch (t->group_par[g]) {
-#define BEST_RUN(C)                                                                     \
-    case C:                                                                             \
-        for (int q = 0; q < n; q++, pp += C) {                                          \
-            const int k = kp[q];                                                        \
-            vd out = roll ? S[k - fr] : A[k];                                           \
-            for (int j = 0; j < C; j++) out = vmax(out, A[pp[j]]);                      \
-            A[k] = out;                                                                 \
-        }                                                                               \
-        break;
-                    /* best_keep_order makes runs of 1 to FACES parents only. */
-                    BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
-#undef BEST_RUN
-                }
-                kp += n;
+    }
+}
+
+/* Like turn_block with snap, for LANES games in any states: lane q's state is
+ * (lane_mask[q], lane_y[q], lane_u[q]), a state of the tables. The entries are worked out
+ * lane by lane without a plan (NEG where a lane's state does not allow a box), and the
+ * passes are shared: every lane's values are those turn_block gives its state, to the
+ * last bit (the same sums in the same order, and maxima over the same values, NEG
+ * aside). The keys' values go in sc->rows (lane q of row key_start[b] + key). */
+INLINE void turn_mixed(const Kernels *t, Scratch *sc, const int *lane_mask,
+                       const int *lane_y, const int *lane_u, int rerolls) {
+    const int nr = t->nr, nb = t->nb;
+    vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
+       *restrict S = sc->S;
+    const vd neg = splat(NEG);
+    int any = 0; /* the boxes some lane allows */
+    for (int q = 0; q < LANES; q++) any |= t->allowed[lane_mask[q]];
+    int ub[32], nu = 0;
+    for (int b = 0; b < nb; b++)
+        if ((any >> b) & 1) ub[nu++] = b;
+    for (int q = 0; q < LANES; q++) {
+        const int mask = lane_mask[q], y = lane_y[q], u = lane_u[q];
+        const int allowed = t->allowed[mask];
+        for (int i = 0; i < nu; i++) {
+            const int b = ub[i];
+            if (!((allowed >> b) & 1)) {
+                for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++) ev[e][q] = NEG;
+                for (int f = 0; f < FACES; f++) ev5[f * nb + b][q] = NEG;
+                continue;
+            }
+            const int k0 = t->key_start[b];
+            for (int k = k0; k < t->key_start[b + 1]; k++)
+                rows[k][q] = after_value(t, mask | (1 << b), t->key_y[k] ? 1 : y, u,
+                                         t->key_up[k]);
+            for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++)
+                ev[e][q] = rows[k0 + t->entry_key[e]][q] + t->entry_gain[e];
+            for (int f = 0; f < FACES; f++) {
+                int extra, m2, y2, up;
+                const int points = fill_box(t, mask, y, t->five_rolls[f], b, &extra, &m2, &y2,
+                                            &up);
+                ev5[f * nb + b][q] = points >= 0 ? after_value(t, m2, y2, u, up)
+                                                       + (double)(points + extra)
+                                                 : NEG;
             }
         }
     }
+    if (rerolls <= 0) return;
+    for (int r = 0; r < nr; r++) {
+        /* Two maxima at a time (the same maximum, in whatever order it is taken). */
+        const int32_t *row = t->entry_by_roll + (size_t)r * nb;
+        vd out = neg, out2 = neg;
+        int i = 0;
+        for (; i + 1 < nu; i += 2) {
+            out = vmax(out, ev[row[ub[i]]]);
+            out2 = vmax(out2, ev[row[ub[i + 1]]]);
+        }
+        if (i < nu) out = vmax(out, ev[row[ub[i]]]);
+        S[r] = vmax(out, out2);
+    }
+    for (int f = 0; f < FACES; f++) {
+        vd out = neg;
+        for (int i = 0; i < nu; i++) out = vmax(out, ev5[f * nb + ub[i]]);
+        S[t->five_rolls[f]] = out;
+    }
+    turn_passes(t, sc, rerolls, NULL, 1);
 }
 
 /* The value of filling box b with roll r, from a turn's box values bv: ne entries, then
