@@ -28,3 +28,19 @@ def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "built_tables: checks tables too large to build in a test run; "
+        "selected only when $YATZY_MAXI_TABLES names a folder of built ones")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out (deselect, not skip) the checks of tables that are not here."""
+    if "YATZY_MAXI_TABLES" in os.environ:
+        return
+    left_out = [item for item in items if item.get_closest_marker("built_tables")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("built_tables")]

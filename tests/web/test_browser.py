@@ -269,7 +269,7 @@ def test_win_chances_busy_elsewhere_are_asked_again(browser: Browser, base: str)
                               timeout=15_000):
         page.keyboard.press("w")
         expect(box).to_have_text("Win chances: working them out…")
-    shown = shown_chances(page, ["Ann", "CPU hard"])
+    shown = shown_chances(page, ["Ann", "Computer (hard)"])
     assert add_up_to_100(shown)
     assert answered == [503, 200]
     assert "busy" not in box.inner_text()

@@ -4,6 +4,7 @@ stays there, and not once turned off. Made with the Web Audio API (no audio file
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,16 @@ window.AudioContext = FakeAudioContext;
 
 def chimes(page: Page) -> int:
     return int(page.evaluate("window.chimes.length"))
+
+
+def wait_for_chimes(page: Page, count: int, timeout: float = 15.0) -> None:
+    """Wait until ``count`` chimes have rung (polled from here: the page's security
+    policy forbids the evaluated predicates of ``wait_for_function``)."""
+    deadline = time.monotonic() + timeout
+    while chimes(page) < count:
+        assert time.monotonic() < deadline, f"{chimes(page)} chimes, not {count}"
+        page.wait_for_timeout(50)
+    assert chimes(page) == count
 
 
 def play_turn_on_phone(page: Page) -> None:
@@ -79,13 +90,13 @@ def test_the_chime_is_chosen_remembered_and_rings_when_the_turn_comes(
     ann.keyboard.press("r")
     score_best(ann)
     expect(bo).to_have_title("● Your turn — Yatzy")
-    bo.wait_for_function("window.chimes.length === 1")
+    wait_for_chimes(bo, 1)
     # Bo's own roll keeps the turn his: no chime; his box passes it on.
     play_turn_on_phone(bo)
     assert chimes(bo) == 1
     ann.keyboard.press("r")
     score_best(ann)
-    bo.wait_for_function("window.chimes.length === 2")
+    wait_for_chimes(bo, 2)
     # Turned off, it rings no more.
     sound.tap()
     expect(sound).to_have_attribute("aria-pressed", "false")
