@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,15 +126,16 @@ def upper_entries(ruleset: Ruleset, filled: list[str], total: int) -> dict[str, 
     # In order, the table is small: built here, in every run.
     {"order": "in_order"},
 ], ids=str)
-def test_a_built_table_agrees_with_brute_force(options: dict[str, str],
+def test_a_built_table_agrees_with_brute_force(options: dict[str, str], tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Every box left alone, from upper sums far from the bonus to past it, and pairs of
     boxes left: the built table against brute force."""
     from yatzy.solver import artifacts, policy
 
     rules = yatzy.ruleset("maxi_yatzy", saved_rolls=False, **options)
-    if TABLES in os.environ:
-        monkeypatch.setenv(artifacts.ENV_VAR, os.environ[TABLES])
+    monkeypatch.setenv(artifacts.ENV_VAR, os.environ.get(TABLES, str(tmp_path)))
+    # The table is this test's: no other test of the process finds it in memory.
+    monkeypatch.setattr(policy, "_STRATEGIES", {})
     s = policy.strategy(rules, build=rules.order == "in_order")
     brute = expected_final_score_by_multisets(rules)
     upper = list(rules.upper_boxes)
