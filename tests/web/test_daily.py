@@ -146,10 +146,14 @@ def test_the_seed_is_revealed_after_the_day_and_audits_every_attempt(
     attempts = [start(client, ANN), start(client, BO)]
     play_out(client, attempts[0], hold=[0])
     play_out(client, attempts[1], box_rank=1)
-    # Over, but the day is not: neither the results nor the records show the seed.
+    # Over, but the day is not: the results do not show the seed, and neither the
+    # records nor the replays show the day's dice.
     assert client.get(f"/api/daily/yatzy/{DAY}").json()["seed"] is None
     for created in attempts:
-        assert client.get(f"/api/games/{created['id']}/record").json()["seed"] is None
+        for shown in ("record", "replay?step=3"):
+            refused = client.get(f"/api/games/{created['id']}/{shown}")
+            assert refused.status_code == 403, refused.text
+            assert "day is over" in refused.json()["error"]["message"]
     clock.move(hours=14, minutes=29, seconds=59)  # 23:59:59
     assert client.get(f"/api/daily/yatzy/{DAY}").json()["seed"] is None
     clock.move(seconds=1)

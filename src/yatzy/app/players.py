@@ -247,6 +247,7 @@ class PlayerService:
         self._games = games
         self._repo = repository
         self._clock = clock
+        self._daily_secret: str | None = None
 
     # --- Players --------------------------------------------------------------------
 
@@ -308,7 +309,11 @@ class PlayerService:
     # --- The daily challenge --------------------------------------------------------
 
     def _secret(self) -> str:
-        return self._repo.setting(DAILY_SECRET, secret_seed())
+        """The server's daily secret: made and stored once, then never changed, so read
+        from the database once per service."""
+        if self._daily_secret is None:
+            self._daily_secret = self._repo.setting(DAILY_SECRET, secret_seed())
+        return self._daily_secret
 
     def _check_open(self, day: object) -> date:
         checked = check_day(day)

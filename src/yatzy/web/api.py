@@ -17,6 +17,7 @@ from yatzy.app.advice import AdviceService, check_hint
 from yatzy.app.hints import describe_action, format_points, win_chances_text
 from yatzy.app.review import review_data
 from yatzy.app.saved import Seat
+from yatzy.core.game import Game
 from yatzy.core.names import free_name
 from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
@@ -70,6 +71,14 @@ def check_rate(request: Request) -> None:
 
 async def room_of(request: Request, game_id: str) -> Room:
     return await rooms_of(request).get(game_id)
+
+
+async def check_unsealed(request: Request, game: Game) -> None:
+    """Refuse (403) to show the moves of a game on today's daily challenge before the
+    day is over: its dice are the ones everyone still to play will roll."""
+    if await run_in_threadpool(rooms_of(request).service.players.sealed, game):
+        raise forbidden(N_("The games of today's challenge can be watched again once "
+                           "the day is over"))
 
 
 def _seats(body: NewGame) -> list[Seat]:
@@ -186,9 +195,8 @@ async def record(game_id: GameId, request: Request) -> dict[str, Any]:
     check_rate(request)
     room = await room_of(request, game_id)
     game = room.table.game
-    players = rooms_of(request).service.players
-    hide = not game.is_over or await run_in_threadpool(players.sealed, game)
-    return game.to_record(hide_seed=hide)
+    await check_unsealed(request, game)
+    return game.to_record(hide_seed=not game.is_over)
 
 
 @router.get("/api/games/{game_id}/hint", responses=ERRORS, tags=["games"])
@@ -352,6 +360,7 @@ async def replay(game_id: GameId, request: Request,
     room = await room_of(request, game_id)
     saved = room.saved
     game = saved.game
+    await check_unsealed(request, game)
     actions = [step_.action for step_ in game.history]
     shown = game.at_start()
     for action in actions[:step]:
