@@ -118,6 +118,9 @@ def test_without_saved_rolls_the_solver_levels_wait_for_the_table(
     assert TablePolicy(costly=True).levels(rules) == ("random", "greedy")
     with pytest.raises(solver.TableNotBuilt):
         check_level("optimal", rules)
+    # winner says at once that it never plays it, not that a table is to be built.
+    with pytest.raises(solver.WinnerUnsupported):
+        check_level("winner", rules)
     with open_service(tmp_path / "games.sqlite3") as service:
         with pytest.raises(solver.TableNotBuilt):
             service.create(rules, ["Ann", Seat("Cpu", bot="optimal")])

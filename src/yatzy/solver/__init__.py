@@ -184,12 +184,13 @@ class WinnerUnsupported(BadInput):
 
 
 def check_winner(ruleset: Ruleset) -> Ruleset:
-    """``ruleset`` if the ``winner`` level plays it: :func:`check_ready`, and its table
-    built on demand (else :class:`WinnerUnsupported`)."""
-    check_ready(ruleset)
+    """``ruleset`` if the ``winner`` level plays it: one the solver plays, whose table is
+    built on demand (else :class:`WinnerUnsupported`, before any word of building a
+    table that would not help), and :func:`check_ready`."""
+    check_supported(ruleset)
     if not builds_on_demand(ruleset):
         raise WinnerUnsupported(ruleset)
-    return ruleset
+    return check_ready(ruleset)
 
 
 class TableNotBuilt(YatzyError):
