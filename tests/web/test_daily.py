@@ -258,3 +258,19 @@ def test_bad_profile_requests(client: TestClient) -> None:
     assert client.put("/api/me", json={"name": "Ann"}).status_code == 403
     assert client.put("/api/me", json={"name": 3}, headers=key(ANN)).status_code == 422
     assert client.put("/api/me", json={}, headers=key(ANN)).status_code == 422
+
+
+def test_a_refused_second_attempt_uses_none_of_the_games_a_client_may_start(
+        tmp_path: Path, clock: Clock) -> None:
+    from yatzy.app.policy import TablePolicy
+
+    app = create_app(open_service(tmp_path / "quota.sqlite3", clock=clock),
+                     Settings(pace=0.0, rate=1000.0, burst=1000,
+                              policy=TablePolicy(games_per_window=2)))
+    with TestClient(app) as quota:
+        start(quota, ANN)
+        for _ in range(3):  # refused: the day's attempt is made
+            assert quota.post("/api/daily/yatzy/play", headers=key(ANN)).status_code == 409
+        start(quota, BO)  # the second game of the window, still allowed
+        refused = quota.post("/api/daily/yahtzee/play", headers=key(ANN))
+        assert refused.status_code == 429, refused.text  # the third is not

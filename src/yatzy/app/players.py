@@ -340,13 +340,15 @@ class PlayerService:
                           counts.get(rules.name, 0)) for rules in daily_rules()]
 
     def play(self, rules: object, player_key: str, *, day: object = None,
-             token_hash: str | None = None, unnamed: str = UNNAMED) -> SavedGame:
+             token_hash: str | None = None, unnamed: str = UNNAMED,
+             admit: Callable[[], None] | None = None) -> SavedGame:
         """Start ``player_key``'s attempt at the challenge of ``rules`` on ``day``
         (default today): ranked today (a second ranked attempt is
         :class:`~yatzy.app.errors.DailyPlayed`), unranked on an earlier day. The game is
         a solo game on the day's seed, its seat named after the player (``unnamed``
         for a player without a name; with ``token_hash``, the hash of the seat's
-        token), in the player's games."""
+        token), in the player's games. ``admit`` (a quota of games) is asked once the
+        attempt may begin, so that a refused attempt uses none of it."""
         standard = _standard(rules)
         today = self.today()
         checked = today if day is None else self._check_open(day)
@@ -355,6 +357,8 @@ class PlayerService:
         if ranked and any(e.player_id == player.id
                           for e in self._repo.daily_entries(standard.name, checked)):
             raise DailyPlayed(standard.name, checked.isoformat())
+        if admit is not None:
+            admit()
         seed = daily_seed(self._secret(), standard.name, checked)
         name = player.name or unnamed
         saved = self._games.create(standard, [Seat(name, token_hash=token_hash)], seed=seed)

@@ -54,12 +54,17 @@ async def _play(request: Request, rules: str, day: str | None,
     check_rate(request)
     key = need_key(player_key)
     rooms = rooms_of(request)
-    request.app.state.games_started.admit(client_of(request))
     token = new_token()
     players = players_of(request)
     unnamed = default_player_name(translator(request_lang(request)))
+    client = client_of(request)
+
+    def admit() -> None:  # once the attempt may begin: a refused one counts no game
+        request.app.state.games_started.admit(client)
+
     room = await rooms.create(lambda: players.play(rules, key, day=day, unnamed=unnamed,
-                                                   token_hash=token_hash(token)))
+                                                   token_hash=token_hash(token),
+                                                   admit=admit))
     saved = room.table.saved
     base = str(request.base_url).rstrip("/")
     page = f"{base}/games/{saved.id}"
