@@ -31,3 +31,13 @@ def test_a_cookie_of_no_language_is_ignored(client: TestClient) -> None:
     assert lang_of(client, "/", **{"Accept-Language": "nb"}) == "nb"
     set_cookie = client.get("/", headers={"Accept": "text/html"}).headers.get("set-cookie")
     assert set_cookie is None  # only a page opened with ?lang= sets it
+
+
+def test_name_fields_take_as_many_characters_as_the_core_allows(client: TestClient) -> None:
+    from yatzy.core.names import MAX_NAME_LENGTH
+
+    for path, field in (("/", '<input name="name" maxlength="'),
+                        ("/daily", '<input id="my-name" name="name" maxlength="')):
+        page = client.get(path).text
+        assert page.count(field) == 1, path
+        assert page.split(field, 1)[1].split('"', 1)[0] == str(MAX_NAME_LENGTH), path

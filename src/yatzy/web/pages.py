@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from yatzy.app.errors import GameNotFound
+from yatzy.core.names import MAX_NAME_LENGTH
 from yatzy.core.rulesets import ruleset
 from yatzy.core.rulesets import rulesets as all_rulesets
 from yatzy.i18n import LANGUAGES, translator
@@ -47,7 +48,7 @@ def _common(request: Request) -> dict[str, Any]:
     t = translator(lang)
     texts = page_texts(t)
     return {"lang": lang, "t": t, "languages": LANGUAGES, "texts": texts,
-            "texts_json": script_json(texts)}
+            "texts_json": script_json(texts), "name_max": MAX_NAME_LENGTH}
 
 
 @router.get("/", response_class=HTMLResponse)
