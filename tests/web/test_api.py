@@ -451,6 +451,37 @@ def test_the_state_is_typed_and_every_websocket_message_is_in_the_schema(
     assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/GameState")
 
 
+@pytest.mark.parametrize("rules", ["yatzy", "yahtzee", "maxi_yatzy"])
+def test_every_answered_state_is_exactly_the_typed_state(client: TestClient,
+                                                         rules: str) -> None:
+    """The state is answered as the JSON its broadcast carries, not passed through the
+    model on the way out: each answer of a whole game, in two languages, is what the
+    documented model makes of it (nothing missing, nothing extra, nothing changed)."""
+    from yatzy.web.schemas import GameState
+
+    created = new_game(client, rules=rules, seats=[{"name": "Ann"}, {"name": "Bo"}],
+                       hints=rules != "maxi_yatzy")  # (Maxi's table is built by hand)
+    game_id, tokens = created["id"], {s["name"]: s["token"] for s in created["seats"]}
+
+    def exact(answer: dict[str, object]) -> dict[str, object]:
+        assert GameState.model_validate(answer).model_dump(mode="json") == answer
+        return answer
+
+    state = exact(client.get(f"/api/games/{game_id}?lang=sv").json())
+    assert state["texts"]["variant"] and state["names"]
+    answers = 0
+    while not state["is_over"]:
+        token = tokens[str(state["current_player"])]
+        if state["dice"] is None:
+            state = exact(act(client, game_id, token, type="roll").json())
+        else:
+            box = max(state["choices"], key=lambda b: state["choices"][b])
+            state = exact(act(client, game_id, token, type="score", box=box).json())
+        answers += 1
+    exact(client.get(f"/api/games/{game_id}").json())
+    assert answers == 2 * 2 * len(state["boxes"]) and state["winners"]
+
+
 def test_the_rulesets_are_described_in_the_asked_language(client: TestClient) -> None:
     described = client.get("/api/rulesets?lang=sv").json()
     assert [r["name"] for r in described] == ["yatzy", "yahtzee", "maxi_yatzy"]

@@ -94,6 +94,7 @@ def test_the_chime_is_chosen_remembered_and_rings_when_the_turn_comes(
     # Bo's own roll keeps the turn his: no chime; his box passes it on.
     play_turn_on_phone(bo)
     assert chimes(bo) == 1
+    expect(ann.locator("#roll")).to_be_enabled(timeout=15_000)  # Ann has heard of it
     ann.keyboard.press("r")
     score_best(ann)
     wait_for_chimes(bo, 2)
@@ -101,6 +102,7 @@ def test_the_chime_is_chosen_remembered_and_rings_when_the_turn_comes(
     sound.tap()
     expect(sound).to_have_attribute("aria-pressed", "false")
     play_turn_on_phone(bo)
+    expect(ann.locator("#roll")).to_be_enabled(timeout=15_000)
     ann.keyboard.press("r")
     score_best(ann)
     expect(bo).to_have_title("● Your turn — Yatzy")

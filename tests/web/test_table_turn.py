@@ -70,6 +70,7 @@ def test_the_title_and_icon_say_whose_turn(browser: Browser, base: str) -> None:
     notify.click()
     expect(notify).to_have_attribute("aria-pressed", "false")
     bo.evaluate("window.hide = true")
+    expect(ann.locator("#roll")).to_be_enabled(timeout=15_000)  # Ann has heard of it
     ann.keyboard.press("r")
     score_best(ann)
     expect(bo).to_have_title("● Your turn — Yatzy")

@@ -252,12 +252,14 @@ class AdviceService:
         release = None
         try:
             release = self._take_turn(key)
-            job.future.set_result(job.work())
+            answer = job.work()
         except BaseException as exc:  # the waiters see it; the next request tries again
+            self._give_turn_back(release)
             job.future.set_exception(exc)
+        else:  # the turn is given back before the answer is out: a waiter that asks
+            self._give_turn_back(release)  # again at once is not told "busy"
+            job.future.set_result(answer)
         finally:
-            if release is not None:
-                self._give_turn_back(release)
             with self._lock:
                 self._running.pop(key, None)
                 following = self._queued.pop(key, None)
@@ -282,7 +284,9 @@ class AdviceService:
             raise AdviceBusy(retry_after=1)
         return release
 
-    def _give_turn_back(self, release: Callable[[], None]) -> None:
+    def _give_turn_back(self, release: Callable[[], None] | None) -> None:
+        if release is None:
+            return
         try:
             release()
         except SharedLimitsDown as exc:  # the turn ends by itself after SHARED_TURN

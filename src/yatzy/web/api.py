@@ -144,19 +144,26 @@ async def rulesets(request: Request) -> list[dict[str, Any]]:
     return [ruleset_description(t, info) for info in all_rulesets()]
 
 
+def state_response(room: Room, request: Request) -> Response:
+    """The room's state in the request's language, as the JSON its broadcast to the
+    game's websockets carries (rendered once for both; its shape is
+    :class:`~yatzy.web.schemas.GameState`, which the tests hold it to)."""
+    return Response(room.state_json(request_lang(request)), media_type="application/json")
+
+
 @router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS,
             tags=["games"])
-async def get_game(game_id: GameId, request: Request) -> dict[str, Any]:
+async def get_game(game_id: GameId, request: Request) -> Response:
     """The game's state; no secret (token, unrevealed seed) is ever in it."""
     check_rate(request)
     room = await room_of(request, game_id)
-    return room.state(request_lang(request))
+    return state_response(room, request)
 
 
 @router.post("/api/games/{game_id}/actions", response_model=GameState, responses=ERRORS,
              tags=["games"])
 async def act(game_id: GameId, body: ActionIn, request: Request,
-              credentials: Bearer) -> dict[str, Any]:
+              credentials: Bearer) -> Response:
     """Roll, reroll or fill a box for the seat whose token is given
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
     started = time.perf_counter()
@@ -165,15 +172,15 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await perform(room, seat, body)
-        state = room.state(request_lang(request))
+        answer = state_response(room, request)
     request.app.state.metrics.action(body.type, time.perf_counter() - started)
-    return state
+    return answer
 
 
 @router.post("/api/games/{game_id}/undo", response_model=GameState, responses=ERRORS,
              tags=["games"])
 async def undo(game_id: GameId, body: UndoIn, request: Request,
-               credentials: Bearer) -> dict[str, Any]:
+               credentials: Bearer) -> Response:
     """Take back the box this seat just chose, as long as the next player has not acted
     (the turn is back as it was, with its dice); answers the new state."""
     started = time.perf_counter()
@@ -182,9 +189,9 @@ async def undo(game_id: GameId, body: UndoIn, request: Request,
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await room.session.undo(player=seat.name, expected_version=body.expected_version)
-        state = room.state(request_lang(request))
+        answer = state_response(room, request)
     request.app.state.metrics.action("undo", time.perf_counter() - started)
-    return state
+    return answer
 
 
 @router.get("/api/games/{game_id}/record", responses=ERRORS, tags=["games"])

@@ -35,6 +35,7 @@ from yatzy.i18n.words import (
     upper_bonus_progress,
     variant_text,
 )
+from yatzy.solver import table_ready
 from yatzy.web.state import game_state
 from yatzy.web.texts import seat_labels
 
@@ -107,6 +108,11 @@ class Room:
     listeners: set[Listener] = field(default_factory=set)
     #: Stops the session's notes reaching this room.
     unwatch: Callable[[], None] | None = None
+    #: The state last shown in each language (``None``: without texts), as the dict
+    #: and its JSON, with what it was worked out from: a move's answer over HTTP and
+    #: its broadcast to every listener share one rendering.
+    _shown: dict[str | None, tuple[SavedGame, tuple[Any, ...], dict[str, Any], str]] = \
+        field(default_factory=dict, repr=False)
 
     @property
     def table(self) -> Table:
@@ -123,16 +129,30 @@ class Room:
         return frozenset(lst.seat for lst in self.listeners if lst.seat is not None)
 
     def state(self, lang: str | None = None) -> dict[str, Any]:
-        """The game's state; with ``lang``, plus texts in that language."""
-        session = self.session
-        state = game_state(self.saved, pending=session.pending,
-                           waiting_for_dice=self.table.waiting_for_dice,
-                           connected=self.connected(), hints=self.saved.hints,
-                           phase=session.phase.value, held=session.held)
+        """The game's state; with ``lang``, plus texts in that language. Shared with
+        the other callers until the game moves on: read it, never change it."""
+        return self._render(lang)[0]
+
+    def state_json(self, lang: str | None = None) -> str:
+        """:meth:`state` as JSON text."""
+        return self._render(lang)[1]
+
+    def _render(self, lang: str | None) -> tuple[dict[str, Any], str]:
+        session, saved = self.session, self.saved
+        inputs = (session.pending, self.table.waiting_for_dice, self.connected(),
+                  session.phase.value, session.held, table_ready(saved.game.ruleset))
+        shown = self._shown.get(lang)
+        if shown is not None and shown[0] is saved and shown[1] == inputs:
+            return shown[2], shown[3]
+        pending, waiting_for_dice, connected, phase, held, _ = inputs
+        state = game_state(saved, pending=pending, waiting_for_dice=waiting_for_dice,
+                           connected=connected, hints=saved.hints, phase=phase, held=held)
         if lang is not None:
-            state["texts"] = state_texts(self.table.game, lang)
-            state["names"] = seat_labels(translator(lang), self.saved.seats)
-        return state
+            state["texts"] = state_texts(saved.game, lang)
+            state["names"] = seat_labels(translator(lang), saved.seats)
+        text = json.dumps(state, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        self._shown[lang] = (saved, inputs, state, text)
+        return state, text
 
 
 @functools.lru_cache(maxsize=256)
@@ -263,4 +283,4 @@ class Rooms:
 
 def state_message(room: Room, lang: str) -> str:
     """The state message of ``room`` in ``lang``, as JSON text."""
-    return json.dumps({"type": "state", "state": room.state(lang)}, ensure_ascii=False)
+    return f'{{"type":"state","state":{room.state_json(lang)}}}'

@@ -34,11 +34,12 @@ def card_state(card: Scorecard) -> dict[str, int | None]:
 
 def last_step(game: Game) -> dict[str, Any] | None:
     """The last action played, as its dict with the player and the points it scored
-    (and the extra-Yahtzee bonus it earned)."""
+    and the extra-Yahtzee bonus it earned (``None`` for a roll)."""
     if not game.history:
         return None
     step = game.history[-1]
-    last: dict[str, Any] = step.action.to_dict() | {"player": step.player}
+    last: dict[str, Any] = step.action.to_dict() | {
+        "player": step.player, "points": None, "bonus": None, "bonus_points": None}
     if step.points is not None:
         last["points"] = step.points
         last["bonus"] = step.bonus
@@ -53,7 +54,8 @@ def rematch(saved: SavedGame) -> dict[str, Any]:
     return {
         "rules": saved.game.ruleset.name,
         "options": saved.game.ruleset.to_dict()["options"],
-        "seats": [{"bot": s.bot} if s.bot else {"name": s.name} for s in saved.seats],
+        "seats": [{"name": None, "bot": s.bot} if s.bot else {"name": s.name, "bot": None}
+                  for s in saved.seats],
         "dice": "server" if saved.dice_mode == "auto" else "manual",
         "first_player": "roll" if saved.game.roll_offs else "seat",
         "hints": saved.hints,
