@@ -31,6 +31,7 @@ datetime.date(2026, 12, 2)
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import hmac
 import re
@@ -131,7 +132,8 @@ def ranks(values: Sequence[float]) -> list[int]:
     >>> ranks([3.0, 1.0, 3.0, 0.5])
     [3, 2, 3, 1]
     """
-    return [1 + sum(1 for other in values if other < value) for value in values]
+    ordered = sorted(values)
+    return [1 + bisect.bisect_left(ordered, value) for value in values]
 
 
 @dataclass(frozen=True)

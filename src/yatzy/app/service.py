@@ -63,8 +63,8 @@ from yatzy.app.saved import (
     StatsRow,
 )
 from yatzy.bots import check_level
-from yatzy.core.actions import Action, Undo
-from yatzy.core.errors import IllegalMove, RulesError, shown
+from yatzy.core.actions import Action, Undo, action_from_dict
+from yatzy.core.errors import IllegalMove, RulesError, YatzyError, shown
 from yatzy.core.game import Game, Step
 from yatzy.core.names import MAX_PLAYERS, check_name, check_players
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
@@ -311,6 +311,38 @@ class GameService:
         self._remember(new)
         for event in events:
             self._publish(event)
+        return new
+
+    def follow(self, saved: SavedGame, event: Event) -> SavedGame | None:
+        """``saved`` moved on by ``event``, a change another process has stored, without
+        reading the store: when ``event`` is the very next change of ``saved`` (one
+        version on: an action at the end of its history, or the undo of its last move)
+        and the core, playing it, gets what the event says it got (the same action with
+        its dice, points and bonus), the game as that process stored it (its time of
+        the last action is this process's clock). ``None`` otherwise: read the game
+        again (:meth:`load`), as for any change this cannot follow."""
+        if event.game_id != saved.id or event.version != saved.version + 1:
+            return None
+        game = saved.game
+        try:
+            if isinstance(event, ActionApplied):
+                if event.step != len(game.history):
+                    return None
+                game = game.apply(action_from_dict(event.action), player=event.player)
+                step = game.history[-1]
+                if (step.action.to_dict(), step.points, step.bonus, game.is_over) != (
+                        event.action, event.points, event.bonus, event.finished):
+                    return None
+            elif isinstance(event, ActionUndone):
+                game = game.undo(player=event.player)
+                if len(game.history) != event.steps:
+                    return None
+            else:
+                return None
+        except YatzyError:
+            return None
+        new = replace(saved, game=game, updated_at=self._clock(), version=event.version)
+        self._remember(new)
         return new
 
     def undo(

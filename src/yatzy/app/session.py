@@ -54,6 +54,7 @@ from typing import Any, TypeVar
 
 from yatzy.app.codes import AppCode
 from yatzy.app.errors import GameChanged, StorageError
+from yatzy.app.events import Event
 from yatzy.app.saved import SavedGame
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll
@@ -74,6 +75,9 @@ STORE_RETRY = 5.0
 #: Seconds a lease on a game's computer turns lasts unless renewed: how long a process
 #: killed mid-turn holds up its computers.
 LEASE = 3.0
+#: Seconds a session that hears of a change made in another process waits before it
+#: asks for the lease on the computer turns that follow (where turns are leased).
+HEAD_START = 0.2
 #: Seconds between two renewals of a lease held.
 RENEW = LEASE / 3
 #: Seconds a stopping session waits for the computer's step under way.
@@ -301,26 +305,34 @@ class GameSession:
 
     # --- Changes made elsewhere ----------------------------------------------------------
 
-    async def refresh(self, version: int | None = None, *, grace: float | None = None) -> bool:
+    async def refresh(self, version: int | None = None, *, grace: float | None = None,
+                      heard: Event | None = None) -> bool:
         """Read the game again when the store holds a newer version than ``version``
         says this session has (``None``: read it anyway), tell the watchers, and let a
-        computer go on. Where computer turns are leased, the lease decides who plays
-        them (at once); else the change came from a process that may be playing that
-        computer itself, and this one waits ``grace`` seconds (by default four paces,
-        at least two seconds) and plays it only if nobody has by then. Returns True
-        when the game was read again."""
+        computer go on. With ``heard``, the event that told of the change, the game is
+        moved on by it where it can be (:meth:`Table.follow`) instead of read again.
+        Where computer turns are leased, the lease decides who plays them: this session
+        asks for it :data:`HEAD_START` seconds on, so that the process where the change
+        was made, which asks at once, normally plays them. Else the change came from a
+        process that may be playing that computer itself, and this one waits ``grace``
+        seconds (by default four paces, at least two seconds) and plays it only if
+        nobody has by then. Returns True when the game was read again."""
         if version is not None and version <= self.saved.version:
             return False
         async with self._lock:
             before = self.saved.version
-            await self._run(self.table.reload)
+            if heard is None or not self.table.follow(heard):
+                await self._run(self.table.reload)
             if self.saved.version == before and version is not None:
                 return False
         await self._tell(Note("state"))
         if self.table.service.leases_turns:
-            self.start()
-            return True
-        wait = max(2.0, 4 * self.pace) if grace is None else grace
+            # The process where the move was made starts its computer at once; this one
+            # asks for the lease a moment later, so that a game's computer is played
+            # where its people play unless that process is gone (the lease decides).
+            wait = HEAD_START
+        else:
+            wait = max(2.0, 4 * self.pace) if grace is None else grace
         if self._elsewhere is not None:
             self._elsewhere.cancel()
         seen = self.saved.version

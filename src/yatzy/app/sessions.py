@@ -230,7 +230,8 @@ class Sessions:
         if event.type == "turns_handed_over":
             session.handed_over()
         if event.version > session.saved.version:
-            task = asyncio.get_running_loop().create_task(session.refresh(event.version))
+            task = asyncio.get_running_loop().create_task(
+                session.refresh(event.version, heard=event))
             task.add_done_callback(_quiet)
 
     async def close(self) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from yatzy.app.codes import AppCode
 from yatzy.app.errors import GameChanged
+from yatzy.app.events import Event
 from yatzy.app.saved import SavedGame, Seat
 from yatzy.app.service import GameService
 from yatzy.bots import Bot, make_bot
@@ -204,6 +205,16 @@ class Table:
         """Read the game again as stored (another window or process may have moved it)."""
         self.saved = self.service.load(self.saved.id)
         return self.game
+
+    def follow(self, event: Event) -> bool:
+        """Move the game on by ``event``, a change stored elsewhere, without reading the
+        store (:meth:`GameService.follow`); False when that cannot be done (then
+        :meth:`reload`)."""
+        new = self.service.follow(self.saved, event)
+        if new is None:
+            return False
+        self.saved = new
+        return True
 
     def _write(self, change: Callable[[], SavedGame]) -> Game:
         try:
