@@ -217,9 +217,9 @@ def test_after_a_while_a_computer_of_about_the_players_strength_is_offered(
         service: GameService, clock: Clock) -> None:
     ann = named(service, 1)
     ticket = service.matches.request(ann, "yatzy")
-    assert service.matches.status(ann, ticket, LEVELS).offer is None
+    assert service.matches.status(ann, ticket, lambda rules: LEVELS).offer is None
     clock.advance(OFFER_AFTER)
-    found = service.matches.status(ann, ticket, LEVELS)
+    found = service.matches.status(ann, ticket, lambda rules: LEVELS)
     assert found.status == "waiting" and found.offer == "medium"  # 1500
     assert found.waited == OFFER_AFTER
 

@@ -48,7 +48,7 @@ from yatzy.app.ports import GameRepository
 from yatzy.app.ratings import DEFAULT_RATING, Rating, game_scores, level_for, rate_pair
 from yatzy.app.saved import MATCHED, WAITING, SavedGame, Seat, Ticket
 from yatzy.core.errors import RecordError
-from yatzy.core.rulesets import ruleset
+from yatzy.core.rulesets import Ruleset, ruleset
 
 if TYPE_CHECKING:
     from yatzy.app.service import GameService
@@ -62,6 +62,10 @@ CANDIDATES = 8
 #: Rounds of reading candidates before a ticket is left waiting (to be tried again at
 #: its holder's next question).
 PAIR_TRIES = 3
+
+#: How long after a pairing a holder's question still makes its game if it is missing
+#: (its maker stopped first); later, a missing game was deleted (never played).
+_RESTART = timedelta(seconds=60)
 
 _TICKET = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
@@ -138,11 +142,13 @@ class QuickMatch:
             raise TicketNotFound()  # another's ticket is none of this player's business
         return found
 
-    def status(self, player_key: str, ticket: object, offered: Sequence[str] = ()
+    def status(self, player_key: str, ticket: object,
+               offered: Callable[[Ruleset], Sequence[str]] = lambda rules: ()
                ) -> MatchStatus:
         """Where the ticket of ``player_key`` stands (asking notes that its holder still
         waits, and tries to pair it again). After :data:`OFFER_AFTER` seconds the answer
-        offers the level among ``offered`` of about the player's strength. A ticket
+        offers the level of about the player's strength among ``offered(rules)`` (the
+        levels this server seats for the ruleset). A ticket
         cancelled or given up is :class:`~yatzy.app.errors.TicketClosed`; an unknown
         one, or another browser's, :class:`~yatzy.app.errors.TicketNotFound`."""
         found = self._mine(player_key, ticket)
@@ -154,11 +160,13 @@ class QuickMatch:
         waited = max(0.0, (now - found.created_at).total_seconds())
         if found.status == MATCHED:
             assert found.game_id is not None and isinstance(ticket, str)
-            self._start(found.game_id)
+            if found.matched_at is None or now - found.matched_at < _RESTART:
+                self._start(found.game_id)
             return MatchStatus(MATCHED, waited, found.game_id, seat_token(ticket))
         if found.status != WAITING:
             raise TicketClosed(found.status)
-        offer = level_for(found.rating, offered) if waited >= OFFER_AFTER else None
+        offer = (level_for(found.rating, offered(ruleset(found.rules)))
+                 if waited >= OFFER_AFTER else None)
         return MatchStatus(WAITING, waited, offer=offer)
 
     def cancel(self, player_key: str, ticket: object) -> None:
