@@ -162,8 +162,10 @@ class GameRepository(PlayerRepository, MatchRepository, ChangeLog, Protocol):
     (:class:`~yatzy.app.feed.ChangeLog`) in the same transaction.
     """
 
-    def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
-        """Store a new game."""
+    def add(self, saved: SavedGame, *, events: Sequence[Event] = (),
+            claims: Sequence[tuple[int, str]] = ()) -> None:
+        """Store a new game; ``claims`` are ``(seat, key_hash)``: browsers that sit in
+        its seats from the start (as :meth:`claim`), in the same transaction."""
         ...
 
     def save(self, saved: SavedGame, *, expected_version: int,

@@ -32,7 +32,7 @@ import re
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -194,37 +194,35 @@ class QuickMatch:
                 first, second = sorted((mine, other), key=lambda t: (t.created_at, t.id))
                 game_id = uuid.uuid4().hex
                 if self._repo.pair_tickets([first.id, second.id], game_id, mine.rules, now):
-                    self._start(game_id, fresh=True)
+                    self._start(game_id, [replace(first, seat=0), replace(second, seat=1)])
                     return
                 current = self._repo.ticket(mine.id)
                 if current is None or current.status != WAITING:
                     return  # paired by another request meanwhile, or cancelled
 
-    def _start(self, game_id: str, *, fresh: bool = False) -> None:
-        """Make sure the game of a pairing exists (made by whoever comes first: the
-        request that paired, or a holder asking about a pairing whose maker stopped
-        before the game was stored), its seats claimed by the players' browsers."""
-        if not fresh:
+    def _start(self, game_id: str, paired: list[Ticket] | None = None) -> None:
+        """Make sure the game of a pairing exists, its seats claimed by the players'
+        browsers: made by whoever comes first, the request that paired (with the
+        ``paired`` tickets, in seat order) or a holder asking about a pairing whose
+        maker stopped before the game was stored."""
+        if paired is None:
             try:
                 self._games.load(game_id)
                 return
             except GameNotFound:
                 pass
-        tickets = self._repo.match_of(game_id)
+        tickets = paired or self._repo.match_of(game_id)
         rules = ruleset(tickets[0].rules)
         try:
             self._games.create(rules, [Seat(t.name, token_hash=t.token_hash) for t in tickets],
-                               game_id=game_id, rated=True)
+                               game_id=game_id, rated=True,
+                               claims=[(t.seat, t.key_hash) for t in tickets
+                                       if t.seat is not None])
         except StorageError as exc:
             try:
                 self._games.load(game_id)  # stored by the other at the same moment
             except GameNotFound:
                 raise exc from None  # the store failed: the next question tries again
-            return
-        now = self._clock()
-        for t in tickets:
-            assert t.seat is not None
-            self._repo.claim(game_id, t.seat, t.key_hash, now)
 
     # --- Ratings --------------------------------------------------------------------
 

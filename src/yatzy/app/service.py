@@ -219,6 +219,7 @@ class GameService:
         hints: bool = False,
         game_id: str | None = None,
         rated: bool = False,
+        claims: Sequence[tuple[int, str]] = (),
     ) -> SavedGame:
         """Start and store a new game of ``rules`` with ``seats`` (in seat order; a plain
         name is a person).
@@ -229,7 +230,9 @@ class GameService:
         real dice in manual mode; without them the program rolls it). ``hints`` turns
         on the optimal-move hint for the people at the table. ``game_id`` is the new
         game's id (a new random one by default); a ``rated`` game's result counts for
-        its players' ratings (:mod:`yatzy.app.quickmatch`).
+        its players' ratings (:mod:`yatzy.app.quickmatch`). ``claims`` are
+        ``(seat, key_hash)``: the browsers (hashes of their player keys) that sit in
+        seats from the start, stored with the game.
         """
         mode = check_dice_mode(dice_mode)
         table = _seats(seats, check_ruleset(rules))
@@ -247,7 +250,7 @@ class GameService:
         saved = SavedGame(game_id or uuid.uuid4().hex, game, table, mode, now, now,
                           hints=bool(hints), rated=rated)
         event = GameCreated(saved.id, game.players, version=saved.version)
-        self._repo.add(saved, events=[event])
+        self._repo.add(saved, events=[event], claims=claims)
         self._remember(saved)
         self._publish(event)
         return saved

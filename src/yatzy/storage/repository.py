@@ -328,10 +328,14 @@ class SqlGameRepository:
         if rows:
             connection.execute(table.insert(), rows)
 
-    def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
+    def add(self, saved: SavedGame, *, events: Sequence[Event] = (),
+            claims: Sequence[tuple[int, str]] = ()) -> None:
         with self._transaction() as connection:
             connection.execute(games.insert().values(
                 id=saved.id, record=record_header(saved.game), **self._row(saved)))
+            self._write_rows(connection, seat_keys, [
+                {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
+                 "claimed_at": saved.created_at} for seat, key_hash in claims])
             self._write_rows(connection, moves, self._move_rows(saved, 0))
             self._write_rows(connection, results, self._result_rows(saved))
             self._write_rows(connection, changes, self._log_rows(events))
