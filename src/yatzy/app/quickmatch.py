@@ -63,6 +63,9 @@ CANDIDATES = 8
 #: its holder's next question).
 PAIR_TRIES = 3
 
+#: A waiting ticket's ``seen_at`` is written at most this often (not at every question).
+_SEEN_EVERY = timedelta(seconds=5)
+
 #: How long after a pairing a holder's question still makes its game if it is missing
 #: (its maker stopped first); later, a missing game was deleted (never played).
 _RESTART = timedelta(seconds=60)
@@ -154,9 +157,10 @@ class QuickMatch:
         found = self._mine(player_key, ticket)
         now = self._clock()
         if found.status == WAITING:
-            self._repo.see_ticket(found.id, now)
-            self._pair(found)
-            found = self._repo.ticket(found.id) or found
+            if now - found.seen_at >= _SEEN_EVERY:
+                self._repo.see_ticket(found.id, now)
+            if self._pair(found):
+                found = self._repo.ticket(found.id) or found
         waited = max(0.0, (now - found.created_at).total_seconds())
         if found.status == MATCHED:
             assert found.game_id is not None and isinstance(ticket, str)
@@ -180,25 +184,27 @@ class QuickMatch:
 
     # --- Pairing --------------------------------------------------------------------
 
-    def _pair(self, mine: Ticket) -> None:
+    def _pair(self, mine: Ticket) -> bool:
         """Pair ``mine`` with the waiting ticket of the nearest rating, if any: a ticket
-        taken meanwhile (by another process) gives way to the next one."""
+        taken meanwhile (by another process) gives way to the next one. True when
+        ``mine`` no longer waits (paired here or elsewhere, or cancelled)."""
         for _ in range(PAIR_TRIES):
             now = self._clock()
             found = self._repo.waiting_tickets(
                 mine.rules, near=mine.rating, seen_since=now - timedelta(seconds=STALE),
                 excluding=mine.player_id, limit=CANDIDATES)
             if not found:
-                return
+                return False
             for other in found:
                 first, second = sorted((mine, other), key=lambda t: (t.created_at, t.id))
                 game_id = uuid.uuid4().hex
                 if self._repo.pair_tickets([first.id, second.id], game_id, mine.rules, now):
                     self._start(game_id, [replace(first, seat=0), replace(second, seat=1)])
-                    return
+                    return True
                 current = self._repo.ticket(mine.id)
                 if current is None or current.status != WAITING:
-                    return  # paired by another request meanwhile, or cancelled
+                    return True  # paired by another request meanwhile, or cancelled
+        return False
 
     def _start(self, game_id: str, paired: list[Ticket] | None = None) -> None:
         """Make sure the game of a pairing exists, its seats claimed by the players'
