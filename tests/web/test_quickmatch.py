@@ -135,3 +135,27 @@ def test_the_contract_is_in_the_openapi(client: TestClient) -> None:
     assert {"post"} <= paths["/api/quick-match"].keys()
     assert {"get", "delete"} <= paths["/api/quick-match/{ticket}"].keys()
     assert "202" in paths["/api/quick-match"]["post"]["responses"]
+
+
+def test_after_twenty_seconds_a_computer_is_offered(client: TestClient) -> None:
+    import sqlalchemy as sa
+
+    from yatzy.storage.tables import match_tickets
+
+    named(client, ANN, "Ann")
+    ticket = ask(client, ANN)
+    assert status(client, ANN, ticket).json()["offer"] is None
+    service = client.app.state.rooms.service  # type: ignore[attr-defined]
+    # The ticket made 25 s ago (and asked about meanwhile).
+    with service.matches._repo.engine.begin() as connection:
+        earlier = sa.func.datetime(match_tickets.c.created_at, "-25 seconds")
+        connection.execute(sa.update(match_tickets).values(created_at=earlier))
+    answer = status(client, ANN, ticket).json()
+    assert answer["status"] == "waiting" and answer["waited"] >= 25
+    assert answer["offer"] == "medium"  # a new player's 1500
+    # The page then cancels and plays that computer: an ordinary, unrated game.
+    assert client.delete(f"/api/quick-match/{ticket}", headers=me(ANN)).status_code == 204
+    created = client.post("/api/games", json={"rules": "yatzy", "seats": [
+        {"name": "Ann"}, {"bot": answer["offer"]}]})
+    assert created.status_code == 201
+    assert not service.load(created.json()["id"]).rated
