@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -38,7 +38,7 @@ class Clock:
     def __init__(self) -> None:
         self.now = START
 
-    def __call__(self):  # type: ignore[no-untyped-def]
+    def __call__(self) -> datetime:
         return self.now
 
     def advance(self, seconds: float) -> None:
