@@ -105,10 +105,14 @@ class MatchRepository(Protocol):
     :class:`~yatzy.app.errors.StorageError`.
     """
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
+                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
         """Store a new waiting ticket; :class:`~yatzy.app.errors.AlreadyWaiting` when
         the player waits with another (one not asked about since ``stale_before`` is
-        given up first)."""
+        given up first). With ``game_id``, pair it at once in the same transaction, as
+        :meth:`pair_tickets` would, with the first of :meth:`waiting_tickets` (up to
+        ``limit``, asked about since ``stale_before``) that still waits: that ticket
+        (now matched to ``game_id``, seat 0; the new one has seat 1), else ``None``."""
         ...
 
     def ticket(self, ticket_id: str) -> Ticket | None:

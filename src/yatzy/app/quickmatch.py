@@ -132,8 +132,12 @@ class QuickMatch:
                       token_hash(seat_token(ticket)), standard.name,
                       DEFAULT_RATING if player.rating is None else player.rating,
                       WAITING, now, now)
-        self._repo.add_ticket(mine, stale_before=now - timedelta(seconds=STALE))
-        self._pair(mine)
+        game_id = uuid.uuid4().hex
+        partner = self._repo.add_ticket(mine, stale_before=now - timedelta(seconds=STALE),
+                                        game_id=game_id, limit=CANDIDATES)
+        if partner is not None:
+            self._start(game_id, [partner, replace(mine, status=MATCHED, game_id=game_id,
+                                                   seat=1, matched_at=now)])
         return ticket
 
     def _mine(self, player_key: str, ticket: object) -> Ticket:

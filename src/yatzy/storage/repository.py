@@ -16,7 +16,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
@@ -951,7 +951,8 @@ class SqlGameRepository:
                       row.ruleset, float(row.rating), row.status, row.created_at,
                       row.seen_at, row.game_id, row.seat, row.matched_at)
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
+                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
         with self._transaction() as connection:
             # A waiting ticket its holder stopped asking about is given up.
             connection.execute(
@@ -970,6 +971,29 @@ class SqlGameRepository:
                         created_at=ticket.created_at, seen_at=ticket.seen_at))
             except sa.exc.IntegrityError:
                 raise AlreadyWaiting() from None
+            if game_id is None:
+                return None
+            # Paired at once, in the same transaction (one commit), with the nearest
+            # waiting ticket that still waits when it is updated: one another pairing
+            # took meanwhile fails its update, and the next is tried.
+            candidates = connection.execute(
+                self._waiting(ticket.rules, near=ticket.rating, seen_since=stale_before,
+                              excluding=ticket.player_id, limit=limit)).all()
+            for row in candidates:
+                if connection.execute(match_tickets.update().where(
+                        match_tickets.c.id == row.id, match_tickets.c.status == WAITING,
+                ).values(status=MATCHED, waiting_player=None, game_id=game_id, seat=0,
+                         matched_at=ticket.created_at)).rowcount != 1:
+                    continue
+                connection.execute(match_tickets.update().where(
+                    match_tickets.c.id == ticket.id).values(
+                        status=MATCHED, waiting_player=None, game_id=game_id, seat=1,
+                        matched_at=ticket.created_at))
+                connection.execute(rated_games.insert().values(
+                    game_id=game_id, ruleset=ticket.rules, created_at=ticket.created_at))
+                return replace(self._ticket(row), status=MATCHED, game_id=game_id, seat=0,
+                               matched_at=ticket.created_at)
+            return None
 
     def ticket(self, ticket_id: str) -> Ticket | None:
         query = sa.select(match_tickets).where(match_tickets.c.id == ticket_id)
@@ -988,9 +1012,10 @@ class SqlGameRepository:
                 match_tickets.c.id == ticket_id, match_tickets.c.status == WAITING,
             ).values(status=CANCELLED, waiting_player=None)).rowcount == 1
 
-    def waiting_tickets(self, rules: str, *, near: float, seen_since: datetime,
-                        excluding: str, limit: int) -> list[Ticket]:
-        query = (
+    @staticmethod
+    def _waiting(rules: str, *, near: float, seen_since: datetime, excluding: str,
+                 limit: int) -> sa.Select[Any]:
+        return (
             sa.select(match_tickets)
             .where(match_tickets.c.status == WAITING, match_tickets.c.ruleset == rules,
                    match_tickets.c.player_id != excluding,
@@ -999,6 +1024,11 @@ class SqlGameRepository:
                       match_tickets.c.id)
             .limit(limit)
         )
+
+    def waiting_tickets(self, rules: str, *, near: float, seen_since: datetime,
+                        excluding: str, limit: int) -> list[Ticket]:
+        query = self._waiting(rules, near=near, seen_since=seen_since, excluding=excluding,
+                              limit=limit)
         return [self._ticket(row) for row in self._read(lambda c: c.execute(query).all())]
 
     def pair_tickets(self, seats: Sequence[str], game_id: str, rules: str,
