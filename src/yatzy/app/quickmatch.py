@@ -4,9 +4,10 @@ ruleset is paired with the waiting player whose rating is nearest (the oldest fi
 among equals), and the two get one game, seats named after them, server dice, rated.
 
 Everything is decided in the store that every process of a site shares
-(:class:`~yatzy.app.ports.MatchRepository`): a ticket is stored as waiting, and a
-pairing moves two waiting tickets to matched in one transaction that fails when either
-no longer waits, so two processes never pair one ticket twice. Only the ticket's SHA-256
+(:class:`~yatzy.app.ports.MatchRepository`): a request stores its ticket and, in the same
+transaction, takes the nearest waiting ticket by an update that fails when it no longer
+waits; asking about a waiting ticket pairs it with the tickets stored by then the same
+way (both in one transaction). So two processes never pair one ticket twice. Only the ticket's SHA-256
 is stored; the seat token a ticket gives is made from the ticket (:func:`seat_token`), so
 the database holds no working token either. A ticket is asked about (polled) while its
 holder waits; one not asked about for :data:`STALE` seconds is not paired (its holder
