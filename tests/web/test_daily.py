@@ -228,6 +228,7 @@ def test_names_and_profiles(client: TestClient, clock: Clock) -> None:
     assert client.get("/api/me", headers=key(ANN)).json()["name"] == "ann"
     profile = client.get("/api/players/ann").json()
     assert profile == {"name": "ann", "rating": None, "rating_deviation": None, "games": 0,
+                       "rated_games": 0, "provisional": True,
                        "points_lost_per_game": None, "streak": 0}
     for _ in range(3):
         play_out(client, start(client, ANN))

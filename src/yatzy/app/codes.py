@@ -41,6 +41,10 @@ class AppCode(StrEnum):
     DAILY_PLAYED = "daily_played"
     BAD_DAY = "bad_day"
     DAY_NOT_OPEN = "day_not_open"
+    NAME_NEEDED = "name_needed"
+    ALREADY_WAITING = "already_waiting"
+    TICKET_NOT_FOUND = "ticket_not_found"
+    TICKET_CLOSED = "ticket_closed"
 
 
 register_error_texts(AppCode, {
@@ -81,6 +85,11 @@ register_error_texts(AppCode, {
             "You have played today's challenge already: one ranked attempt a day"),
     AppCode.BAD_DAY: N_("A day is written YYYY-MM-DD, not {value}"),
     AppCode.DAY_NOT_OPEN: N_("The challenge of {day} is not open yet"),
+    AppCode.NAME_NEEDED: N_("Choose a display name before you play a rated game"),
+    AppCode.ALREADY_WAITING: N_(
+            "You are already waiting for an opponent: cancel that first"),
+    AppCode.TICKET_NOT_FOUND: N_("There is no such quick match"),
+    AppCode.TICKET_CLOSED: N_("This quick match no longer waits"),
 }, {
     AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
 })
@@ -128,5 +137,17 @@ def _game_changed(t: Translator, error: YatzyError) -> str | None:
     return None
 
 
+def _ticket_closed(t: Translator, error: YatzyError) -> str | None:
+    status = error.params.get("status")
+    if status == "cancelled":
+        return t._("This quick match was cancelled")
+    if status == "matched":
+        return t._("This quick match has found an opponent already: its game stands")
+    if status == "expired":
+        return t._("This quick match was given up: nobody asked about it for a while")
+    return None
+
+
 register_error_formatter(AppCode.STORAGE, _storage)
+register_error_formatter(AppCode.TICKET_CLOSED, _ticket_closed)
 register_error_formatter(AppCode.GAME_CHANGED, _game_changed)

@@ -158,6 +158,44 @@ class DayNotOpen(BadInput, AppError):
         super().__init__(f"The challenge of {day} is not open yet", day=day)
 
 
+class NameNeeded(BadInput, AppError):
+    """A rated game asked for by a player without a display name (the seat is named
+    after the player)."""
+
+    code = AppCode.NAME_NEEDED
+
+    def __init__(self) -> None:
+        super().__init__("Choose a display name before you play a rated game")
+
+
+class AlreadyWaiting(BadInput, AppError):
+    """A second quick-match request of a player who waits with one already."""
+
+    code = AppCode.ALREADY_WAITING
+
+    def __init__(self) -> None:
+        super().__init__("You are already waiting for an opponent: cancel that first")
+
+
+class TicketNotFound(BadInput, AppError):
+    """A quick-match ticket that is none of this player's (unknown, or another's)."""
+
+    code = AppCode.TICKET_NOT_FOUND
+
+    def __init__(self) -> None:
+        super().__init__("There is no such quick match")
+
+
+class TicketClosed(BadInput, AppError):
+    """A quick-match ticket that no longer waits: cancelled, given up (``expired``) or,
+    for a cancel, matched already (``params``: ``status``)."""
+
+    code = AppCode.TICKET_CLOSED
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"This quick match no longer waits: it is {status}", status=status)
+
+
 class StorageError(AppError):
     """The game database cannot be opened, read or written (disk full, locked too
     long, unreadable file, unreachable server, a newer schema than this program)."""

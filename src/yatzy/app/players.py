@@ -51,6 +51,7 @@ from yatzy.app.errors import (
     PlayerNotFound,
 )
 from yatzy.app.ports import PlayerRepository
+from yatzy.app.ratings import provisional
 from yatzy.app.saved import DailyEntry, Player, SavedGame, Seat
 from yatzy.core.errors import IllegalMove, RecordError, RulesError, YatzyError
 from yatzy.core.game import Game
@@ -174,9 +175,11 @@ class DailyResults:
 
 @dataclass(frozen=True)
 class Profile:
-    """What is shown of a player. ``rating`` and ``rating_deviation`` stay ``None``
-    until ratings exist; ``points_lost_per_game`` is the mean over the player's ranked
-    daily attempts (the games that are analysed), ``None`` before the first."""
+    """What is shown of a player. ``rating`` and ``rating_deviation`` (Glicko-2,
+    :mod:`yatzy.app.ratings`) stay ``None`` until a rated game counted; the rating is
+    ``provisional`` until :data:`~yatzy.app.ratings.PROVISIONAL_GAMES` rated games.
+    ``points_lost_per_game`` is the mean over the player's ranked daily attempts (the
+    games that are analysed), ``None`` before the first."""
 
     name: str
     games: int
@@ -184,6 +187,8 @@ class Profile:
     streak: int
     rating: float | None = None
     rating_deviation: float | None = None
+    rated_games: int = 0
+    provisional: bool = True
 
 
 def share_text(t: Translator, rules: Ruleset, mine: Ranked) -> str:
@@ -289,12 +294,20 @@ class PlayerService:
         player = self._repo.player_named(name_key(checked))
         if player is None or player.name is None:
             raise PlayerNotFound(checked)
+        if self._games.matches.pending(player.id):
+            self._games.matches.settle_player(player.id)
+            player = self._repo.player_named(name_key(checked)) or player
+        assert player.name is not None
         entries = self._counting(player.id)
         lost = [e.points_lost for e in entries if e.points_lost is not None]
         return Profile(
             name=player.name, games=self._repo.player_games(player.id),
             points_lost_per_game=round(sum(lost) / len(lost), 3) if lost else None,
             streak=streak((e.day for e in entries), today=self.today()),
+            rating=None if player.rating is None else round(player.rating, 1),
+            rating_deviation=(None if player.rating_deviation is None
+                              else round(player.rating_deviation, 1)),
+            rated_games=player.rated_games, provisional=provisional(player.rated_games),
         )
 
     def streak_of(self, player_key: str) -> int:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from yatzy.app.events import Event
 from yatzy.app.feed import ChangeLog
+from yatzy.app.ratings import Rating
 from yatzy.app.saved import (
     BestScore,
     DailyEntry,
@@ -23,6 +24,7 @@ from yatzy.app.saved import (
     SavedGame,
     SeatedGame,
     StatsRow,
+    Ticket,
 )
 from yatzy.core.rulesets import Ruleset
 
@@ -94,7 +96,68 @@ class PlayerRepository(Protocol):
         ...
 
 
-class GameRepository(PlayerRepository, ChangeLog, Protocol):
+class MatchRepository(Protocol):
+    """Where the quick-match tickets and the rated games live, shared by every process
+    of a site: a pairing is decided by the store (one transaction), never in one
+    process's memory.
+
+    Writes commit before they return; failures are
+    :class:`~yatzy.app.errors.StorageError`.
+    """
+
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
+                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
+        """Store a new waiting ticket; :class:`~yatzy.app.errors.AlreadyWaiting` when
+        the player waits with another (one not asked about since ``stale_before`` is
+        given up first). With ``game_id``, pair it at once in the same transaction, as
+        :meth:`pair_tickets` would, with the first of :meth:`waiting_tickets` (up to
+        ``limit``, asked about since ``stale_before``) that still waits: that ticket
+        (now matched to ``game_id``, seat 0; the new one has seat 1), else ``None``."""
+        ...
+
+    def ticket(self, ticket_id: str) -> Ticket | None:
+        """The ticket whose id (the SHA-256 of the ticket) is ``ticket_id``."""
+        ...
+
+    def see_ticket(self, ticket_id: str, when: datetime) -> None:
+        """Note that the holder of a waiting ticket asked about it at ``when``."""
+        ...
+
+    def cancel_ticket(self, ticket_id: str) -> bool:
+        """Cancel the ticket if it still waits; False (no change) when it does not."""
+        ...
+
+    def waiting_tickets(self, rules: str, *, near: float, seen_since: datetime,
+                        excluding: str, limit: int) -> list[Ticket]:
+        """Up to ``limit`` waiting tickets for ``rules`` asked about since
+        ``seen_since``, of players other than ``excluding``: the rating nearest ``near``
+        first, then the oldest."""
+        ...
+
+    def pair_tickets(self, seats: Sequence[str], game_id: str, rules: str,
+                     when: datetime) -> bool:
+        """Match the two tickets ``seats`` (their ids, in seat order) to the game
+        ``game_id`` and note the game as rated, in one transaction, if both still wait;
+        False, changing nothing, when one does not (paired or cancelled elsewhere)."""
+        ...
+
+    def match_of(self, game_id: str) -> list[Ticket]:
+        """The tickets matched to ``game_id``, in seat order."""
+        ...
+
+    def unrated_games(self, player_id: str) -> list[str]:
+        """The player's rated games whose result has not counted yet."""
+        ...
+
+    def rate_game(self, game_id: str, rate: Callable[[list[Rating]], list[Rating]],
+                  when: datetime) -> bool:
+        """Count the result of the rated game ``game_id`` once: in one transaction, its
+        players' ratings (in seat order) become ``rate(ratings)``. False, changing
+        nothing, when it counted already (here or in another process)."""
+        ...
+
+
+class GameRepository(PlayerRepository, MatchRepository, ChangeLog, Protocol):
     """Where saved games and the history of finished games live.
 
     Every method that writes commits before it returns, so a crash loses nothing that a
@@ -103,8 +166,10 @@ class GameRepository(PlayerRepository, ChangeLog, Protocol):
     (:class:`~yatzy.app.feed.ChangeLog`) in the same transaction.
     """
 
-    def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
-        """Store a new game."""
+    def add(self, saved: SavedGame, *, events: Sequence[Event] = (),
+            claims: Sequence[tuple[int, str]] = ()) -> None:
+        """Store a new game; ``claims`` are ``(seat, key_hash)``: browsers that sit in
+        its seats from the start (as :meth:`claim`), in the same transaction."""
         ...
 
     def save(self, saved: SavedGame, *, expected_version: int,

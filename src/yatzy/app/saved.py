@@ -62,6 +62,8 @@ class SavedGame:
     version: int = 1
     #: Hints (the optimal move, on demand) are on for the people at this table.
     hints: bool = False
+    #: The result counts for the players' ratings (a quick-match game).
+    rated: bool = False
 
     @property
     def finished(self) -> bool:
@@ -232,6 +234,12 @@ class Player:
     id: str
     name: str | None
     created_at: datetime
+    #: The Glicko-2 rating, deviation and volatility: ``None`` until a rated game counted.
+    rating: float | None = None
+    rating_deviation: float | None = None
+    rating_volatility: float | None = None
+    #: The rated games that counted for the rating.
+    rated_games: int = 0
 
 
 @dataclass(frozen=True)
@@ -254,3 +262,29 @@ class DailyEntry:
     def finished(self) -> bool:
         """True once the total is noted."""
         return self.total is not None
+
+
+#: The states of a quick-match ticket.
+WAITING, MATCHED, CANCELLED, EXPIRED = "waiting", "matched", "cancelled", "expired"
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A player's request to be paired for a rated game of ``rules`` (a ruleset's
+    name, its standard options). ``id`` is the SHA-256 of the secret ticket the player
+    holds; ``token_hash`` the hash of the seat token it gives. Once ``status`` is
+    ``"matched"``, ``game_id`` and ``seat`` say where the player sits."""
+
+    id: str
+    player_id: str
+    name: str
+    key_hash: str
+    token_hash: str
+    rules: str
+    rating: float
+    status: str
+    created_at: datetime
+    seen_at: datetime
+    game_id: str | None = None
+    seat: int | None = None
+    matched_at: datetime | None = None

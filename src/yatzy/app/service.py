@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from collections import OrderedDict
@@ -53,6 +54,7 @@ from yatzy.app.events import (
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.players import PlayerService
 from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
+from yatzy.app.quickmatch import QuickMatch
 from yatzy.app.saved import (
     BestScore,
     LeaderEntry,
@@ -200,6 +202,8 @@ class GameService:
         self._lock = threading.Lock()
         #: Players' names and profiles, and the daily challenges.
         self.players = PlayerService(self, repository, clock)
+        #: Quick match and ratings.
+        self.matches = QuickMatch(self, repository, clock)
 
     # --- Playing --------------------------------------------------------------------
 
@@ -213,6 +217,9 @@ class GameService:
         roll_off_dice: Sequence[Sequence[int]] | None = None,
         dice_mode: str = "auto",
         hints: bool = False,
+        game_id: str | None = None,
+        rated: bool = False,
+        claims: Sequence[tuple[int, str]] = (),
     ) -> SavedGame:
         """Start and store a new game of ``rules`` with ``seats`` (in seat order; a plain
         name is a person).
@@ -221,7 +228,11 @@ class GameService:
         ``"manual"`` takes every roll's dice from the actions (no seed). With
         ``first_player="roll"`` a roll-off picks the starter (``roll_off_dice`` are its
         real dice in manual mode; without them the program rolls it). ``hints`` turns
-        on the optimal-move hint for the people at the table.
+        on the optimal-move hint for the people at the table. ``game_id`` is the new
+        game's id (a new random one by default); a ``rated`` game's result counts for
+        its players' ratings (:mod:`yatzy.app.quickmatch`). ``claims`` are
+        ``(seat, key_hash)``: the browsers (hashes of their player keys) that sit in
+        seats from the start, stored with the game.
         """
         mode = check_dice_mode(dice_mode)
         table = _seats(seats, check_ruleset(rules))
@@ -236,9 +247,10 @@ class GameService:
             roll_off_dice=roll_off_dice,
         )
         now = self._clock()
-        saved = SavedGame(uuid.uuid4().hex, game, table, mode, now, now, hints=bool(hints))
+        saved = SavedGame(game_id or uuid.uuid4().hex, game, table, mode, now, now,
+                          hints=bool(hints), rated=rated)
         event = GameCreated(saved.id, game.players, version=saved.version)
-        self._repo.add(saved, events=[event])
+        self._repo.add(saved, events=[event], claims=claims)
         self._remember(saved)
         self._publish(event)
         return saved
@@ -311,6 +323,9 @@ class GameService:
         self._remember(new)
         for event in events:
             self._publish(event)
+        if game.is_over and new.rated:
+            with contextlib.suppress(StorageError):  # rated when the players are read
+                self.matches.settle(new)
         return new
 
     def follow(self, saved: SavedGame, event: Event) -> SavedGame | None:

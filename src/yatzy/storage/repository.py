@@ -16,17 +16,29 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
-from yatzy.app.errors import DailyPlayed, GameChanged, GameNotFound, NameTaken, StorageError
+from yatzy.app.errors import (
+    AlreadyWaiting,
+    DailyPlayed,
+    GameChanged,
+    GameNotFound,
+    NameTaken,
+    StorageError,
+)
 from yatzy.app.events import Event, GameDeleted
 from yatzy.app.feed import StoredChange
 from yatzy.app.ports import RulesFilter
+from yatzy.app.ratings import Rating
 from yatzy.app.saved import (
+    CANCELLED,
+    EXPIRED,
+    MATCHED,
+    WAITING,
     BestScore,
     DailyEntry,
     DamagedGame,
@@ -37,6 +49,7 @@ from yatzy.app.saved import (
     Seat,
     SeatedGame,
     StatsRow,
+    Ticket,
     player_results,
 )
 from yatzy.core.actions import Undo
@@ -49,9 +62,11 @@ from yatzy.storage.tables import (
     daily_entries,
     daily_pars,
     games,
+    match_tickets,
     moves,
     player_keys,
     players,
+    rated_games,
     results,
     seat_keys,
     settings,
@@ -272,7 +287,8 @@ class SqlGameRepository:
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
                       for s in saved.seats],
-            "settings": {"hints": True} if saved.hints else None,
+            "settings": ({"hints": True} if saved.hints else {})
+                        | ({"rated": True} if saved.rated else {}) or None,
             "created_at": saved.created_at,
             "updated_at": saved.updated_at,
             "finished_at": saved.updated_at if game.is_over else None,
@@ -312,10 +328,14 @@ class SqlGameRepository:
         if rows:
             connection.execute(table.insert(), rows)
 
-    def add(self, saved: SavedGame, *, events: Sequence[Event] = ()) -> None:
+    def add(self, saved: SavedGame, *, events: Sequence[Event] = (),
+            claims: Sequence[tuple[int, str]] = ()) -> None:
         with self._transaction() as connection:
             connection.execute(games.insert().values(
                 id=saved.id, record=record_header(saved.game), **self._row(saved)))
+            self._write_rows(connection, seat_keys, [
+                {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
+                 "claimed_at": saved.created_at} for seat, key_hash in claims])
             self._write_rows(connection, moves, self._move_rows(saved, 0))
             self._write_rows(connection, results, self._result_rows(saved))
             self._write_rows(connection, changes, self._log_rows(events))
@@ -404,7 +424,8 @@ class SqlGameRepository:
             raise _damaged(exc) from exc
         settings = row.settings if isinstance(row.settings, dict) else {}
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
-                         row.version, hints=settings.get("hints") is True)
+                         row.version, hints=settings.get("hints") is True,
+                         rated=settings.get("rated") is True)
 
     # A game is its row of ``games`` and its rows of ``moves``, read by two statements
     # that another process's write may come between. So the versions of the games are
@@ -809,7 +830,8 @@ class SqlGameRepository:
 
     @staticmethod
     def _player(row: sa.Row[Any]) -> Player:
-        return Player(row.id, row.name, row.created_at)
+        return Player(row.id, row.name, row.created_at, row.rating, row.rating_deviation,
+                      row.rating_volatility, int(row.rated_games or 0))
 
     def player_of_key(self, key_hash: str, *, create_at: datetime | None = None
                       ) -> Player | None:
@@ -921,5 +943,159 @@ class SqlGameRepository:
             except sa.exc.IntegrityError:
                 pass  # worked out at the same moment elsewhere: the same par
 
+    # --- Quick match and ratings ---------------------------------------------------------
+
+    @staticmethod
+    def _ticket(row: sa.Row[Any]) -> Ticket:
+        return Ticket(row.id, row.player_id, row.name, row.key_hash, row.token_hash,
+                      row.ruleset, float(row.rating), row.status, row.created_at,
+                      row.seen_at, row.game_id, row.seat, row.matched_at)
+
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
+                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
+        with self._transaction() as connection:
+            # A waiting ticket its holder stopped asking about is given up.
+            connection.execute(
+                match_tickets.update()
+                .where(match_tickets.c.waiting_player == ticket.player_id,
+                       match_tickets.c.status == WAITING,
+                       match_tickets.c.seen_at < stale_before)
+                .values(status=EXPIRED, waiting_player=None))
+            try:
+                with connection.begin_nested():
+                    connection.execute(match_tickets.insert().values(
+                        id=ticket.id, player_id=ticket.player_id,
+                        waiting_player=ticket.player_id, name=ticket.name,
+                        key_hash=ticket.key_hash, token_hash=ticket.token_hash,
+                        ruleset=ticket.rules, rating=ticket.rating, status=WAITING,
+                        created_at=ticket.created_at, seen_at=ticket.seen_at))
+            except sa.exc.IntegrityError:
+                raise AlreadyWaiting() from None
+            if game_id is None:
+                return None
+            # Paired at once, in the same transaction (one commit), with the nearest
+            # waiting ticket that still waits when it is updated: one another pairing
+            # took meanwhile fails its update, and the next is tried.
+            candidates = connection.execute(
+                self._waiting(ticket.rules, near=ticket.rating, seen_since=stale_before,
+                              excluding=ticket.player_id, limit=limit)).all()
+            for row in candidates:
+                if connection.execute(match_tickets.update().where(
+                        match_tickets.c.id == row.id, match_tickets.c.status == WAITING,
+                ).values(status=MATCHED, waiting_player=None, game_id=game_id, seat=0,
+                         matched_at=ticket.created_at)).rowcount != 1:
+                    continue
+                connection.execute(match_tickets.update().where(
+                    match_tickets.c.id == ticket.id).values(
+                        status=MATCHED, waiting_player=None, game_id=game_id, seat=1,
+                        matched_at=ticket.created_at))
+                connection.execute(rated_games.insert().values(
+                    game_id=game_id, ruleset=ticket.rules, created_at=ticket.created_at))
+                return replace(self._ticket(row), status=MATCHED, game_id=game_id, seat=0,
+                               matched_at=ticket.created_at)
+            return None
+
+    def ticket(self, ticket_id: str) -> Ticket | None:
+        query = sa.select(match_tickets).where(match_tickets.c.id == ticket_id)
+        row = self._read(lambda c: c.execute(query).first())
+        return None if row is None else self._ticket(row)
+
+    def see_ticket(self, ticket_id: str, when: datetime) -> None:
+        with self._transaction() as connection:
+            connection.execute(match_tickets.update().where(
+                match_tickets.c.id == ticket_id, match_tickets.c.status == WAITING,
+                match_tickets.c.seen_at < when).values(seen_at=when))
+
+    def cancel_ticket(self, ticket_id: str) -> bool:
+        with self._transaction() as connection:
+            return connection.execute(match_tickets.update().where(
+                match_tickets.c.id == ticket_id, match_tickets.c.status == WAITING,
+            ).values(status=CANCELLED, waiting_player=None)).rowcount == 1
+
+    @staticmethod
+    def _waiting(rules: str, *, near: float, seen_since: datetime, excluding: str,
+                 limit: int) -> sa.Select[Any]:
+        return (
+            sa.select(match_tickets)
+            .where(match_tickets.c.status == WAITING, match_tickets.c.ruleset == rules,
+                   match_tickets.c.player_id != excluding,
+                   match_tickets.c.seen_at >= seen_since)
+            .order_by(sa.func.abs(match_tickets.c.rating - near), match_tickets.c.created_at,
+                      match_tickets.c.id)
+            .limit(limit)
+        )
+
+    def waiting_tickets(self, rules: str, *, near: float, seen_since: datetime,
+                        excluding: str, limit: int) -> list[Ticket]:
+        query = self._waiting(rules, near=near, seen_since=seen_since, excluding=excluding,
+                              limit=limit)
+        return [self._ticket(row) for row in self._read(lambda c: c.execute(query).all())]
+
+    def pair_tickets(self, seats: Sequence[str], game_id: str, rules: str,
+                     when: datetime) -> bool:
+        # Both tickets move from waiting to matched in one transaction, each by an update
+        # that only a waiting ticket passes: a ticket paired, cancelled or given up
+        # meanwhile (by another process too) fails it, and nothing is written. The rows
+        # are taken in one order (by id), so that two pairings never wait for each other.
+        try:
+            with self._transaction() as connection:
+                for ticket_id in sorted(seats):
+                    done = connection.execute(match_tickets.update().where(
+                        match_tickets.c.id == ticket_id, match_tickets.c.status == WAITING,
+                    ).values(status=MATCHED, waiting_player=None, game_id=game_id,
+                             seat=list(seats).index(ticket_id), matched_at=when))
+                    if done.rowcount != 1:
+                        raise _NotPaired
+                connection.execute(rated_games.insert().values(
+                    game_id=game_id, ruleset=rules, created_at=when))
+        except _NotPaired:
+            return False
+        return True
+
+    def match_of(self, game_id: str) -> list[Ticket]:
+        query = (sa.select(match_tickets).where(match_tickets.c.game_id == game_id)
+                 .order_by(match_tickets.c.seat))
+        return [self._ticket(row) for row in self._read(lambda c: c.execute(query).all())]
+
+    def unrated_games(self, player_id: str) -> list[str]:
+        query = (
+            sa.select(rated_games.c.game_id)
+            .join(match_tickets, match_tickets.c.game_id == rated_games.c.game_id)
+            .where(match_tickets.c.player_id == player_id, rated_games.c.rated_at.is_(None))
+            .order_by(rated_games.c.created_at, rated_games.c.game_id)
+        )
+        return list(self._read(lambda c: c.scalars(query).all()))
+
+    def rate_game(self, game_id: str, rate: Callable[[list[Rating]], list[Rating]],
+                  when: datetime) -> bool:
+        with self._transaction() as connection:
+            # The update that only an unrated game passes decides who rates it: once.
+            if connection.execute(rated_games.update().where(
+                    rated_games.c.game_id == game_id, rated_games.c.rated_at.is_(None),
+            ).values(rated_at=when)).rowcount != 1:
+                return False
+            seated = dict(connection.execute(
+                sa.select(match_tickets.c.seat, match_tickets.c.player_id)
+                .where(match_tickets.c.game_id == game_id)).all())
+            ids = [seated[seat] for seat in sorted(seated)]
+            if len(ids) != 2:
+                return False  # a player was deleted since: the game counts for nobody
+            rows = {row.id: row for row in connection.execute(
+                sa.select(players).where(players.c.id.in_(ids)).order_by(players.c.id)
+                .with_for_update()).all()}
+            before = [Rating() if rows[i].rating is None else Rating(
+                rows[i].rating, rows[i].rating_deviation, rows[i].rating_volatility)
+                for i in ids]
+            for player_id, after in zip(ids, rate(before), strict=True):
+                connection.execute(players.update().where(players.c.id == player_id).values(
+                    rating=after.rating, rating_deviation=after.deviation,
+                    rating_volatility=after.volatility,
+                    rated_games=players.c.rated_games + 1))
+            return True
+
     def close(self) -> None:
         self.engine.dispose()
+
+
+class _NotPaired(Exception):
+    """A ticket of a pairing was no longer waiting: the pairing is taken back."""

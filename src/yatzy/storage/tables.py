@@ -183,6 +183,12 @@ players = sa.Table(
     sa.Column("name_key", sa.Text, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
+    #: The Glicko-2 rating (:mod:`yatzy.app.ratings`): NULL until the first rated game.
+    sa.Column("rating", sa.Float, nullable=True),
+    sa.Column("rating_deviation", sa.Float, nullable=True),
+    sa.Column("rating_volatility", sa.Float, nullable=True),
+    #: Rated games that counted for the rating.
+    sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
     sa.UniqueConstraint("name_key"),
 )
 
@@ -251,4 +257,58 @@ leases = sa.Table(
     sa.Column("holder", sa.String(32), nullable=False),
     sa.Column("expires_at", UTCDateTime, nullable=False),
     sa.Index("ix_leases_expires_at", "expires_at"),
+)
+
+#: Quick match: each request of a player to be paired with another for a rated game of
+#: a ruleset (its standard options). The ticket the player holds is secret: only its
+#: SHA-256 is the row's id. A row waits until another request pairs with it (both rows
+#: then name the game and their seat in one transaction), or it is cancelled.
+match_tickets = sa.Table(
+    "match_tickets",
+    metadata,
+    #: SHA-256 of the ticket.
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    #: The player's id while the ticket waits, else NULL: unique, so that a player
+    #: waits with one ticket at most.
+    sa.Column("waiting_player", sa.String(32), nullable=True),
+    #: The player's display name when the ticket was made (the seat's name).
+    sa.Column("name", sa.Text, nullable=False),
+    #: SHA-256 of the browser's player key (its seat is claimed for it).
+    sa.Column("key_hash", sa.String(64), nullable=False),
+    #: SHA-256 of the seat token the ticket gives (made from the ticket).
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    #: The player's rating when the ticket was made (closest first).
+    sa.Column("rating", sa.Float, nullable=False),
+    #: "waiting", "matched", "cancelled" or "expired" (not asked about for a while).
+    sa.Column("status", sa.String(16), nullable=False),
+    #: Once matched: the game (no foreign key: it is created just after) and the seat.
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    #: When the ticket's holder last asked about it (a ticket not asked about for a
+    #: while is not paired: its holder left).
+    sa.Column("seen_at", UTCDateTime, nullable=False),
+    sa.Column("matched_at", UTCDateTime, nullable=True),
+    sa.UniqueConstraint("waiting_player"),
+    sa.Index("ix_match_tickets_status_ruleset", "status", "ruleset"),
+    sa.Index("ix_match_tickets_game_id", "game_id"),
+    sa.Index("ix_match_tickets_player_id", "player_id"),
+)
+
+#: The rated games (made by quick match) and whether their result has counted for the
+#: players' ratings: ``rated_at`` is set once, in the transaction that updates them.
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("rated_at", UTCDateTime, nullable=True),
 )

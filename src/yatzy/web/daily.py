@@ -156,9 +156,12 @@ async def set_name(body: NameIn, request: Request,
 async def player(name: Annotated[str, Path(max_length=200)],
                  request: Request) -> dict[str, Any]:
     """A player's profile: games, points lost per game against optimal play, the daily
-    streak. ``rating`` and ``rating_deviation`` are null until ratings exist."""
+    streak, and the Glicko-2 rating of the rated games (quick match): ``rating`` and
+    ``rating_deviation`` are null until one counted, ``provisional`` until 10 did."""
     check_rate(request)
     profile = await run_in_threadpool(players_of(request).profile, name)
     return {"name": profile.name, "rating": profile.rating,
-            "rating_deviation": profile.rating_deviation, "games": profile.games,
+            "rating_deviation": profile.rating_deviation,
+            "rated_games": profile.rated_games, "provisional": profile.provisional,
+            "games": profile.games,
             "points_lost_per_game": profile.points_lost_per_game, "streak": profile.streak}

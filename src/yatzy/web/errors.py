@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yatzy.app.advice import AdviceBusy
 from yatzy.app.errors import (
+    AlreadyWaiting,
     DailyPlayed,
     DayNotOpen,
     GameChanged,
@@ -22,6 +23,8 @@ from yatzy.app.errors import (
     NameTaken,
     PlayerNotFound,
     StorageError,
+    TicketClosed,
+    TicketNotFound,
 )
 from yatzy.app.policy import SeatsRefused, TooManyGames
 from yatzy.core.errors import YatzyError, register_error_texts
@@ -124,9 +127,10 @@ def error_body(code: str, message: str) -> dict[str, Any]:
 
 def status_of(error: YatzyError) -> int:
     """The HTTP status of a typed error of the core or the app."""
-    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen):
+    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen | TicketNotFound):
         return 404
-    if isinstance(error, GameChanged | NameTaken | DailyPlayed):
+    if isinstance(error, GameChanged | NameTaken | DailyPlayed | AlreadyWaiting
+                  | TicketClosed):
         return 409
     if isinstance(error, StorageError | AdviceBusy | SolverMissing | TableNotBuilt):
         return 503  # not the request's fault: the server cannot do it now

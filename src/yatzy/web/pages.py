@@ -109,10 +109,15 @@ async def history(request: Request) -> HTMLResponse:
 @router.get("/daily", response_class=HTMLResponse)
 async def daily(request: Request) -> HTMLResponse:
     """Today's challenges: play, then the results, the leaderboard and the text to
-    share; this browser's name and streak."""
+    share; this browser's name and streak; quick match (a rated game against the next
+    person waiting) and this browser's rating."""
     t = translator(request_lang(request))
     titles = {info.name: ruleset_title(t, ruleset(info.name)) for info in all_rulesets()}
-    return _page(request, "daily.html", _common(request) | {"titles_json": script_json(titles)})
+    # Quick match's computer offer: each level's name in the page's language.
+    levels = {b: level_name(t, b) for b in request.app.state.policy.levels()}
+    return _page(request, "daily.html", _common(request) | {
+        "titles": titles, "titles_json": script_json(titles),
+        "levels_json": script_json(levels)})
 
 
 @router.get("/offline", response_class=HTMLResponse)

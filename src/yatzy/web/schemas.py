@@ -305,9 +305,13 @@ class PlayerOut(BaseModel):
     """``GET /api/players/{name}``."""
 
     name: str
-    rating: float | None = Field(description="Null until ratings exist on this server")
+    rating: float | None = Field(
+        description="Glicko-2 rating (1500 at first); null until a rated game counted")
     rating_deviation: float | None = Field(
-        description="Null until ratings exist on this server")
+        description="Glicko-2 rating deviation (350 at first); null until a rated game "
+                    "counted")
+    rated_games: int = Field(description="Rated games (quick match) that counted")
+    provisional: bool = Field(description="True until 10 rated games")
     games: int = Field(description="Finished games this player's browsers sat in")
     points_lost_per_game: float | None = Field(
         description="Mean points lost against optimal play over the player's ranked daily "
@@ -370,3 +374,30 @@ class DailyResultsOut(BaseModel):
     entries: list[DailyEntryOut]
     me: DailyMineOut | None = None
     streak: int | None = Field(default=None, description="The asking browser's streak")
+
+
+class QuickMatchIn(BaseModel):
+    """``POST /api/quick-match``: the ruleset to play (its standard options)."""
+
+    model_config = ConfigDict(extra="forbid")
+    rules: Annotated[str, Field(max_length=32, examples=["yatzy"])]
+
+
+class TicketOut(BaseModel):
+    """The answer to ``POST /api/quick-match``: the secret ticket to ask about."""
+
+    ticket: str
+
+
+class QuickMatchOut(BaseModel):
+    """``GET /api/quick-match/{ticket}``."""
+
+    status: Literal["waiting", "matched"]
+    game: str | None = Field(description="The game's id once matched, else null")
+    seat_url: str | None = Field(
+        description="Once matched, this player's own seat link with its token (as "
+                    "POST /api/games gives), else null")
+    waited: float = Field(description="Seconds since the ticket was made")
+    offer: str | None = Field(
+        description="After 20 s without an opponent: a computer level of about the "
+                    "player's strength to play instead (an unrated game), else null")

@@ -141,6 +141,19 @@ TEXTS: dict[str, str] = {
     "daily_streak": N_("Days in a row: {n}"),
     "daily_share": N_("Copy the text to share"),
     "daily_replay": N_("Watch your game again"),
+    # Quick match.
+    "quick_match": N_("Quick match"),
+    "quick_match_help": N_(
+        "A rated game against the next person who wants to play the same rules."),
+    "quick_match_play": N_("Play a rated game"),
+    "quick_match_waiting": N_("Waiting for an opponent…"),
+    "quick_match_cancel": N_("Cancel"),
+    "quick_match_offer": N_(
+        "Nobody is free yet. Play the computer ({level}) instead? That game is not rated."),
+    "quick_match_computer": N_("Play the computer"),
+    "quick_match_found": N_("Opponent found: to the game!"),
+    "quick_match_rating": N_("Your rating: {rating} ± {deviation} ({games} rated games)"),
+    "quick_match_provisional": N_("provisional"),
     "points_lost": N_("Points lost"),
     "your_name": N_("Your name on the leaderboards"),
     "save": N_("Save"),

@@ -1,0 +1,268 @@
+"""Quick match: a player asks to be paired for a rated two-player game of a ruleset
+(its standard options) and gets a secret *ticket*; the next player who asks for the same
+ruleset is paired with the waiting player whose rating is nearest (the oldest first
+among equals), and the two get one game, seats named after them, server dice, rated.
+
+Everything is decided in the store that every process of a site shares
+(:class:`~yatzy.app.ports.MatchRepository`): a request stores its ticket and, in the same
+transaction, takes the nearest waiting ticket by an update that fails when it no longer
+waits; asking about a waiting ticket pairs it with the tickets stored by then the same
+way (both in one transaction). So two processes never pair one ticket twice. Only the ticket's SHA-256
+is stored; the seat token a ticket gives is made from the ticket (:func:`seat_token`), so
+the database holds no working token either. A ticket is asked about (polled) while its
+holder waits; one not asked about for :data:`STALE` seconds is not paired (its holder
+left). After :data:`OFFER_AFTER` seconds without an opponent the answer offers a computer
+of about the player's strength (:func:`~yatzy.app.ratings.level_for`), for an unrated
+game.
+
+When a rated game is over its result counts once for both players' Glicko-2 ratings
+(:mod:`yatzy.app.ratings`): the process that stores the last action rates it, and
+reading a player's profile rates any of their games over but not rated yet (a process
+stopped in between); the store's conditional update makes it once, whoever comes first.
+
+>>> len(seat_token("x" * 32)), seat_token("x" * 32) == seat_token("x" * 32)
+(43, True)
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from yatzy.app.access import player_key_hash, token_hash
+from yatzy.app.errors import (
+    GameNotFound,
+    NameNeeded,
+    StorageError,
+    TicketClosed,
+    TicketNotFound,
+)
+from yatzy.app.ports import GameRepository
+from yatzy.app.ratings import DEFAULT_RATING, Rating, game_scores, level_for, rate_pair
+from yatzy.app.saved import MATCHED, WAITING, SavedGame, Seat, Ticket
+from yatzy.core.errors import RecordError
+from yatzy.core.rulesets import Ruleset, ruleset
+
+if TYPE_CHECKING:
+    from yatzy.app.service import GameService
+
+#: Seconds without an opponent after which a computer is offered.
+OFFER_AFTER = 20.0
+#: Seconds after which a ticket not asked about is not paired (its holder left).
+STALE = 30.0
+#: Waiting tickets read per attempt to pair, nearest rating first.
+CANDIDATES = 8
+#: Rounds of reading candidates before a ticket is left waiting (to be tried again at
+#: its holder's next question).
+PAIR_TRIES = 3
+
+#: A waiting ticket's ``seen_at`` is written at most this often (not at every question).
+_SEEN_EVERY = timedelta(seconds=5)
+
+#: How long after a pairing a holder's question still makes its game if it is missing
+#: (its maker stopped first); later, a missing game was deleted (never played).
+_RESTART = timedelta(seconds=60)
+
+_TICKET = re.compile(r"[A-Za-z0-9_-]{32,64}")
+
+
+def new_ticket() -> str:
+    """A new ticket: 192 random bits, URL-safe text (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def seat_token(ticket: str) -> str:
+    """The seat token a ticket gives once matched: HMAC-SHA256 of ``"seat"`` under the
+    ticket, URL-safe base64 (43 characters, as :func:`~yatzy.app.access.new_token`)."""
+    digest = hmac.new(ticket.encode(), b"seat", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+@dataclass(frozen=True)
+class MatchStatus:
+    """Where a ticket stands: ``"waiting"`` (``waited`` seconds so far; ``offer``, a
+    computer level, once the wait is long) or ``"matched"`` (``game_id`` and the
+    holder's ``seat_token``)."""
+
+    status: str
+    waited: float
+    game_id: str | None = None
+    seat_token: str | None = None
+    offer: str | None = None
+
+
+class QuickMatch:
+    """Quick match and ratings over a :class:`~yatzy.app.ports.GameRepository` and the
+    games of a :class:`~yatzy.app.service.GameService` (``service.matches``)."""
+
+    def __init__(self, games: GameService, repository: GameRepository,
+                 clock: Callable[[], datetime]) -> None:
+        self._games = games
+        self._repo = repository
+        self._clock = clock
+
+    # --- Tickets --------------------------------------------------------------------
+
+    def request(self, player_key: str, rules: object) -> str:
+        """Queue the player of ``player_key`` for a rated game of ``rules`` (a ruleset's
+        name, its standard options) and pair them at once if someone waits: the ticket.
+        The player needs a display name (:class:`~yatzy.app.errors.NameNeeded`) and
+        waits with one ticket at most (:class:`~yatzy.app.errors.AlreadyWaiting`)."""
+        from yatzy.app.players import _standard
+
+        standard = _standard(rules)
+        key_hash = player_key_hash(player_key)
+        player = self._games.players.me(player_key)
+        if player.name is None:
+            raise NameNeeded()
+        if self._repo.unrated_games(player.id):
+            self.settle_player(player.id)
+            player = self._games.players.me(player_key)
+        assert player.name is not None
+        ticket = new_ticket()
+        now = self._clock()
+        mine = Ticket(token_hash(ticket), player.id, player.name, key_hash,
+                      token_hash(seat_token(ticket)), standard.name,
+                      DEFAULT_RATING if player.rating is None else player.rating,
+                      WAITING, now, now)
+        game_id = uuid.uuid4().hex
+        partner = self._repo.add_ticket(mine, stale_before=now - timedelta(seconds=STALE),
+                                        game_id=game_id, limit=CANDIDATES)
+        if partner is not None:
+            self._start(game_id, [partner, replace(mine, status=MATCHED, game_id=game_id,
+                                                   seat=1, matched_at=now)])
+        return ticket
+
+    def _mine(self, player_key: str, ticket: object) -> Ticket:
+        key_hash = player_key_hash(player_key)
+        if not isinstance(ticket, str) or _TICKET.fullmatch(ticket) is None:
+            raise TicketNotFound()
+        found = self._repo.ticket(token_hash(ticket))
+        if found is None or not hmac.compare_digest(found.key_hash, key_hash):
+            raise TicketNotFound()  # another's ticket is none of this player's business
+        return found
+
+    def status(self, player_key: str, ticket: object,
+               offered: Callable[[Ruleset], Sequence[str]] = lambda rules: ()
+               ) -> MatchStatus:
+        """Where the ticket of ``player_key`` stands (asking notes that its holder still
+        waits, and tries to pair it again). After :data:`OFFER_AFTER` seconds the answer
+        offers the level of about the player's strength among ``offered(rules)`` (the
+        levels this server seats for the ruleset). A ticket
+        cancelled or given up is :class:`~yatzy.app.errors.TicketClosed`; an unknown
+        one, or another browser's, :class:`~yatzy.app.errors.TicketNotFound`."""
+        found = self._mine(player_key, ticket)
+        now = self._clock()
+        if found.status == WAITING:
+            if now - found.seen_at >= _SEEN_EVERY:
+                self._repo.see_ticket(found.id, now)
+            if self._pair(found):
+                found = self._repo.ticket(found.id) or found
+        waited = max(0.0, (now - found.created_at).total_seconds())
+        if found.status == MATCHED:
+            assert found.game_id is not None and isinstance(ticket, str)
+            if found.matched_at is None or now - found.matched_at < _RESTART:
+                self._start(found.game_id)
+            return MatchStatus(MATCHED, waited, found.game_id, seat_token(ticket))
+        if found.status != WAITING:
+            raise TicketClosed(found.status)
+        offer = (level_for(found.rating, offered(ruleset(found.rules)))
+                 if waited >= OFFER_AFTER else None)
+        return MatchStatus(WAITING, waited, offer=offer)
+
+    def cancel(self, player_key: str, ticket: object) -> None:
+        """Cancel the waiting ticket of ``player_key``; one matched (its game stands),
+        cancelled or given up already is :class:`~yatzy.app.errors.TicketClosed` and
+        nothing changes."""
+        found = self._mine(player_key, ticket)
+        if found.status != WAITING or not self._repo.cancel_ticket(found.id):
+            now = self._repo.ticket(found.id) or found
+            raise TicketClosed(now.status)
+
+    # --- Pairing --------------------------------------------------------------------
+
+    def _pair(self, mine: Ticket) -> bool:
+        """Pair ``mine`` with the waiting ticket of the nearest rating, if any: a ticket
+        taken meanwhile (by another process) gives way to the next one. True when
+        ``mine`` no longer waits (paired here or elsewhere, or cancelled)."""
+        for _ in range(PAIR_TRIES):
+            now = self._clock()
+            found = self._repo.waiting_tickets(
+                mine.rules, near=mine.rating, seen_since=now - timedelta(seconds=STALE),
+                excluding=mine.player_id, limit=CANDIDATES)
+            if not found:
+                return False
+            for other in found:
+                first, second = sorted((mine, other), key=lambda t: (t.created_at, t.id))
+                game_id = uuid.uuid4().hex
+                if self._repo.pair_tickets([first.id, second.id], game_id, mine.rules, now):
+                    self._start(game_id, [replace(first, seat=0), replace(second, seat=1)])
+                    return True
+                current = self._repo.ticket(mine.id)
+                if current is None or current.status != WAITING:
+                    return True  # paired by another request meanwhile, or cancelled
+        return False
+
+    def _start(self, game_id: str, paired: list[Ticket] | None = None) -> None:
+        """Make sure the game of a pairing exists, its seats claimed by the players'
+        browsers: made by whoever comes first, the request that paired (with the
+        ``paired`` tickets, in seat order) or a holder asking about a pairing whose
+        maker stopped before the game was stored."""
+        if paired is None:
+            try:
+                self._games.load(game_id)
+                return
+            except GameNotFound:
+                pass
+        tickets = paired or self._repo.match_of(game_id)
+        rules = ruleset(tickets[0].rules)
+        try:
+            self._games.create(rules, [Seat(t.name, token_hash=t.token_hash) for t in tickets],
+                               game_id=game_id, rated=True,
+                               claims=[(t.seat, t.key_hash) for t in tickets
+                                       if t.seat is not None])
+        except StorageError as exc:
+            try:
+                self._games.load(game_id)  # stored by the other at the same moment
+            except GameNotFound:
+                raise exc from None  # the store failed: the next question tries again
+
+    # --- Ratings --------------------------------------------------------------------
+
+    def settle(self, saved: SavedGame) -> bool:
+        """Count the result of ``saved`` (a rated game that is over) for its players'
+        ratings, once: False when it is not such a game or counted already."""
+        if not saved.rated or not saved.finished or len(saved.seats) != 2:
+            return False
+        scores = game_scores([card.total for card in saved.game.cards])
+
+        def rate(before: list[Rating]) -> list[Rating]:
+            return list(rate_pair(before[0], before[1], scores))
+
+        return self._repo.rate_game(saved.id, rate, self._clock())
+
+    def pending(self, player_id: str) -> bool:
+        """True when the player has rated games whose result has not counted yet."""
+        return bool(self._repo.unrated_games(player_id))
+
+    def settle_player(self, player_id: str) -> None:
+        """Count the results of the player's rated games that are over and not counted
+        yet (their last action's process stopped before it rated them)."""
+        for game_id in self._repo.unrated_games(player_id):
+            try:
+                saved = self._games.load(game_id)
+            except (GameNotFound, RecordError):
+                continue
+            self.settle(saved)
+
+
+__all__ = ["CANDIDATES", "OFFER_AFTER", "STALE", "MatchStatus", "QuickMatch", "new_ticket",
+           "seat_token"]

@@ -1,0 +1,307 @@
+"""Quick match and ratings (yatzy.app.quickmatch) on SQLite and PostgreSQL: pairing by
+rating, one waiting ticket a player, cancelling, the computer offered after a wait, and
+a rated game's result counted once for both players, also with two services (two
+processes) on one database."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.app.playing import START
+from tests.services import postgres_database
+from yatzy.app import GameService
+from yatzy.app.access import player_key_hash, token_hash
+from yatzy.app.errors import (
+    AlreadyWaiting,
+    NameNeeded,
+    TicketClosed,
+    TicketNotFound,
+)
+from yatzy.app.quickmatch import OFFER_AFTER, STALE, QuickMatch, new_ticket, seat_token
+from yatzy.app.ratings import Rating, game_scores, rate_pair
+from yatzy.app.saved import SavedGame, Ticket
+from yatzy.bootstrap import open_service
+from yatzy.core.actions import Roll, Score
+from yatzy.core.rulesets import ruleset
+
+LEVELS = ("random", "greedy", "easy", "medium", "hard", "optimal")
+
+
+class Clock:
+    """A clock that stands still until it is moved on."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    if request.param == "sqlite":
+        yield tmp_path / "games.sqlite3"
+        return
+    import sqlalchemy as sa
+
+    url: str = request.getfixturevalue("postgres_url")
+    yield url
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        for table in sa.inspect(connection).get_table_names():
+            connection.exec_driver_sql(f'DROP TABLE IF EXISTS "{table}" CASCADE')
+    engine.dispose()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(db: str | Path, clock: Clock) -> Iterator[GameService]:
+    with open_service(db, clock=clock) as service:
+        yield service
+
+
+def key(n: int) -> str:
+    return f"player-key-{n:04d}-abcdefghijklmnop"
+
+
+def named(service: GameService, n: int, name: str | None = None) -> str:
+    service.players.set_name(key(n), name or f"P{n}")
+    return key(n)
+
+
+def play_out(service: GameService, saved: SavedGame) -> SavedGame:
+    """Each player rolls once and fills the first open box, to the end."""
+    while not saved.finished:
+        game = saved.game
+        if game.dice is None:
+            saved = service.apply(saved.id, Roll())
+        else:
+            box = game.cards[game.current_seat].open_boxes[0]
+            saved = service.apply(saved.id, Score(box))
+    return saved
+
+
+def test_two_players_are_paired_into_one_rated_game(service: GameService,
+                                                    clock: Clock) -> None:
+    ann, bo = named(service, 1, "Ann"), named(service, 2, "Bo")
+    first = service.matches.request(ann, "yatzy")
+    assert service.matches.status(ann, first).status == "waiting"
+    clock.advance(1)
+    second = service.matches.request(bo, "yatzy")
+    a, b = service.matches.status(ann, first), service.matches.status(bo, second)
+    assert a.status == b.status == "matched" and a.game_id == b.game_id
+    assert a.seat_token == seat_token(first) and b.seat_token == seat_token(second)
+    saved = service.load(a.game_id)
+    assert saved.rated and saved.dice_mode == "auto"
+    assert [s.name for s in saved.seats] == ["Ann", "Bo"]  # who waited longer sits first
+    assert saved.rules == ruleset("yatzy")  # its standard options
+    # Each seat answers to its own ticket's token, and is in its player's games.
+    from yatzy.app.access import seat_for_token
+
+    assert seat_for_token(saved.seats, a.seat_token) == saved.seats[0]
+    assert seat_for_token(saved.seats, b.seat_token) == saved.seats[1]
+    assert [g.saved.id for g in service.my_games(ann)] == [saved.id]
+    assert [g.seat for g in service.my_games(bo)] == [1]
+
+
+def test_other_rulesets_wait_apart_and_the_nearest_rating_comes_first(
+        service: GameService, clock: Clock) -> None:
+    players = [named(service, n) for n in range(5)]
+    repo = service.matches._repo
+    waiting = {}
+    # Four players wait (stored as waiting, not paired): one for another ruleset.
+    for n, rules, rating in ((0, "yahtzee", 1500.0), (1, "yatzy", 1900.0),
+                             (2, "yatzy", 1530.0), (3, "yatzy", 1470.0)):
+        clock.advance(1)
+        ticket = new_ticket()
+        player = service.players.me(players[n])
+        repo.add_ticket(Ticket(token_hash(ticket), player.id, f"P{n}",
+                               player_key_hash(players[n]), token_hash(seat_token(ticket)),
+                               rules, rating, "waiting", clock(), clock()),
+                        stale_before=clock() - timedelta(seconds=STALE))
+        waiting[n] = ticket
+    # A newcomer (1500) is paired with the nearest: 1470 and 1530 are as near, and
+    # the one who waited longer goes first.
+    clock.advance(1)
+    newcomer = service.matches.request(players[4], "yatzy")
+    paired = service.matches.status(players[4], newcomer)
+    assert paired.status == "matched"
+    assert service.matches.status(players[2], waiting[2]).game_id == paired.game_id
+    for n in (0, 1, 3):
+        assert repo.ticket(token_hash(waiting[n])).status == "waiting"
+
+
+def test_a_name_is_needed_and_one_ticket_waits_at_a_time(
+        service: GameService, clock: Clock) -> None:
+    with pytest.raises(NameNeeded):
+        service.matches.request(key(1), "yatzy")
+    ann = named(service, 1)
+    ticket = service.matches.request(ann, "yatzy")
+    with pytest.raises(AlreadyWaiting):
+        service.matches.request(ann, "yahtzee")
+    assert service.matches.status(ann, ticket).status == "waiting"
+    # A ticket its holder stopped asking about is given up at the next request.
+    clock.advance(STALE + 1)
+    again = service.matches.request(ann, "yatzy")
+    with pytest.raises(TicketClosed) as closed:
+        service.matches.status(ann, ticket)
+    assert closed.value.params["status"] == "expired"
+    assert service.matches.status(ann, again).status == "waiting"
+
+
+def test_a_ticket_not_asked_about_is_not_paired(service: GameService, clock: Clock) -> None:
+    ann, bo = named(service, 1), named(service, 2)
+    left = service.matches.request(ann, "yatzy")
+    clock.advance(STALE + 1)
+    mine = service.matches.request(bo, "yatzy")
+    assert service.matches.status(bo, mine).status == "waiting"
+    # Ann comes back: asking about the ticket pairs it.
+    assert service.matches.status(ann, left).status == "matched"
+
+
+def test_unknown_and_others_tickets(service: GameService) -> None:
+    ann, bo = named(service, 1), named(service, 2)
+    ticket = service.matches.request(ann, "yatzy")
+    for bad in ("x" * 32, "short", 7, ticket + "!"):
+        with pytest.raises(TicketNotFound):
+            service.matches.status(ann, bad)
+    with pytest.raises(TicketNotFound):
+        service.matches.status(bo, ticket)
+    with pytest.raises(TicketNotFound):
+        service.matches.cancel(bo, ticket)
+    assert service.matches.status(ann, ticket).status == "waiting"
+
+
+def test_cancel(service: GameService) -> None:
+    ann, bo, cy = named(service, 1), named(service, 2), named(service, 3)
+    ticket = service.matches.request(ann, "yatzy")
+    service.matches.cancel(ann, ticket)
+    with pytest.raises(TicketClosed):
+        service.matches.cancel(ann, ticket)
+    with pytest.raises(TicketClosed):
+        service.matches.status(ann, ticket)
+    # Cancelled: nobody is paired with it, and its player may ask again.
+    mine = service.matches.request(bo, "yatzy")
+    assert service.matches.status(bo, mine).status == "waiting"
+    again = service.matches.request(ann, "yatzy")
+    assert service.matches.status(ann, again).status == "matched"
+    # A matched ticket is not cancelled: its game stands.
+    with pytest.raises(TicketClosed) as closed:
+        service.matches.cancel(ann, again)
+    assert closed.value.params["status"] == "matched"
+    game_id = service.matches.status(bo, mine).game_id
+    assert game_id is not None and service.load(game_id).rated
+    with pytest.raises(TicketNotFound):
+        service.matches.status(cy, mine)
+
+
+def test_after_a_while_a_computer_of_about_the_players_strength_is_offered(
+        service: GameService, clock: Clock) -> None:
+    ann = named(service, 1)
+    ticket = service.matches.request(ann, "yatzy")
+    assert service.matches.status(ann, ticket, lambda rules: LEVELS).offer is None
+    clock.advance(OFFER_AFTER)
+    found = service.matches.status(ann, ticket, lambda rules: LEVELS)
+    assert found.status == "waiting" and found.offer == "medium"  # 1500
+    assert found.waited == OFFER_AFTER
+
+
+def test_a_rated_game_counts_once_for_both_ratings(service: GameService) -> None:
+    ann, bo = named(service, 1, "Ann"), named(service, 2, "Bo")
+    first = service.matches.request(ann, "yatzy")
+    service.matches.request(bo, "yatzy")
+    game_id = service.matches.status(ann, first).game_id
+    assert game_id is not None
+    saved = play_out(service, service.load(game_id))
+    expected = rate_pair(Rating(), Rating(), game_scores([c.total for c in saved.game.cards]))
+    for seat, rating in zip(saved.seats, expected, strict=True):
+        profile = service.players.profile(seat.name)
+        assert (profile.rating, profile.rating_deviation) == (
+            round(rating.rating, 1), round(rating.deviation, 1))
+        assert profile.rated_games == 1 and profile.provisional and profile.games == 1
+    a = service.players.profile("Ann")
+    assert a.rating != 1500
+    # Once: rating it again changes nothing.
+    assert not service.matches.settle(service.load(game_id))
+    assert service.players.profile("Ann") == a
+
+
+def test_a_game_over_is_rated_when_its_players_are_read(
+        db: str | Path, clock: Clock) -> None:
+    """The process that stored the last action stopped before it rated the game: reading
+    a profile rates it, once, whichever process reads first."""
+    with open_service(db, clock=clock) as one, open_service(db, clock=clock) as two:
+        ann, bo = named(one, 1, "Ann"), named(one, 2, "Bo")
+        first = one.matches.request(ann, "yatzy")
+        two.matches.request(bo, "yatzy")
+        game_id = two.matches.status(ann, first).game_id
+        assert game_id is not None
+        saved = one.load(game_id)
+        one.matches.settle = lambda saved: False  # type: ignore[method-assign]
+        play_out(one, saved)
+        results: list[bool] = []
+        barrier = threading.Barrier(2)
+
+        def settle(service: GameService) -> None:
+            barrier.wait()
+            results.append(QuickMatch.settle(service.matches, service.load(game_id)))
+
+        threads = [threading.Thread(target=settle, args=(s,)) for s in (one, two)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(results) == [False, True]
+        assert two.players.profile("Bo").rated_games == 1
+        assert two.players.profile("Ann").rated_games == 1
+
+
+def test_two_processes_never_pair_a_ticket_twice(db: str | Path, clock: Clock) -> None:
+    """Forty players ask at once through two services (two processes) on one database:
+    every ticket ends in exactly one game of two, with its own seat."""
+    count = 40
+    with open_service(db, clock=clock) as one, open_service(db, clock=clock) as two:
+        keys = [named(one, n) for n in range(count)]
+        tickets: dict[int, str] = {}
+        barrier = threading.Barrier(8)
+
+        def ask(part: int) -> None:
+            service = (one, two)[part % 2]
+            barrier.wait()
+            for n in range(part, count, 8):
+                tickets[n] = service.matches.request(keys[n], "yatzy")
+
+        threads = [threading.Thread(target=ask, args=(p,)) for p in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        games: dict[str, list[int]] = {}
+        for n, ticket in tickets.items():
+            found = one.matches.status(keys[n], ticket)
+            if found.status == "matched":
+                assert found.game_id is not None
+                games.setdefault(found.game_id, []).append(n)
+        assert all(len(seated) == 2 for seated in games.values())
+        assert sum(len(seated) for seated in games.values()) == count
+        for game_id, seated in games.items():
+            saved = two.load(game_id)
+            assert sorted(s.name for s in saved.seats) == sorted(f"P{n}" for n in seated)
