@@ -158,6 +158,54 @@ class DayNotOpen(BadInput, AppError):
         super().__init__(f"The challenge of {day} is not open yet", day=day)
 
 
+class NotPublic(BadInput, AppError):
+    """A join of a game that is no public table (a private game, by link only)."""
+
+    code = AppCode.NOT_PUBLIC
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"There is no public table with id {shown(game_id)}",
+                         game_id=game_id)
+
+
+class TableFull(AppError):
+    """A join of a table whose every seat is taken."""
+
+    code = AppCode.TABLE_FULL
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"Every seat at table {game_id} is taken", game_id=game_id)
+
+
+class TableExpired(AppError):
+    """A join of a table that waited too long for players (it is closed)."""
+
+    code = AppCode.TABLE_EXPIRED
+
+    def __init__(self, game_id: str, minutes: int) -> None:
+        super().__init__(f"Nobody joined this table for {minutes} minutes: it is closed",
+                         game_id=game_id, minutes=minutes)
+
+
+class NameAtTable(BadInput, AppError):
+    """A join under the name of a player at the table (as the core compares names)."""
+
+    code = AppCode.NAME_AT_TABLE
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"A player called {name} sits at this table already", name=name)
+
+
+class TableWaiting(IllegalMove):
+    """An action at a table with open seats: nobody plays until every seat is taken."""
+
+    code = AppCode.TABLE_WAITING
+
+    def __init__(self, game_id: str, open_seats: int) -> None:
+        super().__init__("The table waits for players: nobody plays until every seat is"
+                         " taken", game_id=game_id, open_seats=open_seats)
+
+
 class StorageError(AppError):
     """The game database cannot be opened, read or written (disk full, locked too
     long, unreadable file, unreachable server, a newer schema than this program)."""

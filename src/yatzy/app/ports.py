@@ -114,6 +114,21 @@ class GameRepository(PlayerRepository, ChangeLog, Protocol):
         game's results go into the history in the same transaction."""
         ...
 
+    def reseat(self, saved: SavedGame, *, expected_version: int,
+               events: Sequence[Event] = ()) -> None:
+        """Replace the stored game ``saved.id``, which nobody has moved in, with the
+        same game at other seats (a person took an open seat): one conditional write of
+        the game still at ``expected_version`` (else
+        :class:`~yatzy.app.errors.GameChanged`, nothing written)."""
+        ...
+
+    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int
+              ) -> tuple[list[SavedGame], list[SavedGame]]:
+        """The public tables not over, up to ``limit`` of each kind, newest first: with
+        open seats, joined or opened since ``waiting_since``; full, played since
+        ``live_since``."""
+        ...
+
     def get(self, game_id: str, *, known: SavedGame | None = None) -> SavedGame:
         """The game ``game_id``, or :class:`~yatzy.app.errors.GameNotFound`. ``known``
         is a copy of it read or written before: while the stored game is still at its

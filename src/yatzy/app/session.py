@@ -97,6 +97,8 @@ class Phase(StrEnum):
     DICE = "dice"
     #: Every box is filled.
     OVER = "over"
+    #: A public table's open seats wait for players: nobody plays yet.
+    WAITING = "waiting"
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,8 @@ class GameSession:
         table = self.table
         if table.game.is_over:
             return Phase.OVER
+        if table.saved.waiting:
+            return Phase.WAITING
         if table.waiting_for_dice:
             return Phase.DICE
         if table.bot_to_play is not None:
@@ -264,6 +268,15 @@ class GameSession:
             else:
                 await self._write(table.act, action, player=player,
                                   expected_version=expected_version)
+        await self._changed()
+        return self.saved
+
+    async def join(self, name: str, *, token_hash: str | None = None) -> SavedGame:
+        """Seat the person ``name`` at an open seat of this public table (see
+        :meth:`~yatzy.app.service.GameService.join`); then tell the watchers, and let a
+        computer begin once the table is full."""
+        async with self._lock:
+            await self._write(self.table.join, name, token_hash=token_hash)
         await self._changed()
         return self.saved
 

@@ -113,8 +113,9 @@ class Table:
 
     @property
     def bot_to_play(self) -> Bot | None:
-        """The computer player whose turn it is, if it is one's turn."""
-        if self.game.is_over:
+        """The computer player whose turn it is, if it is one's turn (none plays while
+        the table waits for players)."""
+        if self.game.is_over or self.saved.waiting:
             return None
         return self.bot_for(self.game.current_player)
 
@@ -199,6 +200,12 @@ class Table:
             self.saved.id, player=player,
             expected_version=self.saved.version if expected_version is None
             else expected_version))
+
+    def join(self, name: str, *, token_hash: str | None = None) -> Game:
+        """Seat ``name`` at an open seat of this public table through the service
+        (:meth:`~yatzy.app.service.GameService.join`); returns the game after it."""
+        return self._write(lambda: self.service.join(self.saved.id, name,
+                                                     token_hash=token_hash))
 
     def reload(self) -> Game:
         """Read the game again as stored (another window or process may have moved it)."""

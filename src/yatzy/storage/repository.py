@@ -271,7 +271,10 @@ class SqlGameRepository:
             "version": saved.version,
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
+                      | ({"open": True} if s.open else {})
                       for s in saved.seats],
+            "public": saved.public,
+            "open_seats": saved.open_seats,
             "settings": {"hints": True} if saved.hints else None,
             "created_at": saved.created_at,
             "updated_at": saved.updated_at,
@@ -376,6 +379,50 @@ class SqlGameRepository:
 
         self._grouped(work)
 
+    def reseat(self, saved: SavedGame, *, expected_version: int,
+               events: Sequence[Event] = ()) -> None:
+        """Store ``saved``, a game nobody has moved in whose seats changed (a person
+        took an open seat, :meth:`GameService.join
+        <yatzy.app.service.GameService.join>`): its header and seats are written again,
+        in one conditional update of the row still at ``expected_version`` with no
+        action stored, so that of two joins of one seat, in any processes, one is
+        stored and the other is :class:`GameChanged` (nothing written)."""
+        if saved.steps:
+            raise ValueError("Only a game nobody has moved in is reseated")
+        row = self._row(saved)
+        del row["created_at"]
+        row["record"] = record_header(saved.game)
+        with self._transaction() as connection:
+            done = connection.execute(
+                games.update().where(games.c.id == saved.id,
+                                     games.c.version == expected_version,
+                                     games.c.steps == 0).values(**row))
+            if done.rowcount != 1:
+                actual = connection.scalar(_VERSION, {"key_id": saved.id})
+                if actual is None:
+                    raise GameNotFound(saved.id)
+                raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                                  what="version")
+            self._write_rows(connection, changes, self._log_rows(events))
+
+    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int
+              ) -> tuple[list[SavedGame], list[SavedGame]]:
+        """The public tables not over: those with open seats joined or opened since
+        ``waiting_since``, newest first, and the full ones played since
+        ``live_since``, most recently started first; ``limit`` of each at most (games
+        that no longer read are left out)."""
+        if limit <= 0:
+            return [], []
+        public = (games.c.public.is_(True), games.c.status == PLAYING)
+        waiting = (sa.select(games)
+                   .where(*public, games.c.open_seats > 0, games.c.updated_at >= waiting_since)
+                   .order_by(games.c.created_at.desc(), games.c.id).limit(limit))
+        live = (sa.select(games)
+                .where(*public, games.c.open_seats == 0, games.c.updated_at >= live_since)
+                .order_by(games.c.created_at.desc(), games.c.id).limit(limit))
+        return ([g for g in self._listing(waiting) if isinstance(g, SavedGame)],
+                [g for g in self._listing(live) if isinstance(g, SavedGame)])
+
     @staticmethod
     def _record(row: sa.Row[Any], played: list[tuple[int, Any]]) -> Any:
         """The record of the game in ``row``: its header with the actions of its moves."""
@@ -399,12 +446,14 @@ class SqlGameRepository:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
         try:
-            seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash")) for s in row.seats)
+            seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash"),
+                               open=s.get("open") is True) for s in row.seats)
         except _DECODING as exc:
             raise _damaged(exc) from exc
         settings = row.settings if isinstance(row.settings, dict) else {}
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
-                         row.version, hints=settings.get("hints") is True)
+                         row.version, hints=settings.get("hints") is True,
+                         public=bool(row.public))
 
     # A game is its row of ``games`` and its rows of ``moves``, read by two statements
     # that another process's write may come between. So the versions of the games are

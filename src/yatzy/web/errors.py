@@ -19,9 +19,13 @@ from yatzy.app.errors import (
     DayNotOpen,
     GameChanged,
     GameNotFound,
+    NameAtTable,
     NameTaken,
+    NotPublic,
     PlayerNotFound,
     StorageError,
+    TableExpired,
+    TableFull,
 )
 from yatzy.app.policy import SeatsRefused, TooManyGames
 from yatzy.core.errors import YatzyError, register_error_texts
@@ -124,9 +128,10 @@ def error_body(code: str, message: str) -> dict[str, Any]:
 
 def status_of(error: YatzyError) -> int:
     """The HTTP status of a typed error of the core or the app."""
-    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen):
+    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen | NotPublic):
         return 404
-    if isinstance(error, GameChanged | NameTaken | DailyPlayed):
+    if isinstance(error, GameChanged | NameTaken | DailyPlayed | TableFull | TableExpired
+                  | NameAtTable):
         return 409
     if isinstance(error, StorageError | AdviceBusy | SolverMissing | TableNotBuilt):
         return 503  # not the request's fault: the server cannot do it now

@@ -2,7 +2,7 @@
 // the style sheet, the scripts, the icons and the offline page — so that the game starts
 // from a phone's home screen and says clearly when the server is out of reach. It never
 // keeps an API answer, a game's state or a page: those always come from the server.
-const CACHE = "yatzy-shell-3";
+const CACHE = "yatzy-shell-4";
 const SHELL = [
   "/offline",
   "/static/app.css",
@@ -18,6 +18,8 @@ const SHELL = [
   "/static/icon-512.png",
   "/static/icon.svg",
   "/static/install.js",
+  "/static/lobby.js",
+  "/static/options.js",
   "/static/player.js",
   "/static/render.js",
   "/static/sound.js",
