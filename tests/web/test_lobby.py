@@ -127,7 +127,9 @@ def test_nobody_plays_while_a_seat_is_open(client: TestClient) -> None:
     client.post(f"/api/games/{game_id}/actions", json={"type": "roll"})
     refused = act(client, game_id, ann, type="roll")
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "table_waiting"
-    assert client.get(f"/api/games/{game_id}").json()["version"] == state["version"]
+    time.sleep(0.3)  # a computer at pace 0 would have played by now
+    after = client.get(f"/api/games/{game_id}").json()
+    assert after["version"] == state["version"] and after["steps"] == 0
     assert join(client, game_id, "Bo").status_code == 201
     # Full: the computer, first in seat order, plays its turn, and then it is Ann's.
     deadline = time.monotonic() + 30

@@ -58,7 +58,7 @@ from yatzy.app.saved import SavedGame
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll
 from yatzy.core.dice import Dice
-from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
 from yatzy.core.game import Game
 
 log = logging.getLogger(__name__)
@@ -276,7 +276,13 @@ class GameSession:
         :meth:`~yatzy.app.service.GameService.join`); then tell the watchers, and let a
         computer begin once the table is full."""
         async with self._lock:
-            await self._write(self.table.join, name, token_hash=token_hash)
+            before = self.saved
+            try:
+                await self._write(self.table.join, name, token_hash=token_hash)
+            except YatzyError:
+                if self.saved is not before:  # refused, and the table read again
+                    await self._tell(Note("state"))
+                raise
         await self._changed()
         return self.saved
 

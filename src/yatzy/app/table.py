@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from yatzy.app.codes import AppCode
-from yatzy.app.errors import GameChanged
+from yatzy.app.errors import GameChanged, NameAtTable, TableExpired, TableFull
 from yatzy.app.saved import SavedGame, Seat
 from yatzy.app.service import GameService
 from yatzy.bots import Bot, make_bot
@@ -203,9 +203,15 @@ class Table:
 
     def join(self, name: str, *, token_hash: str | None = None) -> Game:
         """Seat ``name`` at an open seat of this public table through the service
-        (:meth:`~yatzy.app.service.GameService.join`); returns the game after it."""
-        return self._write(lambda: self.service.join(self.saved.id, name,
-                                                     token_hash=token_hash))
+        (:meth:`~yatzy.app.service.GameService.join`); returns the game after it. The
+        service decides on the table as stored: when it refuses (the table full, say),
+        the table holds the game as stored too (this copy may be older)."""
+        try:
+            return self._write(lambda: self.service.join(self.saved.id, name,
+                                                         token_hash=token_hash))
+        except (TableFull, TableExpired, NameAtTable):
+            self.reload()
+            raise
 
     def reload(self) -> Game:
         """Read the game again as stored (another window or process may have moved it)."""
