@@ -109,3 +109,18 @@ def test_the_lobby_lists_public_tables_only(db: str | Path) -> None:
         assert listed_waiting[0].open_seats == 2 and listed_waiting[0].public
         assert [g.id for g in listed_live] == [full.id]
         assert private.id not in {g.id for g in listed_waiting + listed_live}
+
+
+def test_the_lobby_replays_only_the_games_that_moved_on(db: str | Path) -> None:
+    with open_service(db) as writer:
+        quiet = writer.create(YATZY, [Seat("Ann"), Seat("", open=True)], public=True)
+        busy = writer.create(YATZY, [Seat("Bo"), Seat("", open=True)], public=True)
+        writer.join(quiet.id, "Cy")
+        writer.join(busy.id, "Di")
+        with open_service(db) as reader:  # another process: nothing of these in memory
+            first = {g.id: g for g in reader.lobby()[1]}
+            writer.apply(busy.id, Roll())
+            second = {g.id: g for g in reader.lobby()[1]}
+            assert second[quiet.id] is first[quiet.id]  # the same version: not read back
+            assert second[busy.id] is not first[busy.id]
+            assert second[busy.id].steps == 1 and first[busy.id].steps == 0

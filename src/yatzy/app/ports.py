@@ -7,7 +7,7 @@ plugs them together).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
@@ -122,11 +122,13 @@ class GameRepository(PlayerRepository, ChangeLog, Protocol):
         :class:`~yatzy.app.errors.GameChanged`, nothing written)."""
         ...
 
-    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int
+    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int,
+              known: Mapping[str, SavedGame] | None = None
               ) -> tuple[list[SavedGame], list[SavedGame]]:
         """The public tables not over, up to ``limit`` of each kind, newest first: with
         open seats, joined or opened since ``waiting_since``; full, played since
-        ``live_since``."""
+        ``live_since``. A game of ``known`` still at its version may be answered as
+        that copy, without reading it back."""
         ...
 
     def get(self, game_id: str, *, known: SavedGame | None = None) -> SavedGame:

@@ -246,6 +246,8 @@ class GameService:
         self._cache_size = cache_size
         self._clock = clock
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
+        #: The games the lobby last listed (:meth:`lobby`).
+        self._listed: dict[str, SavedGame] = {}
         self._lock = threading.Lock()
         #: Players' names and profiles, and the daily challenges.
         self.players = PlayerService(self, repository, clock)
@@ -460,8 +462,16 @@ class GameService:
         games in play with every seat taken (moved in within :data:`LIVE_IDLE`), to
         watch. Finished games are in neither."""
         now = self._clock()
-        return self._repo.lobby(waiting_since=now - TABLE_WAIT, live_since=now - LIVE_IDLE,
-                                limit=_check_limit(limit))
+        with self._lock:
+            known = {**self._listed, **self._cache}
+        waiting, live = self._repo.lobby(waiting_since=now - TABLE_WAIT,
+                                         live_since=now - LIVE_IDLE,
+                                         limit=_check_limit(limit), known=known)
+        # Kept for the next call (the lobby is read every few seconds): only the games
+        # that moved on since are replayed then.
+        with self._lock:
+            self._listed = {game.id: game for game in waiting + live}
+        return waiting, live
 
     # --- The cache of games in play -------------------------------------------------
     #

@@ -14,7 +14,7 @@ import contextlib
 import json
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -405,23 +405,43 @@ class SqlGameRepository:
                                   what="version")
             self._write_rows(connection, changes, self._log_rows(events))
 
-    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int
+    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int,
+              known: Mapping[str, SavedGame] | None = None
               ) -> tuple[list[SavedGame], list[SavedGame]]:
         """The public tables not over: those with open seats joined or opened since
         ``waiting_since``, newest first, and the full ones played since
         ``live_since``, most recently started first; ``limit`` of each at most (games
-        that no longer read are left out)."""
+        that no longer read are left out). A game of ``known`` still at its version is
+        that copy (the lists are read often: only a game that moved on is replayed)."""
         if limit <= 0:
             return [], []
         public = (games.c.public.is_(True), games.c.status == PLAYING)
-        waiting = (sa.select(games)
+        newest = (games.c.created_at.desc(), games.c.id)
+        waiting = (sa.select(games.c.id, games.c.version)
                    .where(*public, games.c.open_seats > 0, games.c.updated_at >= waiting_since)
-                   .order_by(games.c.created_at.desc(), games.c.id).limit(limit))
-        live = (sa.select(games)
+                   .order_by(*newest).limit(limit))
+        live = (sa.select(games.c.id, games.c.version)
                 .where(*public, games.c.open_seats == 0, games.c.updated_at >= live_since)
-                .order_by(games.c.created_at.desc(), games.c.id).limit(limit))
-        return ([g for g in self._listing(waiting) if isinstance(g, SavedGame)],
-                [g for g in self._listing(live) if isinstance(g, SavedGame)])
+                .order_by(*newest).limit(limit))
+
+        def read(connection: sa.Connection) -> tuple[list[Any], list[Any]]:
+            return list(connection.execute(waiting).all()), list(connection.execute(live).all())
+
+        rows = self._read(read)
+        known = known or {}
+        found = {row.id: known[row.id] for row in rows[0] + rows[1]
+                 if row.id in known and known[row.id].version == row.version}
+        missing = [row.id for row in rows[0] + rows[1] if row.id not in found]
+        if missing:
+            for game in self._listing(sa.select(games).where(games.c.id.in_(missing))):
+                if isinstance(game, SavedGame):
+                    found[game.id] = game
+        # A game written between the two reads is as read the second time; one that
+        # left the lists meanwhile (finished, say) is left out.
+        return ([found[row.id] for row in rows[0] if row.id in found
+                 and found[row.id].waiting and not found[row.id].finished],
+                [found[row.id] for row in rows[1] if row.id in found
+                 and not found[row.id].waiting and not found[row.id].finished])
 
     @staticmethod
     def _record(row: sa.Row[Any], played: list[tuple[int, Any]]) -> Any:
