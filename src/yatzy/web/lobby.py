@@ -15,7 +15,7 @@ from yatzy.app.access import new_token, player_key_hash, token_hash
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import LOBBY_SIZE, TABLE_WAIT
 from yatzy.i18n import Translator, translator
-from yatzy.i18n.words import ruleset_title, variant_text
+from yatzy.i18n.words import option_texts, ruleset_title
 from yatzy.web.api import GameId, PlayerKey, check_rate, rooms_of
 from yatzy.web.errors import request_lang
 from yatzy.web.schemas import ERRORS, Joined, JoinIn, LobbyOut, SeatOut
@@ -31,7 +31,7 @@ def _table(t: Translator, base: str, saved: SavedGame) -> dict[str, Any]:
     rules = saved.rules
     return {
         "id": saved.id, "rules": rules.to_dict(), "title": ruleset_title(t, rules),
-        "variant": variant_text(t, rules),
+        "options_text": " · ".join(option_texts(t, rules)),
         "seats": [{"name": None if s.open else seat_label(t, s.name, s.bot), "bot": s.bot,
                    "open": s.open} for s in saved.seats],
         "taken": len(saved.seats) - saved.open_seats, "free": saved.open_seats,
@@ -45,7 +45,7 @@ def _live(t: Translator, base: str, saved: SavedGame) -> dict[str, Any]:
     rules = saved.rules
     return {
         "id": saved.id, "rules": rules.to_dict(), "title": ruleset_title(t, rules),
-        "variant": variant_text(t, rules),
+        "options_text": " · ".join(option_texts(t, rules)),
         "players": [seat_label(t, s.name, s.bot) for s in saved.seats],
         "round": min(saved.game.round, len(rules.boxes)), "rounds": len(rules.boxes),
         "created_at": _when(saved.created_at), "watch_url": f"{base}/games/{saved.id}",

@@ -414,7 +414,7 @@ class LobbyTable(BaseModel):
     id: str
     rules: RulesOut
     title: str = Field(description="The ruleset's name, in the request's language")
-    variant: str = Field(description="Its options, in the request's language")
+    options_text: str = Field(description="Its options, in the request's language")
     seats: list[LobbySeat]
     taken: int
     free: int
@@ -430,7 +430,7 @@ class LobbyGame(BaseModel):
     id: str
     rules: RulesOut
     title: str
-    variant: str
+    options_text: str
     players: list[str] = Field(description="As a page shows them")
     round: int
     rounds: int

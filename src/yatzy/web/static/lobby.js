@@ -50,7 +50,7 @@ function tableItem(table) {
   const li = el("li", "", { class: "card lobby-item", "data-table": table.id });
   const seats = table.seats.map((s) => (s.open ? T.open_seat : s.name)).join(" · ");
   li.append(el("h3", table.title),
-            el("p", table.variant, { class: "small" }),
+            el("p", table.options_text, { class: "small" }),
             el("p", seats),
             el("p", `${fill(T.seats_free, { taken: table.taken, seats: table.taken + table.free })} · ${fill(T.expires, { time: time(table.expires_at) })}`, { class: "small" }));
   const button = el("button", T.join, { type: "button", class: "primary" });
@@ -64,7 +64,7 @@ function tableItem(table) {
 function liveItem(game) {
   const li = el("li", "", { class: "card lobby-item", "data-game": game.id });
   li.append(el("h3", game.title),
-            el("p", game.variant, { class: "small" }),
+            el("p", game.options_text, { class: "small" }),
             el("p", game.players.join(" · ")),
             el("p", fill(T.round, { round: game.round, rounds: game.rounds }), { class: "small" }));
   const actions = el("p", "", { class: "actions" });
