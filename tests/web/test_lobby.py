@@ -172,6 +172,16 @@ def test_joining_by_the_browsers_display_name(client: TestClient) -> None:
     assert joined.status_code == 201 and joined.json()["seat"]["name"] == "Bo"
     mine = client.get("/api/me", headers={"X-Player-Key": KEY_BO}).json()
     assert [g["id"] for g in mine["games"]] == [game_id]  # claimed for "my games"
+    assert mine["games"][0]["names"] == ["Ann", "Bo"]
+
+
+def test_my_games_show_an_open_seat_as_one(client: TestClient) -> None:
+    created = public_table(client, 1)
+    seat = created["seats"][0]
+    client.post(f"/api/games/{created['id']}/claim", headers={
+        "X-Player-Key": KEY_ANN, "Authorization": f"Bearer {seat['token']}"})
+    mine = client.get("/api/me", headers={"X-Player-Key": KEY_ANN}).json()
+    assert mine["games"][0]["names"] == ["Ann", "Open seat"]
 
 
 def test_finished_games_leave_the_lobby(client: TestClient) -> None:

@@ -40,7 +40,7 @@ from yatzy.web.schemas import (
 )
 from yatzy.web.security import client_key
 from yatzy.web.state import game_state
-from yatzy.web.texts import seat_label, seat_labels
+from yatzy.web.texts import seat_labels
 
 router = APIRouter()
 bearer = HTTPBearer(auto_error=False, description="A seat's token, from its invite link")
@@ -330,7 +330,7 @@ async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
             "title": ruleset_title(t, g.saved.rules), "player": g.saved.seats[g.seat].name,
             "players": list(g.saved.game.players), "is_over": g.saved.finished,
             # The players as the page shows them (computers in its language).
-            "names": [seat_label(t, s.name, s.bot) for s in g.saved.seats],
+            "names": list(seat_labels(t, g.saved.seats).values()),
             "round": g.saved.game.round, "rounds": len(g.saved.rules.boxes),
             "total": g.saved.game.cards[g.seat].total,
             "winners": g.saved.game.winners() if g.saved.finished else [],
