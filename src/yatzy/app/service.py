@@ -281,6 +281,7 @@ class GameService:
         """
         mode = check_dice_mode(dice_mode)
         if not isinstance(seats, str | bytes) and isinstance(seats, Sequence):
+            seats = list(islice(seats, MAX_PLAYERS + 1))  # more is refused by _seats
             _check_open_seats(seats, bool(public), mode)
             seats = _open_names(seats)
         table = _seats(seats, check_ruleset(rules))
