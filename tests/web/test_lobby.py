@@ -219,3 +219,18 @@ def test_the_newest_tables_first_and_no_more_than_the_bound(client: TestClient) 
     waiting, live = service.lobby(2)
     assert [g.id for g in waiting] == ids[:0:-1] and live == []
     assert service_module.LOBBY_SIZE == 20
+
+
+def test_a_seat_taken_counts_toward_the_clients_games(db: object) -> None:
+    from yatzy.app.policy import TablePolicy
+    from yatzy.bootstrap import open_service
+    from yatzy.web.app import Settings, create_app
+
+    settings = Settings(pace=0.0, rate=1000.0, policy=TablePolicy(games_per_window=2))
+    with TestClient(create_app(open_service(db), settings)) as limited:  # type: ignore[arg-type]
+        game_id = public_table(limited, 2)["id"]  # one game
+        assert join(limited, game_id, "Bo").status_code == 201  # two
+        refused = join(limited, game_id, "Cy")
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_games"
+        assert limited.get(f"/api/games/{game_id}").json()["seats"][2]["open"] is True

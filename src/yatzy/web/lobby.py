@@ -16,7 +16,7 @@ from yatzy.app.saved import SavedGame
 from yatzy.app.service import LOBBY_SIZE, TABLE_WAIT
 from yatzy.i18n import Translator, translator
 from yatzy.i18n.words import option_texts, ruleset_title
-from yatzy.web.api import GameId, PlayerKey, check_rate, rooms_of
+from yatzy.web.api import GameId, PlayerKey, check_rate, client_of, rooms_of
 from yatzy.web.errors import request_lang
 from yatzy.web.schemas import ERRORS, Joined, JoinIn, LobbyOut, SeatOut
 from yatzy.web.texts import seat_label
@@ -86,6 +86,8 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
         player_key_hash(player_key)  # a bad key is refused before anything is done
     name = await rooms.run(service.players.seat_name, player_key,
                            None if body is None else body.name)
+    # A seat taken is a game begun for this client: it counts toward its games.
+    request.app.state.games_started.admit(client_of(request))
     token = new_token()
     async with rooms.using(game_id) as room:
         saved = await room.session.join(name, token_hash=token_hash(token))
