@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from yatzy.app import ActionApplied, GameCreated, GameDeleted, GameFinished
+from yatzy.app import ActionApplied, GameCreated, GameDeleted, GameFinished, SeatTaken
+from yatzy.app.events import event_from_dict
 
 
 @pytest.mark.parametrize(
@@ -17,6 +18,7 @@ from yatzy.app import ActionApplied, GameCreated, GameDeleted, GameFinished
         (ActionApplied("g", 3, "Ann", {"type": "score", "box": "chance"}, 23), "action_applied"),
         (GameFinished("g", (("Ann", 200), ("Bo", 180))), "game_finished"),
         (GameDeleted("g"), "game_deleted"),
+        (SeatTaken("g", 1, "Bo", 0, version=2), "seat_taken"),
     ],
 )
 def test_tagged_and_json_ready(event: object, tag: str) -> None:
@@ -24,6 +26,7 @@ def test_tagged_and_json_ready(event: object, tag: str) -> None:
     assert data["type"] == tag == event.type  # type: ignore[attr-defined]
     assert data["game_id"] == "g"
     assert json.loads(json.dumps(data))["type"] == tag
+    assert event_from_dict(json.loads(json.dumps(data))) == event  # as another process reads it
     with pytest.raises(dataclasses.FrozenInstanceError):
         event.game_id = "h"  # type: ignore[attr-defined]
 

@@ -52,6 +52,7 @@ test("my turn: the state's player to move is my seat, and the game goes on", () 
   assert.equal(isMyTurn(state(), "Bo"), false);
   assert.equal(isMyTurn(state(), null), false);
   assert.equal(isMyTurn(state({ is_over: true }), "Ann"), false);
+  assert.equal(isMyTurn(state({ phase: "waiting" }), "Ann"), false);  // a table waiting for players
   assert.equal(isMyTurn(null, "Ann"), false);
 });
 

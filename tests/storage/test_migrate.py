@@ -94,8 +94,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert (MIGRATIONS / "env.py").is_file() and (MIGRATIONS / "script.py.mako").is_file()
     scripts = sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py"))
     assert scripts[0] == "r0001_initial.py"
-    assert scripts[-1] == "r0009_quickmatch.py"
-    assert head_revision() == "0009_quickmatch"
+    assert scripts[-1] == "r0010_lobby.py"
+    assert head_revision() == "0010_lobby"
 
 
 def test_programs_opening_a_new_database_at_once(db: str | Path) -> None:

@@ -75,7 +75,7 @@ def test_errors(client: TestClient) -> None:
     missing = client.post("/api/quick-match", json={"rules": "yatzy"})
     assert missing.status_code == 403
     unnamed = client.post("/api/quick-match", json={"rules": "yatzy"}, headers=me(CY))
-    assert unnamed.status_code == 422 and unnamed.json()["error"]["code"] == "name_needed"
+    assert unnamed.status_code == 422 and unnamed.json()["error"]["code"] == "display_name_needed"
     named(client, ANN, "Ann")
     unknown = client.post("/api/quick-match", json={"rules": "chess"}, headers=me(ANN))
     assert unknown.status_code == 422

@@ -347,3 +347,57 @@ def test_racing_moves_through_two_servers_one_wins_the_other_gets_409(
                 assert len(record["actions"]) == state["steps"] == state["version"] - 1
             played += len(record["actions"])
         assert played == 200
+
+
+def test_the_last_seat_of_a_public_table_through_two_servers(tmp_path: Path) -> None:
+    """20 races: two people join the last seat of a public table at once, one through A
+    and one through B: one is seated (201), the other is told the table is full (409
+    ``table_full``); a watcher on A sees the game begin whichever server seated the
+    winner, and the lobby of either server lists the table as live, not waiting."""
+    url = redis_url()
+    with postgres_database() as db, two_servers(db, url, tmp_path) as (a, b):
+        clients = httpx.Client(base_url=a, timeout=10), httpx.Client(base_url=b, timeout=10)
+        barrier = threading.Barrier(2)
+        seated_through = {0: 0, 1: 0}
+        try:
+            for _ in range(20):
+                created = clients[0].post("/api/games", json={
+                    "rules": "yatzy", "public": True,
+                    "seats": [{"name": "Ann"}, {"open": True}]}).json()
+                game_id = created["id"]
+                watcher = Watcher(a.replace("http", "ws") + f"/ws/games/{game_id}")
+                try:
+                    watcher.wait_for(1, 10)
+                    answers: list[Any] = [None, None]
+
+                    def join(i: int, game_id: str = game_id,
+                             answers: list[Any] = answers) -> None:
+                        barrier.wait()
+                        answers[i] = clients[i].post(f"/api/games/{game_id}/join",
+                                                     json={"name": ["Bo", "Cy"][i]})
+
+                    threads = [threading.Thread(target=join, args=(i,)) for i in (0, 1)]
+                    for thread in threads:
+                        thread.start()
+                    for thread in threads:
+                        thread.join()
+                    statuses = [answer.status_code for answer in answers]
+                    assert sorted(statuses) == [201, 409], [x.text for x in answers]
+                    loser = answers[statuses.index(409)]
+                    assert loser.json()["error"]["code"] == "table_full"
+                    winner = statuses.index(201)
+                    seated_through[winner] += 1
+                    watcher.wait_for(2, 5)  # the game begins on A's page too
+                    state = clients[1 - winner].get(f"/api/games/{game_id}").json()
+                    assert state["players"] == ["Ann", ["Bo", "Cy"][winner]]
+                    assert state["phase"] == "person" and state["version"] == 2
+                finally:
+                    watcher.close()
+            for client in clients:
+                lobby = client.get("/api/lobby").json()
+                assert lobby["waiting"] == [] and len(lobby["live"]) == 20
+        finally:
+            for client in clients:
+                client.close()
+        print(f"\nlast seat through A and B at once, 20 races: seated through A "
+              f"{seated_through[0]}, through B {seated_through[1]}")

@@ -26,6 +26,7 @@ from yatzy.app.events import (
     GameCreated,
     GameDeleted,
     GameFinished,
+    SeatTaken,
     TurnsHandedOver,
 )
 from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
@@ -68,6 +69,7 @@ __all__ = [
     "RulesFilter",
     "SavedGame",
     "Seat",
+    "SeatTaken",
     "StatsRow",
     "StorageError",
     "TurnsHandedOver",

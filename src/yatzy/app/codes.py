@@ -41,10 +41,19 @@ class AppCode(StrEnum):
     DAILY_PLAYED = "daily_played"
     BAD_DAY = "bad_day"
     DAY_NOT_OPEN = "day_not_open"
-    NAME_NEEDED = "name_needed"
+    DISPLAY_NAME_NEEDED = "display_name_needed"
     ALREADY_WAITING = "already_waiting"
     TICKET_NOT_FOUND = "ticket_not_found"
     TICKET_CLOSED = "ticket_closed"
+    TABLE_WAITING = "table_waiting"
+    TABLE_FULL = "table_full"
+    TABLE_EXPIRED = "table_expired"
+    NOT_PUBLIC = "not_public"
+    NAME_AT_TABLE = "name_at_table"
+    NAME_NEEDED = "name_needed"
+    OPEN_SEAT = "open_seat"
+    OPEN_SEATS_PRIVATE = "open_seats_private"
+    PUBLIC_DICE = "public_dice"
 
 
 register_error_texts(AppCode, {
@@ -85,11 +94,22 @@ register_error_texts(AppCode, {
             "You have played today's challenge already: one ranked attempt a day"),
     AppCode.BAD_DAY: N_("A day is written YYYY-MM-DD, not {value}"),
     AppCode.DAY_NOT_OPEN: N_("The challenge of {day} is not open yet"),
-    AppCode.NAME_NEEDED: N_("Choose a display name before you play a rated game"),
+    AppCode.DISPLAY_NAME_NEEDED: N_("Choose a display name before you play a rated game"),
     AppCode.ALREADY_WAITING: N_(
             "You are already waiting for an opponent: cancel that first"),
     AppCode.TICKET_NOT_FOUND: N_("There is no such quick match"),
     AppCode.TICKET_CLOSED: N_("This quick match no longer waits"),
+    AppCode.TABLE_WAITING: N_(
+            "The table waits for players: nobody plays until every seat is taken"),
+    AppCode.TABLE_FULL: N_("Every seat at this table is taken"),
+    AppCode.TABLE_EXPIRED: N_(
+            "Nobody joined this table for {minutes} minutes: it is closed"),
+    AppCode.NOT_PUBLIC: N_("There is no public table with this id"),
+    AppCode.NAME_AT_TABLE: N_("A player called {name} sits at this table already"),
+    AppCode.NAME_NEEDED: N_("Give a name to join the table"),
+    AppCode.OPEN_SEAT: N_("An open seat has no name and no computer"),
+    AppCode.OPEN_SEATS_PRIVATE: N_("Only a public table has open seats"),
+    AppCode.PUBLIC_DICE: N_("A public table plays with the program's dice"),
 }, {
     AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
 })

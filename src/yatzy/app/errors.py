@@ -162,7 +162,7 @@ class NameNeeded(BadInput, AppError):
     """A rated game asked for by a player without a display name (the seat is named
     after the player)."""
 
-    code = AppCode.NAME_NEEDED
+    code = AppCode.DISPLAY_NAME_NEEDED
 
     def __init__(self) -> None:
         super().__init__("Choose a display name before you play a rated game")
@@ -194,6 +194,54 @@ class TicketClosed(BadInput, AppError):
 
     def __init__(self, status: str) -> None:
         super().__init__(f"This quick match no longer waits: it is {status}", status=status)
+
+
+class NotPublic(BadInput, AppError):
+    """A join of a game that is no public table (a private game, by link only)."""
+
+    code = AppCode.NOT_PUBLIC
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"There is no public table with id {shown(game_id)}",
+                         game_id=game_id)
+
+
+class TableFull(AppError):
+    """A join of a table whose every seat is taken."""
+
+    code = AppCode.TABLE_FULL
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"Every seat at table {game_id} is taken", game_id=game_id)
+
+
+class TableExpired(AppError):
+    """A join of a table that waited too long for players (it is closed)."""
+
+    code = AppCode.TABLE_EXPIRED
+
+    def __init__(self, game_id: str, minutes: int) -> None:
+        super().__init__(f"Nobody joined this table for {minutes} minutes: it is closed",
+                         game_id=game_id, minutes=minutes)
+
+
+class NameAtTable(BadInput, AppError):
+    """A join under the name of a player at the table (as the core compares names)."""
+
+    code = AppCode.NAME_AT_TABLE
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"A player called {name} sits at this table already", name=name)
+
+
+class TableWaiting(IllegalMove):
+    """An action at a table with open seats: nobody plays until every seat is taken."""
+
+    code = AppCode.TABLE_WAITING
+
+    def __init__(self, game_id: str, open_seats: int) -> None:
+        super().__init__("The table waits for players: nobody plays until every seat is"
+                         " taken", game_id=game_id, open_seats=open_seats)
 
 
 class StorageError(AppError):

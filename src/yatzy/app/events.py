@@ -95,7 +95,20 @@ class TurnsHandedOver(_Event):
     type: str = field(default="turns_handed_over", init=False)
 
 
-Event = GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted | TurnsHandedOver
+@dataclass(frozen=True)
+class SeatTaken(_Event):
+    """A person joined a public table: ``player`` took the open seat ``seat`` (0-based);
+    ``open_seats`` are still open (none: the game begins)."""
+
+    game_id: str
+    seat: int
+    player: str
+    open_seats: int
+    type: str = field(default="seat_taken", init=False)
+
+
+Event = (GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted
+         | TurnsHandedOver | SeatTaken)
 
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
@@ -105,6 +118,7 @@ _EVENT_TYPES: dict[str, type[_Event]] = {
     "game_finished": GameFinished,
     "game_deleted": GameDeleted,
     "turns_handed_over": TurnsHandedOver,
+    "seat_taken": SeatTaken,
 }
 
 
@@ -126,5 +140,5 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                                  for v in values[name])
     event = kind(**values)
     assert isinstance(event, GameCreated | ActionApplied | ActionUndone | GameFinished
-                      | GameDeleted | TurnsHandedOver)
+                      | GameDeleted | TurnsHandedOver | SeatTaken)
     return event

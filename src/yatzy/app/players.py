@@ -41,13 +41,16 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from yatzy.app.access import player_key_hash
+from yatzy.app.codes import AppCode
 from yatzy.app.dice import secret_seed
 from yatzy.app.errors import (
     BadDay,
     BadQuery,
+    BadSeats,
     DailyPlayed,
     DayNotOpen,
     GameNotFound,
+    NameTaken,
     PlayerNotFound,
 )
 from yatzy.app.ports import PlayerRepository
@@ -283,6 +286,28 @@ class PlayerService:
         player = self.me(player_key)
         self._repo.rename_player(player.id, checked, name_key(checked), self._clock())
         return replace(player, name=checked)
+
+    def seat_name(self, player_key: str | None, name: object = None) -> str:
+        """The name a person takes a seat of a public table under: ``name`` when given
+        (checked by the core; :class:`~yatzy.app.errors.NameTaken` when it is another
+        player's display name), else the display name of the player of ``player_key``;
+        :class:`~yatzy.app.errors.BadSeats` when there is neither."""
+        if name is None:
+            found = None if player_key is None else self.name_of(player_key)
+            if found is None:
+                raise BadSeats("Give a name to join the table", code=AppCode.NAME_NEEDED)
+            return found
+        try:
+            checked = check_name(name)
+        except IllegalMove as exc:
+            raise BadSeats(exc.message, code=exc.code, **exc.params) from exc
+        owner = self._repo.player_named(name_key(checked))
+        if owner is not None:
+            mine = None if player_key is None else self._repo.player_of_key(
+                player_key_hash(player_key))
+            if mine is None or mine.id != owner.id:
+                raise NameTaken(checked)
+        return checked
 
     def profile(self, name: object) -> Profile:
         """The profile of the player called ``name`` (as the core compares names);

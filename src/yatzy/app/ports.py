@@ -7,7 +7,7 @@ plugs them together).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
@@ -177,6 +177,23 @@ class GameRepository(PlayerRepository, MatchRepository, ChangeLog, Protocol):
         """Replace the stored game ``saved.id``, which must still be at
         ``expected_version`` (else :class:`~yatzy.app.errors.GameChanged`); a finished
         game's results go into the history in the same transaction."""
+        ...
+
+    def reseat(self, saved: SavedGame, *, expected_version: int,
+               events: Sequence[Event] = ()) -> None:
+        """Replace the stored game ``saved.id``, which nobody has moved in, with the
+        same game at other seats (a person took an open seat): one conditional write of
+        the game still at ``expected_version`` (else
+        :class:`~yatzy.app.errors.GameChanged`, nothing written)."""
+        ...
+
+    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int,
+              known: Mapping[str, SavedGame] | None = None
+              ) -> tuple[list[SavedGame], list[SavedGame]]:
+        """The public tables not over, up to ``limit`` of each kind, newest first: with
+        open seats, joined or opened since ``waiting_since``; full, played since
+        ``live_since``. A game of ``known`` still at its version may be answered as
+        that copy, without reading it back."""
         ...
 
     def get(self, game_id: str, *, known: SavedGame | None = None) -> SavedGame:

@@ -7,13 +7,13 @@ Everything is decided in the store that every process of a site shares
 (:class:`~yatzy.app.ports.MatchRepository`): a request stores its ticket and, in the same
 transaction, takes the nearest waiting ticket by an update that fails when it no longer
 waits; asking about a waiting ticket pairs it with the tickets stored by then the same
-way (both in one transaction). So two processes never pair one ticket twice. Only the ticket's SHA-256
-is stored; the seat token a ticket gives is made from the ticket (:func:`seat_token`), so
-the database holds no working token either. A ticket is asked about (polled) while its
-holder waits; one not asked about for :data:`STALE` seconds is not paired (its holder
-left). After :data:`OFFER_AFTER` seconds without an opponent the answer offers a computer
-of about the player's strength (:func:`~yatzy.app.ratings.level_for`), for an unrated
-game.
+way (both in one transaction). So two processes never pair one ticket twice. Only the
+ticket's SHA-256 is stored; the seat token a ticket gives is made from the ticket
+(:func:`seat_token`), so the database holds no working token either. A ticket is asked
+about (polled) while its holder waits; one not asked about for :data:`STALE` seconds is
+not paired (its holder left). After :data:`OFFER_AFTER` seconds without an opponent the
+answer offers a computer of about the player's strength
+(:func:`~yatzy.app.ratings.level_for`), for an unrated game.
 
 When a rated game is over its result counts once for both players' Glicko-2 ratings
 (:mod:`yatzy.app.ratings`): the process that stores the last action rates it, and

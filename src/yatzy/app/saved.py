@@ -25,11 +25,14 @@ class Seat:
     """A place at the table: the player's name and, for a computer player, its level
     (``"greedy"``); ``bot=None`` is a person. A person's seat in an online game has
     ``token_hash``, the hash of the secret that lets its holder act for it
-    (:mod:`yatzy.app.access`)."""
+    (:mod:`yatzy.app.access`). An ``open`` seat of a public table waits for a person to
+    join (:meth:`~yatzy.app.service.GameService.join`): until then its name is a
+    stand-in the service chose, which no page shows."""
 
     name: str
     bot: str | None = None
     token_hash: str | None = field(default=None, repr=False)
+    open: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -64,6 +67,18 @@ class SavedGame:
     hints: bool = False
     #: The result counts for the players' ratings (a quick-match game).
     rated: bool = False
+    #: A public table: listed in the lobby, where anyone may take its open seats.
+    public: bool = False
+
+    @property
+    def open_seats(self) -> int:
+        """Seats still waiting for a person to join."""
+        return sum(seat.open for seat in self.seats)
+
+    @property
+    def waiting(self) -> bool:
+        """True while a seat is open: nobody plays until every seat is taken."""
+        return any(seat.open for seat in self.seats)
 
     @property
     def finished(self) -> bool:

@@ -40,7 +40,12 @@ from yatzy.app.errors import (
     BadSeats,
     GameChanged,
     GameNotFound,
+    NameAtTable,
+    NotPublic,
     StorageError,
+    TableExpired,
+    TableFull,
+    TableWaiting,
 )
 from yatzy.app.events import (
     ActionApplied,
@@ -49,6 +54,7 @@ from yatzy.app.events import (
     GameCreated,
     GameDeleted,
     GameFinished,
+    SeatTaken,
     TurnsHandedOver,
 )
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
@@ -68,7 +74,7 @@ from yatzy.bots import check_level
 from yatzy.core.actions import Action, Undo, action_from_dict
 from yatzy.core.errors import IllegalMove, RulesError, YatzyError, shown
 from yatzy.core.game import Game, Step
-from yatzy.core.names import MAX_PLAYERS, check_name, check_players
+from yatzy.core.names import MAX_PLAYERS, check_name, check_players, free_name, same_name
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
 from yatzy.core.seeded import Seed
 from yatzy.solver import check_ready
@@ -86,6 +92,16 @@ def utc_now() -> datetime:
 
 #: How long a game nobody has moved in is kept by :meth:`GameService.prune_unmoved`.
 UNMOVED_AGE = timedelta(days=1)
+
+#: How long a public table waits for its next player: one nobody joins for so long
+#: leaves the lobby and can no longer be joined.
+TABLE_WAIT = timedelta(minutes=30)
+#: A full public table nobody has moved in for so long leaves the lobby's live games.
+LIVE_IDLE = timedelta(minutes=30)
+#: Public tables of each kind (waiting, live) the lobby lists at most.
+LOBBY_SIZE = 20
+#: Joins of one table tried while others take its seats at the same moment.
+JOIN_TRIES = 5
 
 #: Reads of the stored game an :meth:`GameService.apply` without an expectation tries
 #: the action on while other writers keep moving the game on.
@@ -115,6 +131,39 @@ def _seats(seats: Iterable[Seat | str], rules: Ruleset | None = None) -> tuple[S
         # The core decides what a name is; the service only says it as its own error.
         raise BadSeats(exc.message, code=exc.code, **exc.params) from exc
     return result
+
+
+def _open_names(seats: Sequence[Seat | str]) -> list[Seat | str]:
+    """``seats`` with a stand-in name for each open seat (``Open seat 2`` for the second
+    seat, or one more number where a player has that name): the game's players must
+    have names, and a person who joins may take any other."""
+    taken = [s if isinstance(s, str) else s.name for s in seats
+             if isinstance(s, str) or (isinstance(s, Seat) and not s.open
+                                       and isinstance(s.name, str))]
+    named: list[Seat | str] = []
+    for i, seat in enumerate(seats):
+        if isinstance(seat, Seat) and seat.open:
+            seat = replace(seat, name=free_name(f"Open seat {i + 1}", taken))
+            taken.append(seat.name)
+        named.append(seat)
+    return named
+
+
+def _check_open_seats(seats: Sequence[Seat | str], public: bool, dice_mode: str) -> None:
+    """An open seat is a person's place to take (no name, no computer), at a public
+    table, which plays with the program's dice (its players are not at one table)."""
+    if not any(isinstance(seat, Seat) and seat.open for seat in seats):
+        return
+    if not public:
+        raise BadSeats("Only a public table has open seats", code=AppCode.OPEN_SEATS_PRIVATE)
+    for seat in seats:
+        if isinstance(seat, Seat) and seat.open and (seat.name or seat.bot is not None
+                                                     or seat.token_hash):
+            raise BadSeats("An open seat has no name and no computer",
+                           code=AppCode.OPEN_SEAT)
+    if dice_mode != "auto":
+        raise BadSeats("A public table plays with the program's dice",
+                       code=AppCode.PUBLIC_DICE)
 
 
 def _as_query(exc: IllegalMove | RulesError) -> BadQuery:
@@ -199,6 +248,8 @@ class GameService:
         self._cache_size = cache_size
         self._clock = clock
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
+        #: The games the lobby last listed (:meth:`lobby`).
+        self._listed: dict[str, SavedGame] = {}
         self._lock = threading.Lock()
         #: Players' names and profiles, and the daily challenges.
         self.players = PlayerService(self, repository, clock)
@@ -220,9 +271,14 @@ class GameService:
         game_id: str | None = None,
         rated: bool = False,
         claims: Sequence[tuple[int, str]] = (),
+        public: bool = False,
     ) -> SavedGame:
         """Start and store a new game of ``rules`` with ``seats`` (in seat order; a plain
         name is a person).
+
+        A ``public`` table is listed in the lobby (:meth:`lobby`); its ``open`` seats
+        (``Seat("", open=True)``) are for anyone to take (:meth:`join`), and nobody
+        plays until every one is taken. It plays with the program's dice.
 
         ``dice_mode="auto"`` rolls from ``seed`` (random when ``None``);
         ``"manual"`` takes every roll's dice from the actions (no seed). With
@@ -235,6 +291,10 @@ class GameService:
         seats from the start, stored with the game.
         """
         mode = check_dice_mode(dice_mode)
+        if not isinstance(seats, str | bytes) and isinstance(seats, Sequence):
+            seats = list(islice(seats, MAX_PLAYERS + 1))  # more is refused by _seats
+            _check_open_seats(seats, bool(public), mode)
+            seats = _open_names(seats)
         table = _seats(seats, check_ruleset(rules))
         if hints:
             check_ready(rules)  # the hints are the solver's, from its table
@@ -248,7 +308,7 @@ class GameService:
         )
         now = self._clock()
         saved = SavedGame(game_id or uuid.uuid4().hex, game, table, mode, now, now,
-                          hints=bool(hints), rated=rated)
+                          hints=bool(hints), rated=rated, public=bool(public))
         event = GameCreated(saved.id, game.players, version=saved.version)
         self._repo.add(saved, events=[event], claims=claims)
         self._remember(saved)
@@ -309,6 +369,8 @@ class GameService:
         expected_steps: int | None, expected_version: int | None,
     ) -> SavedGame:
         _check_expected(saved, expected_steps, expected_version)
+        if saved.waiting:
+            raise TableWaiting(saved.id, saved.open_seats)
         check_action_dice(saved.dice_mode, action)
         game = saved.game.apply(action, player=player)
         new = replace(saved, game=game, updated_at=self._clock(), version=saved.version + 1)
@@ -385,6 +447,78 @@ class GameService:
         self._remember(new)
         self._publish(event)
         return new
+
+    # --- Public tables ---------------------------------------------------------------
+
+    def join(self, game_id: str, name: object, *, token_hash: str | None = None
+             ) -> SavedGame:
+        """Seat the person called ``name`` at the first open seat of the public table
+        ``game_id`` (``token_hash``: the hash of their seat's secret) and store it; the
+        game begins when the last seat is taken. Refused, with nothing changed: a game
+        that is no public table (:class:`~yatzy.app.errors.NotPublic`), a table whose
+        seats are all taken or that is over (:class:`~yatzy.app.errors.TableFull`), one
+        nobody joined for :data:`TABLE_WAIT` (:class:`~yatzy.app.errors.TableExpired`),
+        a name the core refuses, or one a player at the table has
+        (:class:`~yatzy.app.errors.NameAtTable`). Two joins of the last seat at the same
+        moment, in any processes: the store takes one (a conditional write) and the
+        other is told the table is full."""
+        game_id = _check_game_id(game_id)
+        try:
+            name = check_name(name)
+        except IllegalMove as exc:
+            raise BadSeats(exc.message, code=exc.code, **exc.params) from exc
+        for _ in range(JOIN_TRIES):
+            saved = self._repo.get(game_id, known=self._cached(game_id))
+            index = self._open_seat(saved, name)
+            seats = list(saved.seats)
+            seats[index] = Seat(name, None, token_hash)
+            table = tuple(s for s in _open_names(seats) if isinstance(s, Seat))
+            game = saved.game
+            started = Game.start(game.ruleset, [seat.name for seat in table], seed=game.seed,
+                                 first_player=game.first_player)
+            new = replace(saved, game=started, seats=table, updated_at=self._clock(),
+                          version=saved.version + 1)
+            event = SeatTaken(saved.id, index, name, new.open_seats, version=new.version)
+            try:
+                self._repo.reseat(new, expected_version=saved.version, events=[event])
+            except GameChanged:
+                self._forget(game_id)  # another join came first: decide on the table now
+                continue
+            self._remember(new)
+            self._publish(event)
+            return new
+        raise GameChanged(game_id, expected=saved.version, actual=saved.version + 1,
+                          what="version")
+
+    def _open_seat(self, saved: SavedGame, name: str) -> int:
+        """The seat ``name`` would take at ``saved``, or the error that says why none."""
+        if not saved.public:
+            raise NotPublic(saved.id)
+        if not saved.waiting or saved.finished or saved.steps:
+            raise TableFull(saved.id)
+        if saved.updated_at < self._clock() - TABLE_WAIT:
+            raise TableExpired(saved.id, int(TABLE_WAIT.total_seconds() // 60))
+        for seat in saved.seats:
+            if not seat.open and same_name(seat.name, name):
+                raise NameAtTable(name)
+        return next(i for i, seat in enumerate(saved.seats) if seat.open)
+
+    def lobby(self, limit: int = LOBBY_SIZE) -> tuple[list[SavedGame], list[SavedGame]]:
+        """The public tables for the lobby, up to ``limit`` of each kind, newest first:
+        those waiting for players (joined or opened within :data:`TABLE_WAIT`), and the
+        games in play with every seat taken (moved in within :data:`LIVE_IDLE`), to
+        watch. Finished games are in neither."""
+        now = self._clock()
+        with self._lock:
+            known = {**self._listed, **self._cache}
+        waiting, live = self._repo.lobby(waiting_since=now - TABLE_WAIT,
+                                         live_since=now - LIVE_IDLE,
+                                         limit=_check_limit(limit), known=known)
+        # Kept for the next call (the lobby is read every few seconds): only the games
+        # that moved on since are replayed then.
+        with self._lock:
+            self._listed = {game.id: game for game in waiting + live}
+        return waiting, live
 
     # --- The cache of games in play -------------------------------------------------
     #

@@ -59,7 +59,7 @@ from yatzy.app.saved import SavedGame
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll
 from yatzy.core.dice import Dice
-from yatzy.core.errors import ErrorCode, IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove, YatzyError
 from yatzy.core.game import Game
 
 log = logging.getLogger(__name__)
@@ -101,6 +101,8 @@ class Phase(StrEnum):
     DICE = "dice"
     #: Every box is filled.
     OVER = "over"
+    #: A public table's open seats wait for players: nobody plays yet.
+    WAITING = "waiting"
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,8 @@ class GameSession:
         table = self.table
         if table.game.is_over:
             return Phase.OVER
+        if table.saved.waiting:
+            return Phase.WAITING
         if table.waiting_for_dice:
             return Phase.DICE
         if table.bot_to_play is not None:
@@ -268,6 +272,21 @@ class GameSession:
             else:
                 await self._write(table.act, action, player=player,
                                   expected_version=expected_version)
+        await self._changed()
+        return self.saved
+
+    async def join(self, name: str, *, token_hash: str | None = None) -> SavedGame:
+        """Seat the person ``name`` at an open seat of this public table (see
+        :meth:`~yatzy.app.service.GameService.join`); then tell the watchers, and let a
+        computer begin once the table is full."""
+        async with self._lock:
+            before = self.saved
+            try:
+                await self._write(self.table.join, name, token_hash=token_hash)
+            except YatzyError:
+                if self.saved is not before:  # refused, and the table read again
+                    await self._tell(Note("state"))
+                raise
         await self._changed()
         return self.saved
 

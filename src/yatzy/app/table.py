@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from yatzy.app.codes import AppCode
-from yatzy.app.errors import GameChanged
+from yatzy.app.errors import GameChanged, NameAtTable, TableExpired, TableFull
 from yatzy.app.events import Event
 from yatzy.app.saved import SavedGame, Seat
 from yatzy.app.service import GameService
@@ -114,8 +114,9 @@ class Table:
 
     @property
     def bot_to_play(self) -> Bot | None:
-        """The computer player whose turn it is, if it is one's turn."""
-        if self.game.is_over:
+        """The computer player whose turn it is, if it is one's turn (none plays while
+        the table waits for players)."""
+        if self.game.is_over or self.saved.waiting:
             return None
         return self.bot_for(self.game.current_player)
 
@@ -200,6 +201,18 @@ class Table:
             self.saved.id, player=player,
             expected_version=self.saved.version if expected_version is None
             else expected_version))
+
+    def join(self, name: str, *, token_hash: str | None = None) -> Game:
+        """Seat ``name`` at an open seat of this public table through the service
+        (:meth:`~yatzy.app.service.GameService.join`); returns the game after it. The
+        service decides on the table as stored: when it refuses (the table full, say),
+        the table holds the game as stored too (this copy may be older)."""
+        try:
+            return self._write(lambda: self.service.join(self.saved.id, name,
+                                                         token_hash=token_hash))
+        except (TableFull, TableExpired, NameAtTable):
+            self.reload()
+            raise
 
     def reload(self) -> Game:
         """Read the game again as stored (another window or process may have moved it)."""

@@ -174,7 +174,19 @@ def variant_text(t: Translator, ruleset: Ruleset) -> str:
     >>> variant_text(translator("en"), ruleset("yatzy", order="in_order"))
     'Yatzy · Play order: in order · Rolls per turn: 3'
     """
-    parts = [t._(ruleset.title or ruleset.name)]
+    return " · ".join([t._(ruleset.title or ruleset.name), *option_texts(t, ruleset)])
+
+
+def option_texts(t: Translator, ruleset: Ruleset) -> list[str]:
+    """Every option of ``ruleset`` said, in its description's order: ``["Play order: in
+    order", "Rolls per turn: 3"]``.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> from yatzy.i18n import translator
+    >>> option_texts(translator("en"), ruleset("yahtzee"))[0]
+    'Joker: forced Joker'
+    """
+    parts = []
     values = ruleset.options
     for option in ruleset.describe().options:  # labels as the ruleset's description has them
         label, value = t._(option.label), values[option.name]
@@ -184,7 +196,7 @@ def variant_text(t: Translator, ruleset: Ruleset) -> str:
         else:
             shown = dict(option.choice_labels).get(value, str(value))
             parts.append(f"{label}: {t._(shown)}")
-    return " · ".join(parts)
+    return parts
 
 
 def refusal(t: Translator, game: Game, box: str) -> str:

@@ -14,7 +14,7 @@ import contextlib
 import json
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -286,7 +286,10 @@ class SqlGameRepository:
             "version": saved.version,
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
+                      | ({"open": True} if s.open else {})
                       for s in saved.seats],
+            "public": saved.public,
+            "open_seats": saved.open_seats,
             "settings": ({"hints": True} if saved.hints else {})
                         | ({"rated": True} if saved.rated else {}) or None,
             "created_at": saved.created_at,
@@ -396,6 +399,70 @@ class SqlGameRepository:
 
         self._grouped(work)
 
+    def reseat(self, saved: SavedGame, *, expected_version: int,
+               events: Sequence[Event] = ()) -> None:
+        """Store ``saved``, a game nobody has moved in whose seats changed (a person
+        took an open seat, :meth:`GameService.join
+        <yatzy.app.service.GameService.join>`): its header and seats are written again,
+        in one conditional update of the row still at ``expected_version`` with no
+        action stored, so that of two joins of one seat, in any processes, one is
+        stored and the other is :class:`GameChanged` (nothing written)."""
+        if saved.steps:
+            raise ValueError("Only a game nobody has moved in is reseated")
+        row = self._row(saved)
+        del row["created_at"]
+        row["record"] = record_header(saved.game)
+        with self._transaction() as connection:
+            done = connection.execute(
+                games.update().where(games.c.id == saved.id,
+                                     games.c.version == expected_version,
+                                     games.c.steps == 0).values(**row))
+            if done.rowcount != 1:
+                actual = connection.scalar(_VERSION, {"key_id": saved.id})
+                if actual is None:
+                    raise GameNotFound(saved.id)
+                raise GameChanged(saved.id, expected=expected_version, actual=actual,
+                                  what="version")
+            self._write_rows(connection, changes, self._log_rows(events))
+
+    def lobby(self, *, waiting_since: datetime, live_since: datetime, limit: int,
+              known: Mapping[str, SavedGame] | None = None
+              ) -> tuple[list[SavedGame], list[SavedGame]]:
+        """The public tables not over: those with open seats joined or opened since
+        ``waiting_since``, newest first, and the full ones played since
+        ``live_since``, most recently started first; ``limit`` of each at most (games
+        that no longer read are left out). A game of ``known`` still at its version is
+        that copy (the lists are read often: only a game that moved on is replayed)."""
+        if limit <= 0:
+            return [], []
+        public = (games.c.public.is_(True), games.c.status == PLAYING)
+        newest = (games.c.created_at.desc(), games.c.id)
+        waiting = (sa.select(games.c.id, games.c.version)
+                   .where(*public, games.c.open_seats > 0, games.c.updated_at >= waiting_since)
+                   .order_by(*newest).limit(limit))
+        live = (sa.select(games.c.id, games.c.version)
+                .where(*public, games.c.open_seats == 0, games.c.updated_at >= live_since)
+                .order_by(*newest).limit(limit))
+
+        def read(connection: sa.Connection) -> tuple[list[Any], list[Any]]:
+            return list(connection.execute(waiting).all()), list(connection.execute(live).all())
+
+        rows = self._read(read)
+        known = known or {}
+        found = {row.id: known[row.id] for row in rows[0] + rows[1]
+                 if row.id in known and known[row.id].version == row.version}
+        missing = [row.id for row in rows[0] + rows[1] if row.id not in found]
+        if missing:
+            for game in self._listing(sa.select(games).where(games.c.id.in_(missing))):
+                if isinstance(game, SavedGame):
+                    found[game.id] = game
+        # A game written between the two reads is as read the second time; one that
+        # left the lists meanwhile (finished, say) is left out.
+        return ([found[row.id] for row in rows[0] if row.id in found
+                 and found[row.id].waiting and not found[row.id].finished],
+                [found[row.id] for row in rows[1] if row.id in found
+                 and not found[row.id].waiting and not found[row.id].finished])
+
     @staticmethod
     def _record(row: sa.Row[Any], played: list[tuple[int, Any]]) -> Any:
         """The record of the game in ``row``: its header with the actions of its moves."""
@@ -419,13 +486,14 @@ class SqlGameRepository:
             raise RecordError(f"Saved game {row.id} does not replay: {exc}",
                               step=exc.step) from exc
         try:
-            seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash")) for s in row.seats)
+            seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash"),
+                               open=s.get("open") is True) for s in row.seats)
         except _DECODING as exc:
             raise _damaged(exc) from exc
         settings = row.settings if isinstance(row.settings, dict) else {}
         return SavedGame(row.id, game, seats, row.dice_mode, row.created_at, row.updated_at,
                          row.version, hints=settings.get("hints") is True,
-                         rated=settings.get("rated") is True)
+                         rated=settings.get("rated") is True, public=bool(row.public))
 
     # A game is its row of ``games`` and its rows of ``moves``, read by two statements
     # that another process's write may come between. So the versions of the games are

@@ -71,7 +71,8 @@ games = sa.Table(
     #: Writes so far (each action or undo adds one): the row's version for optimistic
     #: concurrency (before undos were recorded, an undo lowered ``steps``).
     sa.Column("version", sa.Integer, nullable=False, server_default="1"),
-    #: [{"name": ..., "bot": ... or null}] in seat order.
+    #: [{"name": ..., "bot": ... or null}] in seat order (``"open": true`` for a seat of
+    #: a public table that waits for a player).
     sa.Column("seats", sa.JSON, nullable=False),
     #: Table settings that are not rules, as JSON: {"hints": true}; NULL = defaults.
     sa.Column("settings", sa.JSON, nullable=True),
@@ -81,8 +82,13 @@ games = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
     sa.Column("finished_at", UTCDateTime, nullable=True),
+    #: A public table: listed in the lobby, its open seats for anyone to take.
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    #: Seats still open (a public table waits for players while there are any).
+    sa.Column("open_seats", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_games_status_updated_at", "status", "updated_at"),
     sa.Index("ix_games_ruleset_options_key", "ruleset", "options_key"),
+    sa.Index("ix_games_public_status_updated_at", "public", "status", "updated_at"),
 )
 
 #: One row per action of each game, in order: the record's ``actions``, one at a time.

@@ -40,7 +40,7 @@ from yatzy.web.schemas import (
 )
 from yatzy.web.security import client_key
 from yatzy.web.state import game_state
-from yatzy.web.texts import seat_label, seat_labels
+from yatzy.web.texts import seat_labels
 
 router = APIRouter()
 bearer = HTTPBearer(auto_error=False, description="A seat's token, from its invite link")
@@ -88,10 +88,10 @@ def _seats(body: NewGame) -> list[Seat]:
     seats = []
     for given in body.seats:
         name = given.name
-        if given.bot is not None and not name:
+        if given.bot is not None and not name and not given.open:
             name = free_name(f"CPU {given.bot}", taken)
             taken.append(name)
-        seats.append(Seat(name or "", given.bot))
+        seats.append(Seat(name or "", given.bot, open=given.open))
     return seats
 
 
@@ -115,13 +115,13 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
 
     policy.check_seats(seats, ready=ready, ruleset=rules)
     request.app.state.games_started.admit(client_of(request))
-    tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None}
-    seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None)
+    tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None and not s.open}
+    seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None, open=s.open)
              for i, s in enumerate(seats)]
 
     room = await rooms.create(lambda: rooms.service.create(
         rules, seats, first_player=body.first_player, hints=body.hints,
-        dice_mode="auto" if body.dice == "server" else "manual"))
+        dice_mode="auto" if body.dice == "server" else "manual", public=body.public))
     table = room.table
     game = table.game
     base = str(request.base_url).rstrip("/")
@@ -129,7 +129,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     return {
         "id": table.saved.id,
         "seats": [SeatOut(name=s.name, token=tokens[i], url=f"{page}#token={tokens[i]}")
-                  for i, s in enumerate(seats) if i in tokens],
+                  for i, s in enumerate(table.saved.seats) if i in tokens],
         "watch_url": page,
         "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
     }
@@ -330,7 +330,7 @@ async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
             "title": ruleset_title(t, g.saved.rules), "player": g.saved.seats[g.seat].name,
             "players": list(g.saved.game.players), "is_over": g.saved.finished,
             # The players as the page shows them (computers in its language).
-            "names": [seat_label(t, s.name, s.bot) for s in g.saved.seats],
+            "names": list(seat_labels(t, g.saved.seats).values()),
             "round": g.saved.game.round, "rounds": len(g.saved.rules.boxes),
             "total": g.saved.game.cards[g.seat].total,
             "winners": g.saved.game.winners() if g.saved.finished else [],

@@ -20,9 +20,13 @@ from yatzy.app.errors import (
     DayNotOpen,
     GameChanged,
     GameNotFound,
+    NameAtTable,
     NameTaken,
+    NotPublic,
     PlayerNotFound,
     StorageError,
+    TableExpired,
+    TableFull,
     TicketClosed,
     TicketNotFound,
 )
@@ -127,10 +131,11 @@ def error_body(code: str, message: str) -> dict[str, Any]:
 
 def status_of(error: YatzyError) -> int:
     """The HTTP status of a typed error of the core or the app."""
-    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen | TicketNotFound):
+    if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen | TicketNotFound
+                  | NotPublic):
         return 404
     if isinstance(error, GameChanged | NameTaken | DailyPlayed | AlreadyWaiting
-                  | TicketClosed):
+                  | TicketClosed | TableFull | TableExpired | NameAtTable):
         return 409
     if isinstance(error, StorageError | AdviceBusy | SolverMissing | TableNotBuilt):
         return 503  # not the request's fault: the server cannot do it now

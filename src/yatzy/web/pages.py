@@ -120,6 +120,17 @@ async def daily(request: Request) -> HTMLResponse:
         "levels_json": script_json(levels)})
 
 
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby(request: Request) -> HTMLResponse:
+    """The public tables waiting for players (join) and the public games in play
+    (watch), and a form to open a public table: the rules and their options as the home
+    page offers them (the rulesets' description)."""
+    t = translator(request_lang(request))
+    context = _common(request) | {
+        "rulesets": [ruleset_description(t, info) for info in all_rulesets()]}
+    return _page(request, "lobby.html", context)
+
+
 @router.get("/offline", response_class=HTMLResponse)
 async def offline(request: Request) -> HTMLResponse:
     """What the service worker shows for a page when the server cannot be reached (it

@@ -18,11 +18,14 @@ OptionValue = str | bool | SmallInt
 
 class SeatIn(BaseModel):
     """A seat: a person by name, or a computer by level (``{"bot": "hard"}``; a name is
-    optional for a computer)."""
+    optional for a computer), or at a public table an open seat (``{"open": true}``)
+    that anyone may take from the lobby."""
 
     model_config = ConfigDict(extra="forbid")
     name: Name | None = None
     bot: Annotated[str, Field(max_length=32)] | None = None
+    open: bool = Field(default=False, description="A seat of a public table that waits "
+                                                  "for a person to join")
 
 
 class NewGame(BaseModel):
@@ -36,6 +39,8 @@ class NewGame(BaseModel):
     dice: Literal["server", "manual"] = "server"
     first_player: Annotated[str, Field(max_length=16)] = "seat"
     hints: bool = False
+    public: bool = Field(default=False, description="List the table in the lobby, where "
+                                                    "anyone may take its open seats")
 
 
 class SeatOut(BaseModel):
@@ -44,6 +49,23 @@ class SeatOut(BaseModel):
     name: str
     token: str
     url: str
+
+
+class JoinIn(BaseModel):
+    """``POST /api/games/{id}/join``: the name to sit under (by default the display name
+    of the browser's ``X-Player-Key``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name | None = None
+
+
+class Joined(BaseModel):
+    """The answer to a join: the seat taken, with its secret token and link."""
+
+    id: str
+    seat: SeatOut
+    watch_url: str
+    open_seats: int = Field(description="Seats still open (0: the game begins)")
 
 
 class GameCreated(BaseModel):
@@ -131,6 +153,8 @@ class SeatState(BaseModel):
     name: str
     bot: str | None = Field(description="The computer's level; null for a person")
     connected: bool
+    open: bool = Field(description="An open seat of a public table, waiting for a person "
+                                   "to join (its name is a stand-in)")
 
 
 class RollOffOut(BaseModel):
@@ -179,9 +203,10 @@ class GameState(BaseModel):
     hints: bool
     seed_hash: str | None
     current_player: str | None = Field(description="null once the game is over")
-    phase: Literal["person", "thinking", "showing", "dice", "over"] = Field(
+    phase: Literal["person", "thinking", "showing", "dice", "over", "waiting"] = Field(
         description="What the game waits for: a person, a computer (choosing, or showing "
-                    "the dice it keeps), a computer's real dice, nothing (over)")
+                    "the dice it keeps), a computer's real dice, nothing (over), players "
+                    "to take the open seats of a public table (waiting)")
     dice: list[int] | None
     held: list[int] = Field(description="Positions of the dice kept: at the turn's last "
                                         "reroll, or a computer's keep while it shows it "
@@ -401,3 +426,52 @@ class QuickMatchOut(BaseModel):
     offer: str | None = Field(
         description="After 20 s without an opponent: a computer level of about the "
                     "player's strength to play instead (an unrated game), else null")
+
+
+# --- The lobby ------------------------------------------------------------------------
+
+
+class LobbySeat(BaseModel):
+    """A seat of a public table."""
+
+    name: str | None = Field(description="As a page shows the player; null for an open seat")
+    bot: str | None
+    open: bool
+
+
+class LobbyTable(BaseModel):
+    """A public table waiting for players."""
+
+    id: str
+    rules: RulesOut
+    title: str = Field(description="The ruleset's name, in the request's language")
+    options_text: str = Field(description="Its options, in the request's language")
+    seats: list[LobbySeat]
+    taken: int
+    free: int
+    hints: bool
+    created_at: str
+    expires_at: str = Field(description="When the table closes unless someone joins")
+    watch_url: str
+
+
+class LobbyGame(BaseModel):
+    """A public game in play, every seat taken: to watch."""
+
+    id: str
+    rules: RulesOut
+    title: str
+    options_text: str
+    players: list[str] = Field(description="As a page shows them")
+    round: int
+    rounds: int
+    created_at: str
+    watch_url: str
+
+
+class LobbyOut(BaseModel):
+    """``GET /api/lobby``: newest first, a bounded number of each."""
+
+    waiting: list[LobbyTable]
+    live: list[LobbyGame]
+    wait_minutes: int = Field(description="How long a table waits for its next player")

@@ -54,11 +54,13 @@ def rematch(saved: SavedGame) -> dict[str, Any]:
     return {
         "rules": saved.game.ruleset.name,
         "options": saved.game.ruleset.to_dict()["options"],
-        "seats": [{"name": None, "bot": s.bot} if s.bot else {"name": s.name, "bot": None}
+        "seats": [{"name": None, "bot": s.bot, "open": False} if s.bot
+                  else {"name": s.name, "bot": None, "open": False}
                   for s in saved.seats],
         "dice": "server" if saved.dice_mode == "auto" else "manual",
         "first_player": "roll" if saved.game.roll_offs else "seat",
         "hints": saved.hints,
+        "public": False,
     }
 
 
@@ -90,7 +92,7 @@ def game_state(
         "dice_count": rules.dice_count,
         "players": list(game.players),
         "seats": [{"name": s.name, "bot": s.bot, "connected": s.bot is not None
-                   or s.name in connected} for s in saved.seats],
+                   or s.name in connected, "open": s.open} for s in saved.seats],
         "dice_mode": "server" if saved.dice_mode == "auto" else "manual",
         "hints": hints,
         "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
@@ -98,7 +100,7 @@ def game_state(
         "phase": phase or ("over" if over else "person"),
         "dice": None if game.dice is None else list(game.dice),
         "held": list(held),
-        "can_roll": game.can_roll,
+        "can_roll": game.can_roll and not saved.waiting,
         "undo_by": undo_by(saved),
         "rolls_left": game.rolls_left,
         "saved_rolls": {player: game.saved_rolls(player) for player in game.players},

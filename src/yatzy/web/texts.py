@@ -159,6 +159,25 @@ TEXTS: dict[str, str] = {
     "save": N_("Save"),
     "saved": N_("Saved"),
     "anonymous": N_("(no name)"),
+    # The lobby.
+    "lobby": N_("Lobby"),
+    "lobby_help": N_("Public tables: take a free seat, or watch a game in play."),
+    "waiting_tables": N_("Tables waiting for players"),
+    "live_games": N_("Games in play"),
+    "no_tables": N_("No table is waiting: open one."),
+    "no_live": N_("No public game is in play."),
+    "join": N_("Join"),
+    "watch": N_("Watch"),
+    "open_table": N_("Open a public table"),
+    "open_table_help": N_("Anyone can take its free seats from the lobby; the game begins "
+                          "when every seat is taken."),
+    "seats_count": N_("Seats"),
+    "seats_free": N_("{taken} of {seats} seats taken"),
+    "open_seat": N_("Open seat"),
+    "expires": N_("Closes at {time} unless someone joins"),
+    "join_as": N_("Your name at the table"),
+    "table_waiting": N_("Waiting for players: the game begins when every seat is taken."),
+    "share_lobby": N_("Your table is in the lobby: anyone can join it there."),
 }
 
 
@@ -209,5 +228,7 @@ def seat_label(t: Translator, name: str, level: str | None) -> str:
 
 
 def seat_labels(t: Translator, seats: Iterable[Seat]) -> dict[str, str]:
-    """:func:`seat_label` of every seat, by its stored name."""
-    return {seat.name: seat_label(t, seat.name, seat.bot) for seat in seats}
+    """:func:`seat_label` of every seat, by its stored name (an open seat of a public
+    table, whose name is a stand-in, as an open seat)."""
+    return {seat.name: t._("Open seat") if seat.open else seat_label(t, seat.name, seat.bot)
+            for seat in seats}

@@ -1,6 +1,7 @@
 // The home page: set up a game, create it (common.js keeps the invite links on this
 // device), go play.
 import { fill, pageData, startGame } from "./common.js";
+import { chosenOptions, showOptions } from "./options.js";
 import { playerKey } from "./player.js";
 
 const form = document.getElementById("new-game");
@@ -30,8 +31,7 @@ function checkSeats() {
 }
 
 function showRules() {
-  const rules = form.elements.rules.value;
-  for (const block of form.querySelectorAll("[data-rules]")) block.hidden = block.dataset.rules !== rules;
+  const rules = showOptions(form);
   // Each computer offers the levels that play these rules (as the server says).
   for (const select of seats.querySelectorAll("select[name=bot]")) {
     for (const option of select.options) {
@@ -41,20 +41,6 @@ function showRules() {
       select.value = [...select.options].find((option) => !option.disabled)?.value ?? "";
     }
   }
-}
-
-// The options of the chosen ruleset, each field as the rulesets' description made it: a
-// number field's text goes as it is when it is no number (the server says what is wrong).
-function chosenOptions(rules) {
-  const options = {};
-  const block = form.querySelector(`[data-rules="${CSS.escape(rules)}"]`);
-  for (const field of block ? block.querySelectorAll("[data-option]") : []) {
-    const kind = field.dataset.kind;
-    options[field.dataset.option] = kind === "bool" ? field.checked
-      : kind === "int" && field.value.trim() !== "" && !Number.isNaN(field.valueAsNumber) ? field.valueAsNumber
-        : field.value;
-  }
-  return options;
 }
 
 document.getElementById("add-person").addEventListener("click", () => addRow("person-row").querySelector("input").focus());
@@ -69,7 +55,7 @@ form.addEventListener("submit", async (event) => {
   const error = document.getElementById("form-error");
   error.textContent = "";
   const rules = form.elements.rules.value;
-  const options = chosenOptions(rules);
+  const options = chosenOptions(form, rules);
   const seatList = [...seats.children].map((li) => {
     const bot = li.querySelector("select");
     return bot ? { bot: bot.value } : { name: li.querySelector("input").value.trim() };

@@ -91,10 +91,12 @@ export function render() {
   $("title").textContent = `${fill(T.round, { round: Math.min(s.round, s.rounds), rounds: s.rounds })}`;
   const who = named(s.current_player);
   let status;
+  const waiting = s.phase === "waiting";
   if (s.is_over) status = T.game_over;
+  else if (waiting) status = T.table_waiting;
   else if (s.phase !== "person") status = fill(T.computer_plays, { player: who });
   else status = fill(T.turn, { player: who });
-  if (!s.is_over) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
+  if (!s.is_over && !waiting) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
   if (!s.is_over && s.texts?.saved) status += " · " + s.texts.saved;
   $("status").textContent = status;
   renderDice();
@@ -107,20 +109,21 @@ export function render() {
   $("hint").disabled = !mine;
   $("undo").hidden = !canUndo(view.state, view.me, view.replay);
   // The live game's, not a step's; only where the solver plays these rules.
-  $("chances").hidden = view.replay || s.players.length < 2 || !s.advice;
+  $("chances").hidden = view.replay || s.players.length < 2 || !s.advice || waiting;
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: named(s.last.player), points: s.last.points, box: BOXES[s.last.box] }));
     if (s.last.bonus_points) notes.push(fill(T.yahtzee_bonus_plus, { points: s.last.bonus_points }));
   }
-  if (s.steps === 0 && s.roll_off.length) {
+  if (s.steps === 0 && s.roll_off.length && !waiting) {
     notes.push(T.roll_off, ...s.roll_off.map((r) => `${named(r.player)}: ${r.dice.join(" ")} = ${r.total}`),
                fill(T.starts, { player: named(s.current_player) }));
   }
-  if (s.texts?.upper && !view.replay) notes.push(`${named(s.current_player)}: ${s.texts.upper}`);
+  if (s.texts?.upper && !view.replay && !waiting) notes.push(`${named(s.current_player)}: ${s.texts.upper}`);
   if (s.texts?.joker) notes.push(s.texts.joker);
   if (s.texts?.bonus) notes.push(s.texts.bonus);
   if (!view.replay) notes.push(view.me ? fill(T.your_seat, { player: view.me }) : T.watching);
+  if (waiting && view.me) notes.push(T.share_lobby);
   $("notes").textContent = notes.join("\n");
   renderCards();
   $("variant").textContent = s.texts?.variant || "";

@@ -29,7 +29,8 @@ export function keptDice(before, next, holds) {
 }
 
 export function isMyTurn(state, me) {
-  return Boolean(state && !state.is_over && me && state.current_player === me);
+  // A public table waiting for players is nobody's turn yet.
+  return Boolean(state && !state.is_over && state.phase !== "waiting" && me && state.current_player === me);
 }
 
 // The box this seat just chose can be taken back until the next player acts: while the

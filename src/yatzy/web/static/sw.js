@@ -18,6 +18,8 @@ const SHELL = [
   "/static/icon-512.png",
   "/static/icon.svg",
   "/static/install.js",
+  "/static/lobby.js",
+  "/static/options.js",
   "/static/player.js",
   "/static/quickmatch.js",
   "/static/render.js",
