@@ -15,6 +15,8 @@ from yatzy.core.errors import BadInput, YatzyError
 NOT_INPUT = {
     "YatzyError", "AppError", "GameChanged", "StorageError", "AdviceBusy", "TooManyGames",
     "SolverMissing", "WebError", "TableNotBuilt", "DistributionTooLarge",
+    # A table that filled up or closed meanwhile: the join was right when it was sent.
+    "TableFull", "TableExpired",
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -531,3 +532,27 @@ def test_the_state_says_who_may_take_back_a_box(client: TestClient) -> None:
     act(client, game_id, ann, type="roll")
     scored = act(client, game_id, ann, type="score", box="chance").json()
     assert scored["undo_by"] == "Ann"  # until the computer acts
+
+
+def test_a_game_opened_is_the_game_as_stored_though_this_process_never_heard_of_the_move(
+        client: TestClient, db: Path) -> None:
+    """A client that opens (or reopens) a game through a process that holds an older copy
+    of it, and has not heard of the move made elsewhere (this app follows no feed), gets
+    the game as stored: over HTTP and on its websocket's first state."""
+    from yatzy.bootstrap import open_service
+    from yatzy.core.actions import Roll, Score
+
+    created = new_game(client)
+    game_id = created["id"]
+    assert client.get(f"/api/games/{game_id}").json()["version"] == 1  # held here now
+    with open_service(db) as elsewhere:
+        moved = elsewhere.apply(game_id, Roll())
+    state = client.get(f"/api/games/{game_id}").json()
+    assert state["version"] == moved.version == 2
+    assert state["dice"] == list(moved.game.dice or ())
+    with open_service(db) as elsewhere:
+        moved = elsewhere.apply(game_id, Score("chance"))
+    with client.websocket_connect(f"/ws/games/{game_id}") as socket:
+        assert socket.receive_json()["type"] == "welcome"
+        first = socket.receive_json()
+        assert first["type"] == "state" and first["state"]["version"] == moved.version == 3

@@ -327,8 +327,8 @@ class GameSession:
     async def refresh(self, version: int | None = None, *, grace: float | None = None,
                       heard: Event | None = None) -> bool:
         """Read the game again when the store holds a newer version than ``version``
-        says this session has (``None``: read it anyway), tell the watchers, and let a
-        computer go on. With ``heard``, the event that told of the change, the game is
+        says this session has (``None``: ask the store, and go on only when it holds a
+        newer version), tell the watchers, and let a computer go on. With ``heard``, the event that told of the change, the game is
         moved on by it where it can be (:meth:`Table.follow`) instead of read again.
         Where computer turns are leased, the lease decides who plays them: this session
         asks for it :data:`HEAD_START` seconds on, so that the process where the change
@@ -342,7 +342,7 @@ class GameSession:
             before = self.saved.version
             if heard is None or not self.table.follow(heard):
                 await self._run(self.table.reload)
-            if self.saved.version == before and version is not None:
+            if self.saved.version == before:
                 return False
         await self._tell(Note("state"))
         if self.table.service.leases_turns:

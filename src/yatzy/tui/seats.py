@@ -4,9 +4,10 @@ An entry is a person's name, or ``NAME:LEVEL`` for a computer player (``cpu:LEVE
 names it after its level).
 
 >>> parse_seats("Ann, Bo, cpu:greedy", ("random", "greedy"))
-(Seat(name='Ann', bot=None), Seat(name='Bo', bot=None), Seat(name='Greedy', bot='greedy'))
+(Seat(name='Ann', bot=None, open=False), Seat(name='Bo', bot=None, open=False),
+ Seat(name='Greedy', bot='greedy', open=False))
 >>> parse_seats("cpu:random, cpu:random", ("random",))[1]
-Seat(name='Random 2', bot='random')
+Seat(name='Random 2', bot='random', open=False)
 """
 
 from __future__ import annotations

@@ -154,9 +154,10 @@ def state_response(room: Room, request: Request) -> Response:
 @router.get("/api/games/{game_id}", response_model=GameState, responses=ERRORS,
             tags=["games"])
 async def get_game(game_id: GameId, request: Request) -> Response:
-    """The game's state; no secret (token, unrevealed seed) is ever in it."""
+    """The game's state as stored now (whichever server process answers); no secret
+    (token, unrevealed seed) is ever in it."""
     check_rate(request)
-    room = await room_of(request, game_id)
+    room = await rooms_of(request).current(game_id)
     return state_response(room, request)
 
 

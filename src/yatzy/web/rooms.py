@@ -222,6 +222,17 @@ class Rooms:
         (:class:`~yatzy.app.errors.GameNotFound` when there is none)."""
         return self._room(await self.sessions.get(game_id))
 
+    async def current(self, game_id: str) -> Room:
+        """:meth:`get`, with the game as stored now: a version check in the store, and
+        the game read again when another process moved it on and this one has not heard
+        of it yet (what a client that opens or reopens a game is shown). Not while this
+        process plays the game's computers: nobody else moves then, and their thinking
+        is not waited for."""
+        room = await self.get(game_id)
+        if not room.session.busy:
+            await room.session.refresh()
+        return room
+
     @contextlib.asynccontextmanager
     async def using(self, game_id: str) -> AsyncIterator[Room]:
         """The room of ``game_id`` for one request (its session is kept meanwhile)."""

@@ -53,7 +53,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     try:
         await websocket.accept()
-        room = await rooms.get(game_id[:64])
+        room = await rooms.current(game_id[:64])
     except YatzyError as error:  # no such game, or the database failed: try later
         await _refuse(websocket, yatzy_error_body(error, lang),
                       TRY_AGAIN if status_of(error) == 503 else NOT_FOUND)
