@@ -328,8 +328,9 @@ class GameSession:
                       heard: Event | None = None) -> bool:
         """Read the game again when the store holds a newer version than ``version``
         says this session has (``None``: ask the store, and go on only when it holds a
-        newer version), tell the watchers, and let a computer go on. With ``heard``, the event that told of the change, the game is
-        moved on by it where it can be (:meth:`Table.follow`) instead of read again.
+        newer version), tell the watchers, and let a computer go on. With ``heard``, the
+        event that told of the change, the game is moved on by it where it can be
+        (:meth:`Table.follow`) instead of read again.
         Where computer turns are leased, the lease decides who plays them: this session
         asks for it :data:`HEAD_START` seconds on, so that the process where the change
         was made, which asks at once, normally plays them. Else the change came from a
