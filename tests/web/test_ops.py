@@ -146,6 +146,13 @@ def test_log_lines_are_json_with_request_ids_and_no_token_or_secret(
                            headers={**bearer(token[::-1]), "X-Request-ID": "bad id!"})
         assert wrong.status_code == 403
         assert wrong.headers["X-Request-ID"] != "bad id!"  # not taken: a new one
+        # A quick-match ticket is a secret in its address.
+        key = {"X-Player-Key": "k" * 32}
+        assert httpx.put(f"{base}/api/me", json={"name": "Ann"}, headers=key).status_code == 200
+        ticket = httpx.post(f"{base}/api/quick-match", json={"rules": "yatzy"},
+                            headers=key).json()["ticket"]
+        assert httpx.get(f"{base}/api/quick-match/{ticket}").status_code == 200
+        assert httpx.delete(f"{base}/api/quick-match/{ticket}").status_code == 204
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -160,7 +167,8 @@ def test_log_lines_are_json_with_request_ids_and_no_token_or_secret(
     assert played[0]["status"] == 200 and played[0]["method"] == "POST"
     assert any(line.get("path") == f"/ws/games/{game_id}" for line in lines)
     assert any(line.get("status") == 403 for line in lines)
-    for secret in (token, token[::-1], token_hash(token), str(record["seed"])):
+    assert any(line.get("path") == "/api/quick-match/…" for line in lines)
+    for secret in (token, token[::-1], token_hash(token), str(record["seed"]), ticket):
         assert secret not in text
 
 

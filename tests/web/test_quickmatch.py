@@ -84,7 +84,9 @@ def test_errors(client: TestClient) -> None:
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_waiting"
     assert status(client, ANN, "A" * 32).status_code == 404
     assert status(client, BO, ticket).status_code == 404  # another browser's ticket
-    assert client.get(f"/api/quick-match/{ticket}").status_code == 403
+    # As the contract has it: the ticket alone asks (no key sent).
+    alone = client.get(f"/api/quick-match/{ticket}")
+    assert alone.status_code == 200 and alone.json()["status"] == "waiting"
     assert client.delete(f"/api/quick-match/{ticket}", headers=me(ANN)).status_code == 204
     gone = client.delete(f"/api/quick-match/{ticket}", headers=me(ANN))
     assert gone.status_code == 409 and gone.json()["error"]["code"] == "ticket_closed"

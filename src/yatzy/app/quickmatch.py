@@ -141,16 +141,18 @@ class QuickMatch:
                                                    seat=1, matched_at=now)])
         return ticket
 
-    def _mine(self, player_key: str, ticket: object) -> Ticket:
-        key_hash = player_key_hash(player_key)
+    def _mine(self, player_key: str | None, ticket: object) -> Ticket:
+        """The ticket (a secret, as a seat's token is: whoever holds it asks about it);
+        with ``player_key``, only if it is that player's."""
         if not isinstance(ticket, str) or _TICKET.fullmatch(ticket) is None:
             raise TicketNotFound()
         found = self._repo.ticket(token_hash(ticket))
-        if found is None or not hmac.compare_digest(found.key_hash, key_hash):
+        if found is None or (player_key is not None and not hmac.compare_digest(
+                found.key_hash, player_key_hash(player_key))):
             raise TicketNotFound()  # another's ticket is none of this player's business
         return found
 
-    def status(self, player_key: str, ticket: object,
+    def status(self, player_key: str | None, ticket: object,
                offered: Callable[[Ruleset], Sequence[str]] = lambda rules: ()
                ) -> MatchStatus:
         """Where the ticket of ``player_key`` stands (asking notes that its holder still
@@ -178,7 +180,7 @@ class QuickMatch:
                  if waited >= OFFER_AFTER else None)
         return MatchStatus(WAITING, waited, offer=offer)
 
-    def cancel(self, player_key: str, ticket: object) -> None:
+    def cancel(self, player_key: str | None, ticket: object) -> None:
         """Cancel the waiting ticket of ``player_key``; one matched (its game stands),
         cancelled or given up already is :class:`~yatzy.app.errors.TicketClosed` and
         nothing changes."""

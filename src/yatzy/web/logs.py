@@ -19,6 +19,8 @@ digits (a token's hash, a game's secret seed) that a message might quote:
 
 >>> Redact.text("GET /ws/games/1?token=abc Authorization: Bearer xyz")
 'GET /ws/games/1?token=… Authorization: Bearer …'
+>>> Redact.text("DELETE /api/quick-match/Zm9vYmFyZm9vYmFyZm9vYmFyZm9vYmFyZm9v 204")
+'DELETE /api/quick-match/… 204'
 """
 
 from __future__ import annotations
@@ -83,9 +85,10 @@ class RequestIds:
             await self.app(scope, receive, send_with_id)
         finally:
             if self.access:
+                path = Redact.text(scope.get("path", ""))
                 access_log.info(
-                    "%s %s %s", scope.get("method", "WS"), scope.get("path", ""), status,
-                    extra={"method": scope.get("method", "WS"), "path": scope.get("path", ""),
+                    "%s %s %s", scope.get("method", "WS"), path, status,
+                    extra={"method": scope.get("method", "WS"), "path": path,
                            "status": status,
                            "ms": round((time.perf_counter() - started) * 1000, 2)})
             request_id.reset(token)
@@ -99,6 +102,8 @@ class Redact(logging.Filter):
         (re.compile(r"(token=)[^&\s\"']+"), r"\1…"),
         (re.compile(r"(Bearer )[^\s\"']+", re.IGNORECASE), r"\1…"),
         (re.compile(r"\b[0-9a-fA-F]{64}\b"), "…"),
+        # A quick-match ticket, a secret in its address.
+        (re.compile(r"(/api/quick-match/)[^/?\s\"']+"), r"\1…"),
     )
 
     @classmethod

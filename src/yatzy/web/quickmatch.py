@@ -46,11 +46,12 @@ async def match_status(ticket: TicketPath, request: Request,
     """Where the ticket stands: ``waiting`` (ask again every second or so: a ticket not
     asked about for 30 s is not paired), or ``matched`` with the game and this player's
     own seat link. After 20 s without an opponent, ``offer`` names a computer level of
-    about the player's strength (to play instead, unrated: ``POST /api/games``). Only the
-    browser that made the ticket (its ``X-Player-Key``) may ask: another's or an unknown
-    ticket is 404; a cancelled one 409."""
+    about the player's strength (to play instead, unrated: ``POST /api/games``). The
+    ticket is the secret that asks (the seat link comes from it); an ``X-Player-Key``,
+    when given, must be the one that made it. An unknown ticket, or another browser's,
+    is 404; a cancelled one 409."""
     check_rate(request)
-    key = need_key(player_key)
+    key = player_key or None
     policy: TablePolicy = request.app.state.policy
     found = await run_in_threadpool(matches_of(request).status, key, ticket, policy.levels)
     seat_url = None
@@ -66,8 +67,9 @@ async def match_status(ticket: TicketPath, request: Request,
 async def cancel_match(ticket: TicketPath, request: Request,
                        player_key: PlayerKey = None) -> Response:
     """Stop waiting. A ticket matched already is 409 and its game stands (a cancel
-    that comes as the pairing is made changes nothing); an unknown one 404."""
+    that comes as the pairing is made changes nothing); an unknown one (or another
+    browser's, when an ``X-Player-Key`` is given) 404."""
     check_rate(request)
-    key = need_key(player_key)
+    key = player_key or None
     await run_in_threadpool(matches_of(request).cancel, key, ticket)
     return Response(status_code=204)
