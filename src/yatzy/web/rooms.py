@@ -227,11 +227,12 @@ class Rooms:
         the game read again when another process moved it on and this one has not heard
         of it yet (what a client that opens or reopens a game is shown). Not while this
         process plays the game's computers: nobody else moves then, and their thinking
-        is not waited for."""
-        room = await self.get(game_id)
-        if not room.session.busy:
-            await room.session.refresh()
-        return room
+        is not waited for. The session is in use meanwhile: a connection that leaves
+        while the store is asked does not drop the session this one is about to join."""
+        async with self.sessions.using(game_id) as session:
+            if not session.busy:
+                await session.refresh()
+            return self._room(session)
 
     @contextlib.asynccontextmanager
     async def using(self, game_id: str) -> AsyncIterator[Room]:
