@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from yatzy.app.events import Event
 from yatzy.app.feed import ChangeLog
+from yatzy.app.profiles import ProfileRepository
 from yatzy.app.ratings import Rating
 from yatzy.app.saved import (
     BestScore,
@@ -157,7 +158,8 @@ class MatchRepository(Protocol):
         ...
 
 
-class GameRepository(PlayerRepository, MatchRepository, ChangeLog, Protocol):
+class GameRepository(PlayerRepository, MatchRepository, ProfileRepository, ChangeLog,
+                     Protocol):
     """Where saved games and the history of finished games live.
 
     Every method that writes commits before it returns, so a crash loses nothing that a

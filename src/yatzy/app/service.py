@@ -60,6 +60,7 @@ from yatzy.app.events import (
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.players import PlayerService
 from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
+from yatzy.app.profiles import ProfileService
 from yatzy.app.quickmatch import QuickMatch
 from yatzy.app.saved import (
     BestScore,
@@ -255,6 +256,8 @@ class GameService:
         self.players = PlayerService(self, repository, clock)
         #: Quick match and ratings.
         self.matches = QuickMatch(self, repository, clock)
+        #: Profiles, leaderboards, rated public tables and games' accuracy.
+        self.profiles = ProfileService(self, repository, clock)
 
     # --- Playing --------------------------------------------------------------------
 
@@ -385,9 +388,11 @@ class GameService:
         self._remember(new)
         for event in events:
             self._publish(event)
-        if game.is_over and new.rated:
-            with contextlib.suppress(StorageError):  # rated when the players are read
-                self.matches.settle(new)
+        if game.is_over:
+            if new.rated or new.public:
+                with contextlib.suppress(StorageError):  # rated when the players are read
+                    self.matches.settle(new)
+            self.profiles.game_over(new)
         return new
 
     def follow(self, saved: SavedGame, event: Event) -> SavedGame | None:

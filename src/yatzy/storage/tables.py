@@ -195,6 +195,11 @@ players = sa.Table(
     sa.Column("rating_volatility", sa.Float, nullable=True),
     #: Rated games that counted for the rating.
     sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
+    #: The OpenSkill rating of rated games of 3 to 6 players (:mod:`yatzy.app.skill`):
+    #: NULL until the first counted, and how many did.
+    sa.Column("skill_mu", sa.Float, nullable=True),
+    sa.Column("skill_sigma", sa.Float, nullable=True),
+    sa.Column("skill_games", sa.Integer, nullable=False, server_default="0"),
     sa.UniqueConstraint("name_key"),
 )
 
@@ -317,4 +322,70 @@ rated_games = sa.Table(
     sa.Column("ruleset", sa.String(32), nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("rated_at", UTCDateTime, nullable=True),
+)
+
+
+#: The players of a rated public table (3 to 6 seats, each taken by a named player under
+#: their display name), noted when its last seat is taken; quick match's players are its
+#: tickets (``match_tickets``).
+rated_seats = sa.Table(
+    "rated_seats",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Index("ix_rated_seats_player_id", "player_id"),
+)
+
+#: Every settlement of a rated game, per player: the rating before and after it and its
+#: deviation (``kind`` "glicko": Glicko-2 of two-player games; "openskill": mu and
+#: sigma of games of 3 to 6 players). Written in the transaction that rates the game.
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("rated_at", UTCDateTime, nullable=False),
+    sa.Column("rating_before", sa.Float, nullable=False),
+    sa.Column("deviation_before", sa.Float, nullable=False),
+    sa.Column("rating_after", sa.Float, nullable=False),
+    sa.Column("deviation_after", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_player_id_rated_at", "player_id", "rated_at"),
+)
+
+#: The points a player's decisions lost against optimal play in a finished game (the
+#: solver's analysis, worked out in the background once the game is over), for each
+#: seat a named player took under their display name.
+game_accuracy = sa.Table(
+    "game_accuracy",
+    metadata,
+    sa.Column(
+        "game_id",
+        sa.String(32),
+        sa.ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("points_lost", sa.Float, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=False),
+    sa.Index("ix_game_accuracy_player_id_finished_at", "player_id", "finished_at"),
+    sa.Index("ix_game_accuracy_ruleset_player_id", "ruleset", "player_id"),
 )

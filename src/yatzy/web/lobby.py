@@ -5,6 +5,7 @@ a table is full or closed); this module only translates. The contract is in
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from fastapi import Request
 from fastapi.routing import APIRouter
 
 from yatzy.app.access import new_token, player_key_hash, token_hash
+from yatzy.app.errors import StorageError
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import LOBBY_SIZE, TABLE_WAIT
 from yatzy.i18n import Translator, translator
@@ -93,6 +95,10 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
         saved = await room.session.join(name, token_hash=token_hash(token))
     if player_key is not None:
         await rooms.run(service.claim_seat, saved.id, name, player_key)
+    if saved.open_seats == 0:
+        # The last seat: a table of named players under their own names becomes rated.
+        with contextlib.suppress(StorageError):  # else it is played unrated
+            await rooms.run(service.profiles.rate_table, saved)
     page = f"{str(request.base_url).rstrip('/')}/games/{saved.id}"
     return {"id": saved.id,
             "seat": SeatOut(name=name, token=token, url=f"{page}#token={token}"),
