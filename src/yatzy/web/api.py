@@ -342,20 +342,8 @@ async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
     }
 
 
-@router.get("/api/leaderboards", responses=ERRORS, tags=["history"])
-async def leaderboards(request: Request) -> list[dict[str, Any]]:
-    """The ten best totals of people for every ruleset variant with finished games."""
-    check_rate(request)
-    service = rooms_of(request).service
-    t = translator(request_lang(request))
-
-    def read() -> list[dict[str, Any]]:
-        return [{"rules": rules.to_dict(), "title": ruleset_title(t, rules), "entries": [
-            {"player": e.player, "total": e.total, "game_id": e.game_id,
-             "finished_at": e.finished_at.isoformat()} for e in service.leaderboard(rules, 10)]}
-            for rules in service.rulesets()]
-
-    return await run_in_threadpool(read)
+# GET /api/leaderboards is in yatzy.web.profiles (the best totals, and the boards by
+# rating, accuracy and daily challenge).
 
 
 @router.get("/api/games/{game_id}/replay", response_model=ReplayState, responses=ERRORS,

@@ -27,7 +27,7 @@ from yatzy.app.ports import SharedLimits
 from yatzy.app.service import GameService
 from yatzy.core.rulesets import ruleset
 from yatzy.solver import available as solver_available
-from yatzy.web import api, daily, errors, lobby, ops, pages, quickmatch, ws
+from yatzy.web import api, daily, errors, lobby, ops, pages, profiles, quickmatch, ws
 from yatzy.web.logs import RequestIds
 from yatzy.web.metrics import Metrics
 from yatzy.web.protocol import HeadAsGet
@@ -71,6 +71,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
                            shared=guard)
     rooms: Rooms | None = None
     metrics = Metrics(games_held=lambda: 0 if rooms is None else len(rooms))
+    service.profiles.background = advice.background  # a finished game's accuracy
     rooms = Rooms(service, pace=settings.pace, think=advice.think,
                   computer_played=lambda action: metrics.computer_step(action.to_dict()["type"]))
 
@@ -110,6 +111,8 @@ def create_app(service: GameService, settings: Settings | None = None, *,
     app.include_router(daily.router)
     app.include_router(quickmatch.router)
     app.include_router(lobby.router)
+    app.include_router(profiles.router)
+    app.include_router(profiles.pages)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -164,4 +164,8 @@ async def player(name: Annotated[str, Path(max_length=200)],
             "rating_deviation": profile.rating_deviation,
             "rated_games": profile.rated_games, "provisional": profile.provisional,
             "games": profile.games,
-            "points_lost_per_game": profile.points_lost_per_game, "streak": profile.streak}
+            "points_lost_per_game": profile.points_lost_per_game, "streak": profile.streak,
+            "multi_rating": profile.multi_rating,
+            "multi_rating_deviation": profile.multi_rating_deviation,
+            "multi_rated_games": profile.multi_rated_games,
+            "multi_provisional": profile.multi_provisional}
