@@ -143,7 +143,7 @@ def test_the_contract_and_the_pages(client: TestClient) -> None:
     assert {"by", "kind", "rules", "date", "limit"} <= params
     page = client.get("/players/Ann?lang=sv")
     assert page.status_code == 200 and "/static/profile.js" in page.text
-    assert "Betyg" in page.text or "sv" in page.text
+    assert "Ratinghistorik" in page.text and "Precision" in page.text  # in Swedish
     boards = client.get("/leaderboards?lang=en")
     assert boards.status_code == 200 and "/static/leaderboards.js" in boards.text
     assert 'href="/leaderboards?lang=en"' in boards.text  # in the header of every page

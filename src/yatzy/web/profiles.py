@@ -34,21 +34,19 @@ pages = APIRouter(include_in_schema=False)
 
 #: The texts of the profile and leaderboard pages (key -> English text, a catalog msgid).
 PROFILE_TEXTS: dict[str, str] = {
-    "profile": N_("Player"),
     "leaderboards": N_("Leaderboards"),
     "rating_two": N_("Rating, two players (Glicko-2)"),
     "rating_multi": N_("Rating, 3 to 6 players (OpenSkill)"),
-    "rating_value": N_("{rating} ± {deviation}"),
-    "rated_count": N_("{games} rated games"),
+    "rated_count": N_("Rated games: {games}"),
     "provisional": N_("provisional"),
     "no_rating": N_("No rated game yet"),
     "rating_history": N_("Rating history"),
     "no_history": N_("No rated game has counted yet."),
-    "chart_label": N_("{player}'s rating after each rated game"),
+    "chart_label": N_("The rating after each rated game"),
     "accuracy": N_("Accuracy"),
     "accuracy_help": N_("Points lost against optimal play per game: the lower, the better. "
                         "The dice's luck does not count."),
-    "accuracy_recent": N_("Last {n} games: {points} points lost per game"),
+    "accuracy_recent": N_("Points lost per game, mean of the last {n}: {points}"),
     "accuracy_chart_label": N_("Points lost in each analysed game"),
     "no_accuracy": N_("No game analysed yet."),
     "recent_games": N_("Recent games"),
@@ -57,7 +55,6 @@ PROFILE_TEXTS: dict[str, str] = {
     "daily_days": N_("Daily challenges played"),
     "streak": N_("Days in a row: {n}"),
     "replay": N_("Replay"),
-    "place_of": N_("{place} of {players}"),
     "date": N_("Date"),
     "rules": N_("Rules"),
     "score": N_("Score"),
@@ -65,16 +62,10 @@ PROFILE_TEXTS: dict[str, str] = {
     "games": N_("Games"),
     "player": N_("Player"),
     "rating": N_("Rating"),
-    "by_rating": N_("By rating"),
     "by_accuracy": N_("By accuracy"),
     "by_daily": N_("Today's daily challenge"),
-    "kind": N_("Kind"),
-    "kind_two": N_("Two players"),
-    "kind_multi": N_("3 to 6 players"),
     "min_games": N_("Players with at least {n} analysed games, over their last {recent}."),
     "nobody": N_("Nobody here yet."),
-    "show": N_("Show"),
-    "not_found": N_("No player is called {name}"),
 }
 
 

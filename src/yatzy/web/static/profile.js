@@ -19,7 +19,7 @@ function ratings(data) {
     const [title, digits] = KINDS[r.kind];
     let text = P.no_rating;
     if (r.rating !== null) {
-      text = `${fill(P.rating_value, { rating: num(r.rating, digits), deviation: num(r.deviation, digits) })}`
+      text = `${num(r.rating, digits)} ± ${num(r.deviation, digits)}`
         + ` · ${fill(P.rated_count, { games: r.games })}${r.provisional ? ` · ${P.provisional}` : ""}`;
     }
     box.append(el("dt", title), el("dd", text, { "data-kind": r.kind }));
@@ -38,9 +38,9 @@ function history(data) {
                       hi: first.rating_before + first.deviation_before, note: num(first.rating_before, digits) },
       ...points.map((h) => ({ y: h.rating_after, lo: h.rating_after - h.deviation_after,
                               hi: h.rating_after + h.deviation_after,
-                              note: `${day(h.rated_at)}: ${fill(P.rating_value, { rating: num(h.rating_after, digits), deviation: num(h.deviation_after, digits) })}` }))];
+                              note: `${day(h.rated_at)}: ${num(h.rating_after, digits)} ± ${num(h.deviation_after, digits)}` }))];
     const figure = el("figure", "", { class: "chart-box", "data-kind": kind });
-    figure.append(lineChart(series, { label: `${title}: ${fill(P.chart_label, { player: data.name })}`,
+    figure.append(lineChart(series, { label: `${data.name} · ${title}: ${P.chart_label}`,
                                       format: (v) => num(v, digits ? 1 : 0),
                                       first: day(first.rated_at), last: day(points.at(-1).rated_at) }),
                   el("figcaption", title, { class: "small" }));
@@ -68,7 +68,7 @@ function games(data) {
     const replay = el("td");
     replay.append(el("a", P.replay, { href: g.replay_url }));
     tr.append(el("td", day(g.finished_at)), el("th", g.title, { scope: "row" }), el("td", String(g.total)),
-              el("td", fill(P.place_of, { place: g.place, players: g.players })),
+              el("td", `${g.place}/${g.players}`),
               el("td", g.points_lost === null ? "–" : num(g.points_lost)), replay);
     return tr;
   }));
