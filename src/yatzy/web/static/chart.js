@@ -38,9 +38,10 @@ const r1 = (v) => Math.round(v * 10) / 10;
 
 // A line chart of ``points`` ({ y, lo?, hi?, note }), ``label`` its accessible name,
 // ``format`` how a value is written, ``first`` and ``last`` the texts under its ends.
-export function lineChart(points, { label, format, first = "", last = "" }) {
-  const width = 640;
-  const height = 220;
+// ``width``: the width it is shown at (its texts keep their size: one unit, one pixel).
+export function lineChart(points, { label, format, first = "", last = "", width = 640 }) {
+  width = Math.max(260, Math.min(1200, Math.round(width) || 640));
+  const height = 200;
   const [left, right, top, bottom] = [56, width - 12, 12, height - 28];
   const values = points.flatMap((p) => [p.y, p.lo ?? p.y, p.hi ?? p.y]);
   const [lo, hi] = bounds(values);

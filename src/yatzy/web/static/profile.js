@@ -40,11 +40,11 @@ function history(data) {
                               hi: h.rating_after + h.deviation_after,
                               note: `${day(h.rated_at)}: ${num(h.rating_after, digits)} ± ${num(h.deviation_after, digits)}` }))];
     const figure = el("figure", "", { class: "chart-box", "data-kind": kind });
-    figure.append(lineChart(series, { label: `${data.name} · ${title}: ${P.chart_label}`,
+    box.append(figure);
+    figure.append(lineChart(series, { width: figure.clientWidth, label: `${data.name} · ${title}: ${P.chart_label}`,
                                       format: (v) => num(v, digits ? 1 : 0),
                                       first: day(first.rated_at), last: day(points.at(-1).rated_at) }),
                   el("figcaption", title, { class: "small" }));
-    box.append(figure);
   }
   if (!box.children.length) box.append(el("p", P.no_history, { class: "small" }));
 }
@@ -57,7 +57,7 @@ function accuracy(data) {
   box.replaceChildren();
   if (!points.length) return;
   box.append(lineChart(points.map((a) => ({ y: a.points_lost, note: `${day(a.finished_at)}: ${num(a.points_lost)}` })),
-                       { label: P.accuracy_chart_label, format: (v) => num(v),
+                       { width: box.clientWidth, label: P.accuracy_chart_label, format: (v) => num(v),
                          first: day(points[0].finished_at), last: day(points.at(-1).finished_at) }));
 }
 
@@ -65,16 +65,15 @@ function games(data) {
   const body = $("games");
   body.replaceChildren(...data.games.map((g) => {
     const tr = el("tr");
-    const replay = el("td");
-    replay.append(el("a", P.replay, { href: g.replay_url }));
-    tr.append(el("td", day(g.finished_at)), el("th", g.title, { scope: "row" }), el("td", String(g.total)),
-              el("td", `${g.place}/${g.players}`),
-              el("td", g.points_lost === null ? "–" : num(g.points_lost)), replay);
+    const rules = el("th", g.title, { scope: "row" });
+    rules.append(el("br"), el("a", P.replay, { href: g.replay_url, class: "small" }));
+    tr.append(el("td", day(g.finished_at)), rules, el("td", `${g.total} (${g.place}/${g.players})`),
+              el("td", g.points_lost === null ? "–" : num(g.points_lost)));
     return tr;
   }));
   if (!data.games.length) {
     const tr = el("tr");
-    tr.append(el("td", P.no_games, { colspan: "6" }));
+    tr.append(el("td", P.no_games, { colspan: "4" }));
     body.append(tr);
   }
   const bests = $("bests");
