@@ -1,8 +1,7 @@
 """Profiles (yatzy.app.profiles): rated public tables of 3 to 6 players counted once for
 their OpenSkill ratings as the library computes them, the rating history of both kinds,
 each finished game's accuracy worked out in the background, players' games and bests,
-and the leaderboards (SQLite; tests/storage/test_profiles.py runs the queries on
-PostgreSQL too)."""
+and the leaderboards, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from tests.app.playing import TickingClock
+from tests.services import postgres_database
 from yatzy.app import GameService
 from yatzy.app.errors import BadQuery, PlayerNotFound
 from yatzy.app.profiles import ACCURACY_MIN_GAMES, GLICKO, OPENSKILL
@@ -23,9 +23,31 @@ from yatzy.core.actions import Roll, Score
 from yatzy.core.rulesets import ruleset
 
 
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    if request.param == "sqlite":
+        yield tmp_path / "games.sqlite3"
+        return
+    import sqlalchemy as sa
+
+    url: str = request.getfixturevalue("postgres_url")
+    yield url
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        for table in sa.inspect(connection).get_table_names():
+            connection.exec_driver_sql(f'DROP TABLE IF EXISTS "{table}" CASCADE')
+    engine.dispose()
+
+
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    with open_service(tmp_path / "games.sqlite3", clock=TickingClock()) as service:
+def service(db: str | Path) -> Iterator[GameService]:
+    with open_service(db, clock=TickingClock()) as service:
         yield service
 
 
@@ -219,9 +241,10 @@ def test_leaderboards(service: GameService) -> None:
     {"by": "rating", "limit": 10_000},
 ])
 def test_bad_leaderboards_are_refused(service: GameService, args: dict[str, object]) -> None:
-    by = args.pop("by")
+    rest = dict(args)
+    by = rest.pop("by")
     with pytest.raises(ValueError):
-        service.profiles.leaderboard(by, **args)  # type: ignore[arg-type]
+        service.profiles.leaderboard(by, **rest)  # type: ignore[arg-type]
 
 
 def test_an_unknown_player_has_no_history(service: GameService) -> None:
