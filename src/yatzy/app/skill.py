@@ -8,6 +8,11 @@ players (equal totals tie); :func:`rate_field` gives every player's skill after 
 each against all the others at once. Two-player games keep Glicko-2
 (:mod:`yatzy.app.ratings`): the two scales are not comparable, so a profile shows both.
 
+Ties are rated as the library rates them, quirk included: its Plackett-Luce can put a
+player behind tied leaders level with them (totals 2, 2, 1, 0 from equal skills give
+25.93, 25.93, 25.93 and 22.20; openskill.py issue #155, a fix proposed in pull request
+#176). Without ties, the higher the total the higher the new rating.
+
 >>> after = rate_field([Skill(), Skill(), Skill()], [250, 200, 150])
 >>> after[0].mu > 25 > after[2].mu
 True
