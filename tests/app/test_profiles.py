@@ -5,7 +5,7 @@ and the leaderboards, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -253,3 +253,25 @@ def test_an_unknown_player_has_no_history(service: GameService) -> None:
     with pytest.raises(PlayerNotFound):
         service.profiles.history(12)
     assert issubclass(BadQuery, ValueError)
+
+
+def test_a_daily_attempt_is_noted_in_the_background(service: GameService,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs: list[Callable[[], object]] = []
+    service.profiles.background = jobs.append
+    named(service, 1)
+    saved = play_out(service, service.players.play("yatzy", key(1)))
+    [job] = jobs
+    job()
+    # The day's results read what the background noted: no analysis on the way.
+    import yatzy.app.players
+
+    def no_analysis(game: object) -> float:
+        raise AssertionError("analysed on a request")
+
+    monkeypatch.setattr(yatzy.app.players, "points_lost", no_analysis)
+    results = service.players.results("yatzy", service.players.today())
+    [entry] = results.entries
+    assert entry.entry.game_id == saved.id and entry.entry.total == saved.game.cards[0].total
+    [accuracy] = service.profiles.history("P1").accuracy
+    assert entry.entry.points_lost == accuracy.points_lost > 0

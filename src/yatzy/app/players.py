@@ -490,7 +490,19 @@ class PlayerService:
             settled.append(entry)
         return settled
 
-    def _settle(self, entry: DailyEntry) -> DailyEntry:
+    def settle_daily(self, player_id: str, game_id: str, lost: float | None) -> bool:
+        """Note the result of the player's ranked attempt played in ``game_id`` (over),
+        with ``lost`` the points its decisions lost, worked out already (in the
+        background, when the game ended): True when there was such an attempt to note."""
+        for entry in self._repo.player_entries(player_id):
+            if entry.game_id == game_id and not entry.finished:
+                return self._settle(entry, lost, known=True).finished
+        return False
+
+    def _settle(self, entry: DailyEntry, lost: float | None = None, *,
+                known: bool = False) -> DailyEntry:
+        """``entry`` with its game's result noted, once the game is over: the points
+        lost are ``lost`` when ``known``, else worked out here (the solver's analysis)."""
         try:
             saved = self._games.load(entry.game_id)
         except (GameNotFound, RecordError):
@@ -498,7 +510,8 @@ class PlayerService:
         if not saved.finished:
             return entry
         done = replace(entry, total=saved.game.cards[0].total,
-                       points_lost=points_lost(saved.game), finished_at=saved.updated_at)
+                       points_lost=lost if known else points_lost(saved.game),
+                       finished_at=saved.updated_at)
         self._repo.finish_daily_entry(done)
         return done
 

@@ -16,7 +16,8 @@ its deviation (:class:`RatingPoint`).
 **Accuracy.** When a game is over, the points each named player's decisions lost against
 optimal play (the solver's analysis, :func:`yatzy.solver.analysis.analyse`) are worked
 out *in the background* (the advice pool, never a request) and stored per game
-(:meth:`ProfileService.note_accuracy`). A player's accuracy is the mean of their last
+(:meth:`ProfileService.note_accuracy`); a named player's daily attempt is noted there
+too, so that reading the day's results finds it done. A player's accuracy is the mean of their last
 :data:`RECENT_GAMES` such figures: lower is better, and the dice's luck does not move
 it (a decision's loss is measured against the best decision on the same dice).
 
@@ -311,6 +312,9 @@ class ProfileService:
         rows = [(seat, player_id, round(analysis.players[seat].total_loss, 3))
                 for seat, player_id in sorted(players.items())]
         self._repo.add_accuracy(game_id, saved.rules.name, saved.updated_at, rows)
+        if len(saved.seats) == 1:  # a daily attempt's result is noted here too, off the
+            seat, player_id, lost = rows[0]  # request that would otherwise work it out
+            self._games.players.settle_daily(player_id, game_id, lost)
         return len(rows)
 
     # --- Reading --------------------------------------------------------------------
