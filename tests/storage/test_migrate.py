@@ -47,7 +47,7 @@ def test_migrations_build_the_schema_of_the_models(db: str | Path) -> None:
     assert names == {"games", "moves", "results", "seat_keys", "changes", "alembic_version",
                      "settings", "players", "player_keys", "daily_entries", "daily_pars",
                      "leases", "match_tickets", "rated_games", "rated_seats",
-                     "rating_history", "game_accuracy"}
+                     "rating_history", "game_accuracy", "player_accuracy"}
     engine.dispose()
 
 

@@ -202,9 +202,10 @@ class ProfileRepository(Protocol):
         ...
 
     def add_accuracy(self, game_id: str, rules: str, finished_at: datetime,
-                     seats: Sequence[tuple[int, str, float]]) -> None:
+                     seats: Sequence[tuple[int, str, float]], *, recent: int) -> None:
         """Note the points lost of ``(seat, player id, points)`` in a finished game
-        (a second note of a seat changes nothing)."""
+        (a second note of a seat changes nothing), and each of its players' mean over
+        their last ``recent`` analysed games of ``rules`` (for the leaderboard)."""
         ...
 
     def player_accuracy(self, player_id: str, limit: int) -> list[AccuracyPoint]:
@@ -228,7 +229,8 @@ class ProfileRepository(Protocol):
     def accuracy_leaders(self, rules: str, limit: int, *, recent: int,
                          min_games: int) -> list[AccuracyRow]:
         """The named players with ``min_games`` analysed games of ``rules`` or more, by
-        their mean points lost over their last ``recent`` (fewest first)."""
+        their mean points lost over their last ``recent`` (fewest first; the means
+        :meth:`add_accuracy` kept)."""
         ...
 
 
@@ -311,7 +313,8 @@ class ProfileService:
             return 0
         rows = [(seat, player_id, round(analysis.players[seat].total_loss, 3))
                 for seat, player_id in sorted(players.items())]
-        self._repo.add_accuracy(game_id, saved.rules.name, saved.updated_at, rows)
+        self._repo.add_accuracy(game_id, saved.rules.name, saved.updated_at, rows,
+                                recent=RECENT_GAMES)
         if len(saved.seats) == 1:  # a daily attempt's result is noted here too, off the
             seat, player_id, lost = rows[0]  # request that would otherwise work it out
             self._games.players.settle_daily(player_id, game_id, lost)

@@ -27,6 +27,7 @@ from yatzy.core.rulesets import Ruleset
 from yatzy.storage.tables import (
     game_accuracy,
     games,
+    player_accuracy,
     player_keys,
     players,
     rated_games,
@@ -137,7 +138,7 @@ class ProfileQueries:
     # --- Accuracy ---------------------------------------------------------------------
 
     def add_accuracy(self, game_id: str, rules: str, finished_at: datetime,
-                     seats: Sequence[tuple[int, str, float]]) -> None:
+                     seats: Sequence[tuple[int, str, float]], *, recent: int) -> None:
         with self._transaction() as connection:
             for seat, player_id, points in seats:
                 try:
@@ -147,6 +148,21 @@ class ProfileQueries:
                             points_lost=points, finished_at=finished_at))
                 except sa.exc.IntegrityError:
                     pass  # noted already (the game analysed twice): the same figure
+            for player_id in sorted({player_id for _, player_id, _ in seats}):
+                # The player's recent mean, worked out again from their last games (an
+                # indexed read of ``recent`` rows) and kept for the leaderboard.
+                last = connection.scalars(
+                    sa.select(game_accuracy.c.points_lost)
+                    .where(game_accuracy.c.player_id == player_id,
+                           game_accuracy.c.ruleset == rules)
+                    .order_by(game_accuracy.c.finished_at.desc(), game_accuracy.c.game_id)
+                    .limit(recent)).all()
+                where = (player_accuracy.c.player_id == player_id,
+                         player_accuracy.c.ruleset == rules)
+                connection.execute(player_accuracy.delete().where(*where))
+                connection.execute(player_accuracy.insert().values(
+                    player_id=player_id, ruleset=rules, games=len(last),
+                    points_lost=sum(float(p) for p in last) / len(last)))
 
     def player_accuracy(self, player_id: str, limit: int) -> list[AccuracyPoint]:
         query = (
@@ -241,33 +257,19 @@ class ProfileQueries:
 
     def accuracy_leaders(self, rules: str, limit: int, *, recent: int,
                          min_games: int) -> list[AccuracyRow]:
-        numbered = (
-            sa.select(game_accuracy.c.player_id, game_accuracy.c.points_lost,
-                      sa.func.row_number().over(
-                          partition_by=game_accuracy.c.player_id,
-                          order_by=(game_accuracy.c.finished_at.desc(),
-                                    game_accuracy.c.game_id)).label("n"))
-            .where(game_accuracy.c.ruleset == rules)
-            .subquery()
-        )
-        mean = sa.func.avg(numbered.c.points_lost)
-        per_player = (
-            sa.select(numbered.c.player_id, mean.label("mean"),
-                      sa.func.count().label("games"))
-            .where(numbered.c.n <= recent)
-            .group_by(numbered.c.player_id)
-            .having(sa.func.count() >= min_games)
-            .subquery()
-        )
+        # ``recent`` is what ``add_accuracy`` kept the means over.
         query = (
-            sa.select(players.c.name, per_player.c.mean, per_player.c.games)
-            .join(players, players.c.id == per_player.c.player_id)
-            .where(players.c.name.is_not(None))
-            .order_by(per_player.c.mean, players.c.name_key)
+            sa.select(players.c.name, player_accuracy.c.points_lost,
+                      player_accuracy.c.games)
+            .join(players, players.c.id == player_accuracy.c.player_id)
+            .where(player_accuracy.c.ruleset == rules,
+                   player_accuracy.c.games >= min_games, players.c.name.is_not(None))
+            .order_by(player_accuracy.c.points_lost, players.c.name_key)
             .limit(limit)
         )
         rows = self._read(lambda c: c.execute(query).all())
-        return [AccuracyRow(r.name, round(float(r.mean), 3), int(r.games)) for r in rows]
+        return [AccuracyRow(r.name, round(float(r.points_lost), 3), int(r.games))
+                for r in rows]
 
 
 __all__ = ["ProfileQueries", "record_settlement"]

@@ -389,3 +389,22 @@ game_accuracy = sa.Table(
     sa.Index("ix_game_accuracy_player_id_finished_at", "player_id", "finished_at"),
     sa.Index("ix_game_accuracy_ruleset_player_id", "ruleset", "player_id"),
 )
+
+#: Each player's accuracy per ruleset: the mean points lost over their last analysed
+#: games (up to :data:`yatzy.app.profiles.RECENT_GAMES`) and how many, kept up to date
+#: in the transaction that notes a game's accuracy, so that the accuracy leaderboard is
+#: one indexed read.
+player_accuracy = sa.Table(
+    "player_accuracy",
+    metadata,
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("ruleset", sa.String(32), primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("points_lost", sa.Float, nullable=False),
+    sa.Index("ix_player_accuracy_ruleset_points_lost", "ruleset", "points_lost"),
+)

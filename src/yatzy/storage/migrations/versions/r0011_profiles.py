@@ -1,5 +1,6 @@
 """profiles: OpenSkill ratings of rated games of 3 to 6 players, the players of rated
-public tables, every settlement of a rated game, and each finished game's points lost.
+public tables, every settlement of a rated game, each finished game's points lost, and
+each player's recent accuracy per ruleset.
 
 Revision ID: 0011_profiles
 Revises: 0010_lobby
@@ -67,9 +68,23 @@ def upgrade() -> None:
                     ["player_id", "finished_at"])
     op.create_index("ix_game_accuracy_ruleset_player_id", "game_accuracy",
                     ["ruleset", "player_id"])
+    op.create_table(
+        "player_accuracy",
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("ruleset", sa.String(32), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("points_lost", sa.Float(), nullable=False),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"], ondelete="CASCADE",
+                                name="fk_player_accuracy_player_id_players"),
+        sa.PrimaryKeyConstraint("player_id", "ruleset", name="pk_player_accuracy"),
+    )
+    op.create_index("ix_player_accuracy_ruleset_points_lost", "player_accuracy",
+                    ["ruleset", "points_lost"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_player_accuracy_ruleset_points_lost", table_name="player_accuracy")
+    op.drop_table("player_accuracy")
     op.drop_index("ix_game_accuracy_ruleset_player_id", table_name="game_accuracy")
     op.drop_index("ix_game_accuracy_player_id_finished_at", table_name="game_accuracy")
     op.drop_table("game_accuracy")
