@@ -275,3 +275,43 @@ def test_a_daily_attempt_is_noted_in_the_background(service: GameService,
     assert entry.entry.game_id == saved.id and entry.entry.total == saved.game.cards[0].total
     [accuracy] = service.profiles.history("P1").accuracy
     assert entry.entry.points_lost == accuracy.points_lost > 0
+
+
+def test_two_processes_settle_a_table_once(db: str | Path) -> None:
+    """The process that stored the last action stopped before it rated the table: two
+    others settle it at the same moment, and it counts once."""
+    import threading
+
+    from yatzy.app.quickmatch import QuickMatch
+
+    with open_service(db, clock=TickingClock()) as one, \
+            open_service(db, clock=TickingClock()) as two:
+        saved = rated_table(one, 3)
+        one.matches.settle = lambda saved: False  # type: ignore[method-assign]
+        saved = play_out(one, saved)
+        results: list[bool] = []
+        barrier = threading.Barrier(2)
+
+        def settle(service: GameService) -> None:
+            barrier.wait()
+            results.append(QuickMatch.settle(service.matches, service.load(saved.id)))
+
+        threads = [threading.Thread(target=settle, args=(s,)) for s in (one, two)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(results) == [False, True]
+        for name in ("P1", "P2", "P3"):
+            assert two.players.profile(name).multi_rated_games == 1
+            assert len(two.profiles.history(name).history) == 1
+
+
+def test_a_table_over_is_rated_when_a_player_is_read(db: str | Path) -> None:
+    with open_service(db, clock=TickingClock()) as one, \
+            open_service(db, clock=TickingClock()) as two:
+        saved = rated_table(one, 4)
+        one.matches.settle = lambda saved: False  # type: ignore[method-assign]
+        play_out(one, saved)
+        assert two.players.profile("P3").multi_rated_games == 1  # settled by the read
+        assert all(two.players.profile(f"P{n}").multi_rated_games == 1 for n in (1, 2, 4))
