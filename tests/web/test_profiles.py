@@ -147,3 +147,22 @@ def test_the_contract_and_the_pages(client: TestClient) -> None:
     boards = client.get("/leaderboards?lang=en")
     assert boards.status_code == 200 and "/static/leaderboards.js" in boards.text
     assert 'href="/leaderboards?lang=en"' in boards.text  # in the header of every page
+
+
+def test_a_profile_link_holds_any_name(client: TestClient) -> None:
+    key = {"X-Player-Key": "odd-name-player-key-0123456789"}
+    assert client.put("/api/me", json={"name": "Ann & Bo?#"}, headers=key).status_code == 200
+    for _ in range(3):
+        created = client.post("/api/games", json={"rules": "yatzy", "seats": [
+            {"name": "Ann & Bo?#"}]}).json()
+        token = created["seats"][0]["token"]
+        client.post(f"/api/games/{created['id']}/claim", headers=bearer(token) | key)
+        play_out(client, created["id"], {"Ann & Bo?#": token})
+    daily = client.post("/api/daily/yatzy/play", headers=key).json()
+    play_out(client, daily["id"], {"Ann & Bo?#": daily["seats"][0]["token"]})
+    [row] = client.get("/api/leaderboards?by=daily").json()["rows"]
+    assert row["profile_url"].endswith("/players/Ann%20%26%20Bo%3F%23?lang=en")
+    page = client.get(row["profile_url"])
+    assert page.status_code == 200 and "Ann &amp; Bo?#" in page.text
+    found = client.get("/api/players/Ann%20%26%20Bo%3F%23/history").json()
+    assert found["name"] == "Ann & Bo?#" and len(found["games"]) == 4

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
@@ -235,7 +236,7 @@ def leaderboard_json(request: Request, board: Leaderboard) -> dict[str, Any]:
     base, lang = _base(request), request_lang(request)
 
     def link(name: str | None) -> str | None:
-        return None if name is None else f"{base}/players/{name}?lang={lang}"
+        return None if name is None else f"{base}/players/{quote(name, safe='')}?lang={lang}"
 
     rows: list[dict[str, Any]]
     if board.by == "rating":
