@@ -315,3 +315,20 @@ def test_a_table_over_is_rated_when_a_player_is_read(db: str | Path) -> None:
         play_out(one, saved)
         assert two.players.profile("P3").multi_rated_games == 1  # settled by the read
         assert all(two.players.profile(f"P{n}").multi_rated_games == 1 for n in (1, 2, 4))
+
+
+def test_a_table_whose_player_is_gone_counts_for_nobody(db: str | Path) -> None:
+    import sqlalchemy as sa
+
+    from yatzy.storage.tables import players
+
+    with open_service(db, clock=TickingClock()) as service:
+        saved = rated_table(service, 3)
+        gone = service.players.named("P2").id
+        engine = sa.create_engine(str(db) if not isinstance(db, Path) else f"sqlite:///{db}")
+        with engine.begin() as connection:  # PostgreSQL deletes their rated seat too
+            connection.execute(sa.delete(players).where(players.c.id == gone))
+        engine.dispose()
+        play_out(service, saved)  # the last action is stored, and answered
+        assert not service.matches.settle(service.load(saved.id))
+        assert service.players.profile("P1").multi_rated_games == 0

@@ -188,13 +188,15 @@ class ProfileRepository(Protocol):
         order; False (no change) when it is noted already."""
         ...
 
-    def rate_table(self, game_id: str, rate: Callable[[list[tuple[float, float] | None]],
-                                                      list[tuple[float, float]]],
+    def rate_table(self, game_id: str, seats: int,
+                   rate: Callable[[list[tuple[float, float] | None]],
+                                  list[tuple[float, float]]],
                    when: datetime) -> bool:
-        """Count the result of the rated table ``game_id`` once: its players' OpenSkill
-        (mu, sigma), in seat order (``None`` for one not rated yet), become
-        ``rate(...)``, and each settlement is kept. False, changing nothing, when it
-        counted already or is not a rated table."""
+        """Count the result of the rated table ``game_id`` of ``seats`` seats once: its
+        players' OpenSkill (mu, sigma), in seat order (``None`` for one not rated yet),
+        become ``rate(...)``, and each settlement is kept. False, changing nothing, when
+        it counted already or is not a rated table (and for nobody when one of its
+        players is gone)."""
         ...
 
     def rating_history(self, player_id: str, limit: int) -> list[RatingPoint]:

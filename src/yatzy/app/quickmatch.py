@@ -254,7 +254,7 @@ class QuickMatch:
                 skills = [Skill() if b is None else Skill(*b) for b in before]
                 return [(s.mu, s.sigma) for s in rate_field(skills, totals)]
 
-            return self._repo.rate_table(saved.id, rate_all, self._clock())
+            return self._repo.rate_table(saved.id, len(totals), rate_all, self._clock())
         if not saved.rated or len(saved.seats) != 2:
             return False
         scores = game_scores(totals)

@@ -93,8 +93,9 @@ class ProfileQueries:
                 return False  # noted already (by another request at the same moment)
             return True
 
-    def rate_table(self, game_id: str, rate: Callable[[list[tuple[float, float] | None]],
-                                                      list[tuple[float, float]]],
+    def rate_table(self, game_id: str, seats: int,
+                   rate: Callable[[list[tuple[float, float] | None]],
+                                  list[tuple[float, float]]],
                    when: datetime) -> bool:
         with self._transaction() as connection:
             seated = dict(connection.execute(
@@ -111,7 +112,7 @@ class ProfileQueries:
             rows = {row.id: row for row in connection.execute(
                 sa.select(players).where(players.c.id.in_(ids)).order_by(players.c.id)
                 .with_for_update()).all()}
-            if len(rows) != len(ids):
+            if len(ids) != seats or len(rows) != len(ids):
                 return False  # a player was deleted since: the game counts for nobody
             before = [None if rows[i].skill_mu is None else
                       (float(rows[i].skill_mu), float(rows[i].skill_sigma)) for i in ids]
