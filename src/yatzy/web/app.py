@@ -27,7 +27,7 @@ from yatzy.app.ports import SharedLimits
 from yatzy.app.service import GameService
 from yatzy.core.rulesets import ruleset
 from yatzy.solver import available as solver_available
-from yatzy.web import api, daily, errors, lobby, ops, pages, quickmatch, ws
+from yatzy.web import api, daily, devices, errors, lobby, ops, pages, quickmatch, ws
 from yatzy.web.logs import RequestIds
 from yatzy.web.metrics import Metrics
 from yatzy.web.protocol import HeadAsGet
@@ -110,6 +110,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
     app.include_router(daily.router)
     app.include_router(quickmatch.router)
     app.include_router(lobby.router)
+    app.include_router(devices.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
