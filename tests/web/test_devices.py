@@ -436,3 +436,65 @@ def test_the_relying_party_can_be_set(client: TestClient, passkey: Authenticator
     wrong_rp = register(client, ANN, passkey)  # made for "testserver"
     assert wrong_rp.status_code == 403
     assert sign_in(client, BO, site.get(sign_in_options(client))).status_code == 200
+
+
+def test_no_key_code_or_passkey_reaches_the_log(tmp_path: Path, clock: Clock,
+                                                 passkey: Authenticator,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    app = create_app(open_service(tmp_path / "log.sqlite3", clock=clock),
+                     Settings(pace=0.0, rate=0.0, access_log=True))
+    caplog.set_level("DEBUG")
+    with TestClient(app) as client:
+        named(client, ANN, "Ann")
+        code = new_code(client, ANN)["code"]
+        assert link(client, BO, "22222222").status_code == 404
+        assert link(client, BO, code).status_code == 200
+        assert link(client, CY, code).status_code == 409
+        assert register(client, ANN, passkey).status_code == 201
+        answer = passkey.get(sign_in_options(client))
+        assert sign_in(client, CY, answer).status_code == 200
+    text = caplog.text
+    assert "/api/me/link" in text  # the access log was on
+    for secret in (ANN, BO, CY, code, player_key_hash(ANN), answer["response"]["signature"],
+                   answer["response"]["clientDataJSON"]):
+        assert secret not in text
+
+
+JUNK: list[Any] = [None, 5, "", "!!", "AAAA", [], {}, "A" * 3000, True]
+
+
+@pytest.mark.parametrize("field", ["id", "rawId", "type", "response.attestationObject",
+                                   "response.transports", "clientExtensionResults"])
+def test_a_registration_answer_with_junk_is_refused(client: TestClient,
+                                                    passkey: Authenticator, field: str) -> None:
+    named(client, ANN, "Ann")
+    for junk in JUNK:
+        options = client.post("/api/me/passkeys/options", headers=key(ANN)).json()["options"]
+        answer = passkey.create(options)
+        holder = answer["response"] if field.startswith("response.") else answer
+        holder[field.removeprefix("response.")] = junk
+        response = client.post("/api/me/passkeys", json={"credential": answer},
+                               headers=key(ANN))
+        assert response.status_code in {201, 403, 422}, (junk, response.text)
+        if response.status_code == 201:  # a junk field the check does not need
+            assert field in {"response.transports", "clientExtensionResults"}, junk
+            client.delete(f"/api/me/passkeys/{response.json()['id']}", headers=key(ANN))
+
+
+@pytest.mark.parametrize("field", ["id", "rawId", "type", "response.authenticatorData",
+                                   "response.signature", "response.userHandle"])
+def test_a_sign_in_answer_with_junk_is_refused(client: TestClient, passkey: Authenticator,
+                                               field: str) -> None:
+    named(client, ANN, "Ann")
+    assert register(client, ANN, passkey).status_code == 201
+    for number, junk in enumerate(JUNK):
+        fresh = f"fresh{number:017d}"  # a browser of its own each time
+        answer = passkey.get(sign_in_options(client))
+        holder = answer["response"] if field.startswith("response.") else answer
+        holder[field.removeprefix("response.")] = junk
+        response = sign_in(client, fresh, answer)
+        assert response.status_code in {200, 403, 404, 422}, (junk, response.text)
+        if response.status_code == 200:  # the user handle is not needed: the id says
+            assert field == "response.userHandle", junk
+        else:
+            assert me(client, fresh)["name"] is None

@@ -255,7 +255,7 @@ def challenge_of(credential: object) -> bytes:
         raise BadPasskey("no response")
     try:
         client_data = json.loads(_b64url_decode(response.get("clientDataJSON")))
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise BadPasskey(str(exc)) from None
     if not isinstance(client_data, dict):
         raise BadPasskey("clientDataJSON is not an object")
@@ -372,7 +372,7 @@ class DeviceService:
                 expected_origin=list(party.origins))
         except WebAuthnException as exc:
             raise PasskeyRefused(str(exc)) from None
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             raise BadPasskey(str(exc)) from None
         response = credential.get("response") if isinstance(credential, dict) else None
         transports = response.get("transports") if isinstance(response, dict) else None
@@ -434,7 +434,7 @@ class DeviceService:
                 credential_current_sign_count=passkey.sign_count)
         except WebAuthnException as exc:
             raise PasskeyRefused(str(exc)) from None
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             raise BadPasskey(str(exc)) from None
         self._repo.use_passkey(passkey.id, verified.new_sign_count, key_hash, self._clock())
         return self._now_of(key_hash)

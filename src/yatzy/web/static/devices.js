@@ -32,13 +32,15 @@ function show(id, text) {
 
 let myName = null;
 
-async function loadMe() {
+// ``warn``: say that linking would leave this device's own player (not once it is
+// linked: then it plays as the player it chose).
+async function loadMe(warn = true) {
   const me = await api("GET", "/api/me");
   myName = me.name;
   show("me", myName ? fill(T.you_are, { name: myName }) : T.no_name);
   const warning = $("replace-warning");
-  warning.hidden = !myName;
-  warning.textContent = myName ? fill(T.replace_warning, { name: myName }) : "";
+  warning.hidden = !(warn && myName);
+  warning.textContent = warn && myName ? fill(T.replace_warning, { name: myName }) : "";
 }
 
 // --- Link codes ---------------------------------------------------------------------
@@ -68,7 +70,7 @@ async function link(code) {
     const linked = await api("POST", "/api/me/link", { code });
     show("link-status", linked.name ? fill(T.linked, { name: linked.name }) : T.linked_unnamed);
     $("link-code").value = "";
-    await loadMe();
+    await loadMe(false);
     await loadPasskeys();
   } catch (error) {
     show("error", error.message);
@@ -137,7 +139,7 @@ async function loadPasskeys() {
     const li = el("li");
     let text = fill(T.passkey_line, { date: date(p.created_at) });
     if (p.last_used_at) text += ` · ${fill(T.passkey_used, { date: date(p.last_used_at) })}`;
-    const remove = el("button", T.remove, { type: "button", class: "small" });
+    const remove = el("button", T.remove, { type: "button", class: "small", "aria-label": `${T.remove}: ${text}` });
     remove.addEventListener("click", async () => {
       try {
         await api("DELETE", `/api/me/passkeys/${encodeURIComponent(p.id)}`);
@@ -187,7 +189,7 @@ async function signIn() {
     }
     const player = await api("POST", "/api/passkeys/sign-in", { credential: credentialJson(credential) });
     show("passkey-status", player.name ? fill(T.signed_in, { name: player.name }) : T.linked_unnamed);
-    await loadMe();
+    await loadMe(false);
     await loadPasskeys();
   } catch (error) {
     show("error", error.message);
@@ -207,6 +209,15 @@ $("sign-in").addEventListener("click", signIn);
 // A link from another device's QR code carries the code in its fragment (never sent to
 // a server): a device without a name of its own links at once; one with a name shows the
 // code, the warning and the button.
+async function fromLink() {
+  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (!code) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  $("link-code").value = code;
+  if (!myName) await link(code);
+  else $("link-code").focus();
+}
+
 async function start() {
   try {
     await loadMe();
@@ -214,13 +225,8 @@ async function start() {
     show("error", error.message);
   }
   await loadPasskeys();
-  const code = new URLSearchParams(location.hash.slice(1)).get("code");
-  if (code) {
-    history.replaceState(null, "", location.pathname + location.search);
-    $("link-code").value = code;
-    if (!myName) await link(code);
-    else $("link-code").focus();
-  }
+  await fromLink();
+  window.addEventListener("hashchange", fromLink);  // a link opened on this page
 }
 
 start();
