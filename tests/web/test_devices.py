@@ -371,6 +371,10 @@ def test_a_wrong_origin_or_key_is_refused(client: TestClient, passkey: Authentic
                            sign_count=passkey.sign_count)
     response = sign_in(client, BO, forged.get(sign_in_options(client)))
     assert response.status_code == 403 and error(response) == "passkey_refused"
+    handle, passkey.user_handle = passkey.user_handle, b"someone else"
+    other_user = sign_in(client, BO, passkey.get(sign_in_options(client)))
+    assert other_user.status_code == 403 and error(other_user) == "passkey_refused"
+    passkey.user_handle = handle
     assert sign_in(client, ANN, passkey.get(sign_in_options(client))).status_code == 200
     stale = sign_in(client, BO, passkey.get(sign_in_options(client), count=False))
     assert stale.status_code == 403  # the counter must grow (a copied authenticator)

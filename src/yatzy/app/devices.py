@@ -436,6 +436,11 @@ class DeviceService:
             raise PasskeyRefused(str(exc)) from None
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             raise BadPasskey(str(exc)) from None
+        # The user handle, when the authenticator gives one, must be the passkey's player.
+        response = credential.get("response")
+        handle = response.get("userHandle") if isinstance(response, dict) else None
+        if handle and _b64url_decode(handle) != passkey.player_id.encode():
+            raise PasskeyRefused("the user handle is not the passkey's player")
         self._repo.use_passkey(passkey.id, verified.new_sign_count, key_hash, self._clock())
         return self._now_of(key_hash)
 
