@@ -65,7 +65,7 @@ async function newCode() {
 
 async function link(code) {
   show("link-status", "");
-  show("error", "");
+  show("link-error", "");
   try {
     const linked = await api("POST", "/api/me/link", { code });
     show("link-status", linked.name ? fill(T.linked, { name: linked.name }) : T.linked_unnamed);
@@ -73,7 +73,7 @@ async function link(code) {
     await loadMe(false);
     await loadPasskeys();
   } catch (error) {
-    show("error", error.message);
+    show("link-error", error.message);
   }
 }
 
@@ -145,7 +145,7 @@ async function loadPasskeys() {
         await api("DELETE", `/api/me/passkeys/${encodeURIComponent(p.id)}`);
         await loadPasskeys();
       } catch (error) {
-        show("error", error.message);
+        show("passkey-error", error.message);
       }
     });
     li.append(el("span", text), " ", remove);
@@ -156,9 +156,9 @@ async function loadPasskeys() {
 
 async function addPasskey() {
   show("passkey-status", "");
-  show("error", "");
-  if (!webauthn()) return show("error", T.no_webauthn);
-  if (!myName) return show("error", T.passkey_needs_name);
+  show("passkey-error", "");
+  if (!webauthn()) return show("passkey-error", T.no_webauthn);
+  if (!myName) return show("passkey-error", T.passkey_needs_name);
   try {
     const { options } = await api("POST", "/api/me/passkeys/options");
     let credential;
@@ -171,14 +171,14 @@ async function addPasskey() {
     show("passkey-status", T.passkey_added);
     await loadPasskeys();
   } catch (error) {
-    show("error", error.message);
+    show("passkey-error", error.message);
   }
 }
 
 async function signIn() {
   show("passkey-status", "");
-  show("error", "");
-  if (!webauthn()) return show("error", T.no_webauthn);
+  show("passkey-error", "");
+  if (!webauthn()) return show("passkey-error", T.no_webauthn);
   try {
     const { options } = await api("POST", "/api/passkeys/sign-in/options");
     let credential;
@@ -192,7 +192,7 @@ async function signIn() {
     await loadMe(false);
     await loadPasskeys();
   } catch (error) {
-    show("error", error.message);
+    show("passkey-error", error.message);
   }
 }
 
