@@ -186,10 +186,12 @@ def run(args: argparse.Namespace) -> int:
         if workers > 1:
             # uvicorn's supervisor: starts the workers on the socket, starts one again
             # when it dies, and on Ctrl+C or SIGTERM stops each (its games finished
-            # as a single process finishes them) before it returns.
-            from uvicorn.supervisors import Multiprocess
+            # as a single process finishes them) before it returns. The workers write
+            # their numbers to one folder, so that /metrics says the whole server's.
+            from yatzy.web.workers import Supervisor, shared_metrics
 
-            Multiprocess(config, sockets=[sock]).run()
+            with shared_metrics() as folder:
+                Supervisor(config, [sock], folder).run()
         else:
             uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -86,6 +86,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
                 advice.prepare(ruleset(name))
         yield
         await rooms.close()
+        metrics.close()
         advice.close()
         guard.close()
         service.close()
