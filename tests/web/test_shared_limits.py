@@ -9,6 +9,7 @@ Needs ``$YATZY_TEST_REDIS`` and PostgreSQL (``tests/services.py``) for the first
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import random
 import socket
@@ -189,29 +190,36 @@ async def _serve_while_redis_hangs(app: FastAPI, seconds: float) -> dict[str, An
 def test_a_redis_that_hangs_holds_up_no_other_request(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Redis takes the connections and never answers (each command times out after
-    1 s): the server's event loop never waits for it. The loop wakes on time while
+    3 s): the server's event loop never waits for it. The loop wakes on time while
     five clients keep asking, each of them answered (a request waits at most
     :data:`~yatzy.app.limits.DEADLINE` for the shared limits, then counts in memory)."""
     with redis_that_hangs() as (port, taken), caplog.at_level(logging.WARNING):
-        shared = RedisLimits(f"redis://127.0.0.1:{port}/0", timeout=1.0)
+        shared = RedisLimits(f"redis://127.0.0.1:{port}/0", timeout=3.0)
         app = create_app(open_service(tmp_path / "g.sqlite3"),
                          Settings(pace=0, rate=1000, burst=10_000, prepare=(),
                                   policy=TablePolicy(games_per_window=10_000)),
                          shared=shared)
-        seen = asyncio.run(_serve_while_redis_hangs(app, 5.0))
+        # As `yatzy serve` does: what exists is out of the collector's way (a full
+        # collection of the tests' heap would pause the loop as Redis would).
+        gc.collect()
+        gc.freeze()
+        try:
+            seen = asyncio.run(_serve_while_redis_hangs(app, 6.0))
+        finally:
+            gc.unfreeze()
     lags, codes, seconds = seen["lags"], seen["codes"], seen["seconds"]
     lags.sort()
-    print(f"\nRedis hanging: {len(codes)} requests answered in 5 s, slowest "
+    print(f"\nRedis hanging: {len(codes)} requests answered in 6 s, slowest "
           f"{max(seconds) * 1000:.0f} ms; the loop's lag p50 {lags[len(lags) // 2] * 1000:.1f}"
           f" ms, p99 {lags[int(len(lags) * 0.99)] * 1000:.1f} ms, max {lags[-1] * 1000:.0f} ms "
           f"({len(taken)} connections to the hanging Redis)")
     assert taken, "Redis was asked"
     assert set(codes) <= {201, 404} and 201 in codes and 404 in codes, set(codes)
     assert len(codes) > 50
-    # Asking Redis on the loop would stall it for the command's whole timeout (1 s)
-    # at least once every pause (2 s); off the loop it wakes on time (a busy machine
-    # may be late by some tens of milliseconds).
-    assert lags[-1] < 0.4, lags[-1]
-    assert max(seconds) < 1.5  # the deadline (0.5 s), not Redis's timeout
+    # Asking Redis on the loop would stall it for the command's whole timeout (3 s)
+    # at least once every pause (2 s); off the loop it wakes on time (a machine busy
+    # with other work may be late by some tens, seldom hundreds of milliseconds).
+    assert lags[-1] < 1.5, lags[-1]
+    assert max(seconds) < 2.5  # the deadline (0.5 s), not Redis's timeout
     lost = [r for r in caplog.records if r.name == "yatzy.app.limits"]
     assert lost and "do not answer" in lost[0].getMessage()
