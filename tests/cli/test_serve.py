@@ -213,11 +213,14 @@ def test_a_lease_in_the_environment_that_is_none_is_refused_in_one_line(
 
 def test_the_lease_comes_from_the_option_else_the_environment(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.app.session import LEASE
     from yatzy.i18n import translator
 
     t = translator("en")
     monkeypatch.delenv(serve.LEASE_ENV, raising=False)
     assert serve.lease_seconds(None, t) == 3.0  # the default
+    assert serve.ServeOptions(db=None, redis=None, pace=0, rate=0, access_log=False,
+                              log_format="text").lease == LEASE == 3.0
     monkeypatch.setenv(serve.LEASE_ENV, "12")
     assert serve.lease_seconds(None, t) == 12.0
     assert serve.lease_seconds(5, t) == 5.0

@@ -138,7 +138,8 @@ class ServeOptions:
     rate: float
     access_log: bool
     log_format: str
-    #: Seconds a lease on a game's computer turns lasts (``--lease-seconds``).
+    #: Seconds a lease on a game's computer turns lasts (``--lease-seconds``; the
+    #: default is :data:`yatzy.app.session.LEASE`, which a test checks this is).
     lease: float = 3.0
 
 

@@ -11,8 +11,8 @@ requests (``/readyz``), and its numbers (``/metrics``, for Prometheus).
   process of a site shares the one Redis, so a load balancer that took them out would
   take the whole site down for a fault that does not stop it. Else 503 with
   ``Retry-After`` and the one error shape, code ``not_ready``.
-- ``GET /metrics``: this process's numbers in Prometheus's text format
-  (:mod:`yatzy.web.metrics`).
+- ``GET /metrics``: the server's numbers in Prometheus's text format: this process's,
+  or with ``yatzy serve --workers N`` every worker's added up (:mod:`yatzy.web.metrics`).
 """
 
 from __future__ import annotations
@@ -72,9 +72,11 @@ async def readyz(request: Request) -> dict[str, Any]:
 @router.get("/metrics", response_class=Response,
             responses={200: {"content": {CONTENT_TYPE: {}}}})
 async def metrics(request: Request) -> Response:
-    """This process's numbers for Prometheus: ``yatzy_actions_total`` and
-    ``yatzy_action_seconds`` by kind, ``yatzy_websockets_open``, ``yatzy_games_held``,
-    ``yatzy_computer_steps_total`` by kind and ``yatzy_errors_total`` by code."""
+    """The server's numbers for Prometheus (every worker's, with ``--workers N``):
+    ``yatzy_actions_total`` and ``yatzy_action_seconds`` by kind,
+    ``yatzy_websockets_open``, ``yatzy_games_held``, ``yatzy_computer_steps_total`` by
+    kind and ``yatzy_errors_total`` by code."""
     numbers: Metrics = request.app.state.metrics
-    return Response(numbers.render(), media_type=CONTENT_TYPE,
+    # Off the loop: with several workers their numbers are read from files.
+    return Response(await run_in_threadpool(numbers.render), media_type=CONTENT_TYPE,
                     headers={"Cache-Control": "no-store"})
