@@ -18,11 +18,14 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.sync.client import connect
 
 from tests.web.server import free_port, start
 from tests.web.test_scale_out import BOXES, Player, new_game
+from yatzy.web.metrics import SHARED_ENV
+from yatzy.web.workers import shared_metrics
 
 _PID = re.compile(r'yatzy_process_info\{pid="([0-9]+)"\}')
 
@@ -164,3 +167,17 @@ def test_metrics_of_two_workers_are_the_whole_server_s(tmp_path: Path) -> None:
         code = process.wait(timeout=30)
     assert code == 0
     assert list(scratch.iterdir()) == []  # the metrics folder removed
+
+
+def test_the_metrics_folder_is_made_for_the_workers_and_removed_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SHARED_ENV, "/somewhere/else")
+    with shared_metrics() as folder:
+        assert os.environ[SHARED_ENV] == folder and Path(folder).is_dir()
+        (Path(folder) / "counter_123.db").write_bytes(b"\0" * 8)
+    assert not Path(folder).exists()
+    assert os.environ[SHARED_ENV] == "/somewhere/else"  # as it was
+    monkeypatch.delenv(SHARED_ENV)
+    with shared_metrics():
+        pass
+    assert SHARED_ENV not in os.environ
