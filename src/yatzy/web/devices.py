@@ -153,7 +153,7 @@ def _qr_svg(text: str) -> str:
 async def new_link_code(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
     """A code (and a link with it, and the link's QR code) that ties another browser to
     this browser's player: good once, for 10 minutes; a new one replaces the last."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     found = await run_in_threadpool(devices_of(request).new_code, key)
     base = str(request.base_url).rstrip("/")
@@ -168,7 +168,7 @@ async def link(body: LinkIn, request: Request, player_key: PlayerKey = None) -> 
     name, rating, games and daily attempts are this browser's from now on. A wrong code
     is 404, a used or expired one 409, too many refused codes from one client 429;
     each changes nothing."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     player = await run_in_threadpool(devices_of(request).link, key, body.code,
                                      client=client_of(request))
@@ -181,7 +181,7 @@ async def passkey_options(request: Request, player_key: PlayerKey = None) -> dic
     """The options of a new passkey of this browser's player (who needs a display
     name): hand them to ``navigator.credentials.create``, then its answer to ``POST
     /api/me/passkeys`` within 5 minutes."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     options = await run_in_threadpool(devices_of(request).registration_options, key,
                                       relying_party(request))
@@ -194,7 +194,7 @@ async def add_passkey(body: CredentialIn, request: Request,
                       player_key: PlayerKey = None) -> dict[str, Any]:
     """Register the passkey the browser made for the options of ``POST
     /api/me/passkeys/options``."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     passkey = await run_in_threadpool(devices_of(request).add_passkey, key, body.credential,
                                       relying_party(request))
@@ -206,7 +206,7 @@ async def add_passkey(body: CredentialIn, request: Request,
             tags=["players"])
 async def my_passkeys(request: Request, player_key: PlayerKey = None) -> list[dict[str, Any]]:
     """The passkeys of this browser's player, oldest first."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     found = await run_in_threadpool(devices_of(request).passkeys, key)
     return [{"id": p.id, "created_at": p.created_at, "last_used_at": p.last_used_at}
@@ -218,7 +218,7 @@ async def my_passkeys(request: Request, player_key: PlayerKey = None) -> list[di
 async def remove_passkey(passkey_id: Annotated[str, Path(max_length=1400)], request: Request,
                          player_key: PlayerKey = None) -> Response:
     """Forget one of the player's passkeys (404 for any other)."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     await run_in_threadpool(devices_of(request).remove_passkey, key, passkey_id)
     return Response(status_code=204)
@@ -230,7 +230,7 @@ async def sign_in_options(request: Request) -> dict[str, Any]:
     """The options of a sign-in with a passkey of this site (the browser offers the
     ones it has): hand them to ``navigator.credentials.get``, then its answer to ``POST
     /api/passkeys/sign-in`` within 5 minutes."""
-    check_rate(request)
+    await check_rate(request)
     options = await run_in_threadpool(devices_of(request).sign_in_options,
                                       relying_party(request))
     return {"options": options}
@@ -242,7 +242,7 @@ async def sign_in(body: CredentialIn, request: Request,
                   player_key: PlayerKey = None) -> dict[str, Any]:
     """Tie this browser to the player whose passkey answered the challenge of ``POST
     /api/passkeys/sign-in/options``."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     player = await run_in_threadpool(devices_of(request).sign_in, key, body.credential,
                                      relying_party(request))
