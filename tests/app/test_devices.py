@@ -46,7 +46,6 @@ def test_a_code_reads_back_loosely(code: str, gap: str, lower: bool, cut: int) -
     typed = code.lower() if lower else code
     typed = f" {typed[:cut]}{gap}{typed[cut:]}\t"
     assert normalize_code(typed) == code
-    assert code_hash(typed) == code_hash(code)
 
 
 @given(st.one_of(st.text(max_size=40), st.integers(), st.none(), st.lists(st.text())))
@@ -60,9 +59,12 @@ def test_anything_else_is_bad_link_code(value: Any) -> None:
         assert len(code) == CODE_LENGTH
 
 
-def test_different_codes_have_different_hashes() -> None:
-    assert code_hash("22222222") != code_hash("22222223")
+def test_a_code_s_hash_is_slow_and_its_own() -> None:
+    import hashlib
+
+    assert code_hash(" 2222-2222 ") == code_hash("22222222") != code_hash("22222223")
     assert len(code_hash("22222222")) == 64
+    assert code_hash("22222222") != hashlib.sha256(b"22222222").hexdigest()
 
 
 @given(st.binary(min_size=1, max_size=64))

@@ -7,9 +7,9 @@ too:
 
 **Link codes.** A browser of the player asks for a code (:meth:`DeviceService.new_code`):
 :data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET` (no ``0``/``O``, ``1``/``I``/``L``
-to mix up: about 40 random bits), good once, for :data:`CODE_MINUTES` minutes. Only its
-SHA-256 is stored (a code lives minutes and is used once; the database holds nothing
-that would link a device once it is gone). The other browser gives the code
+to mix up: about 40 random bits), good once, for :data:`CODE_MINUTES` minutes. Only a
+slow hash of it is stored (:func:`code_hash`: scrypt, so that a copy of the database
+does not give the code away within its minutes). The other browser gives the code
 (:meth:`DeviceService.link`): a wrong one is :class:`LinkCodeUnknown`, a used one
 :class:`LinkCodeUsed`, an old one :class:`LinkCodeExpired`, and each of these counts as a
 failure against the asking client (its address) and its key; past
@@ -221,9 +221,19 @@ def normalize_code(value: object) -> str:
     return code
 
 
+#: scrypt's cost for a link code's hash: 2**12 rounds of 4 MiB (some 10-30 ms here).
+SCRYPT_N = 2**12
+
+
 def code_hash(code: str) -> str:
-    """What is stored of a link code: the SHA-256 of its normalized form."""
-    return hashlib.sha256(f"link-code|{normalize_code(code)}".encode()).hexdigest()
+    """What is stored of a link code: a slow hash (scrypt) of its normalized form. A code
+    has only about 40 bits, which a plain SHA-256 would give up to a graphics card
+    within the code's 10 minutes; scrypt makes each guess cost milliseconds and
+    megabytes. The salt is fixed, so that a code is looked up by its hash (a code is
+    random and short-lived: there is nothing to precompute)."""
+    digest = hashlib.scrypt(normalize_code(code).encode(), salt=b"yatzy link code",
+                            n=SCRYPT_N, r=8, p=1, dklen=32)
+    return digest.hex()
 
 
 def subject_hash(kind: str, value: str) -> str:

@@ -320,7 +320,8 @@ rated_games = sa.Table(
 )
 
 #: Link codes: a player's browser asks for one to link another device (good once, for
-#: minutes). Only the code's SHA-256 is stored. A used code keeps its row (``used_at``)
+#: minutes). Only a slow hash of the code is stored (scrypt, ``code_hash``: 64 hex
+#: digits). A used code keeps its row (``used_at``)
 #: so that giving it again is told apart from a wrong code, until it is cleared a day on.
 link_codes = sa.Table(
     "link_codes",
