@@ -28,6 +28,7 @@ from typing import Any
 
 from yatzy.app.access import player_key_hash
 from yatzy.app.codes import AppCode
+from yatzy.app.devices import DeviceService
 from yatzy.app.dice import (
     check_action_dice,
     check_dice_mode,
@@ -258,6 +259,8 @@ class GameService:
         self.matches = QuickMatch(self, repository, clock)
         #: Profiles, leaderboards, rated public tables and games' accuracy.
         self.profiles = ProfileService(self, repository, clock)
+        #: A player's devices: link codes and passkeys.
+        self.devices = DeviceService(repository, clock)
 
     # --- Playing --------------------------------------------------------------------
 

@@ -227,7 +227,7 @@ async def player_history(name: Annotated[str, Path(max_length=200)],
     replay them), the best total per ruleset, the points lost against optimal play in
     each analysed game and their recent mean (the luck-free skill figure), and the
     daily challenges played with the streak. 404 for a name nobody has."""
-    check_rate(request)
+    await check_rate(request)
     found = await run_in_threadpool(profiles_of(request).history, name)
     return history_json(request, translator(request_lang(request)), found)
 
@@ -311,7 +311,7 @@ async def leaderboards(
     total first. Every row is read from what was stored when its games ended. An
     unknown ``by``, ``kind`` or ruleset, or a parameter that does not go with ``by``, is
     422."""
-    check_rate(request)
+    await check_rate(request)
     if by is None and kind is None and rules is None and date is None:
         return await run_in_threadpool(_best_totals, request)
     board = await run_in_threadpool(profiles_of(request).leaderboard, by, kind=kind,

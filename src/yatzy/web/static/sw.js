@@ -10,6 +10,7 @@ const SHELL = [
   "/static/common.js",
   "/static/connection.js",
   "/static/daily.js",
+  "/static/devices.js",
   "/static/favicon.svg",
   "/static/favicon-turn.svg",
   "/static/game.js",
