@@ -294,6 +294,12 @@ class Strategy:
         table = winning.stored_remaining_table(self)
         if table is not None:
             return dict(zip(game.players, winning.win_chances(table, game), strict=True))
+        return self.exact_win_chances(game)
+
+    def exact_win_chances(self, game: Game) -> dict[str, float]:
+        """:meth:`win_chances` always worked out from the exact distributions, never
+        looked up in the table (seconds early in a game)."""
+        check_game(game)
         dists = []
         for seat, card in enumerate(game.cards):
             if seat == game.current_seat and game.dice is not None:

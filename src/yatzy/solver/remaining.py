@@ -246,9 +246,9 @@ class SharedTable:
             parts.append((g + lowest, p, chances))
             lo, hi = min(lo, g + lowest), max(hi, g + lowest + len(chances) - 1)
         mixed = np.zeros(hi - lo + 1)
-        for at, p, chances in parts:
-            if chances is None:
+        for at, p, part in parts:
+            if part is None:
                 mixed[at - lo] += p
             else:
-                mixed[at - lo:at - lo + len(chances)] += p * chances
+                mixed[at - lo:at - lo + len(part)] += p * part
         return ScoreDistribution(card.total + lo, mixed)

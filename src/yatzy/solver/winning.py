@@ -127,7 +127,7 @@ def _build(strategy: Strategy) -> SharedTable:
         try:
             path = artifacts.save_remaining(
                 strategy.ruleset, arrays,
-                {"quantum": QUANTUM, "rows": int(len(arrays["lowest"]))}, folder)
+                {"quantum": QUANTUM, "rows": len(arrays["lowest"])}, folder)
             _REFUSED.pop(path, None)
             opened = artifacts.open_remaining(strategy.ruleset, folder)
             if opened is not None:
