@@ -61,19 +61,19 @@ _TABLES_LOCK = threading.Lock()
 _REFUSED: dict[Path, tuple[int, int]] = {}
 
 
-def remaining_table(strategy: Strategy) -> SharedTable:
+def remaining_table(strategy: Strategy, *, rebuild: bool = False) -> SharedTable:
     """The table of the points still to come of ``strategy`` (a :class:`SharedTable`),
     once per process: mapped from its file beside the value table (read in place, shared
     by every process that maps it), else built (7 to 14 s, about 1.6 GB while it is
     built) and saved there atomically, so that it is built once per machine. A file that
     does not match (:class:`~yatzy.solver.artifacts.RemainingDamaged`) is never read: the
-    table is built again and replaces it."""
-    found = stored_remaining_table(strategy)
+    table is built again and replaces it. ``rebuild``: built even when it is there."""
+    found = None if rebuild else stored_remaining_table(strategy)
     if found is not None:
         return found
     with _TABLES_LOCK:
         table = _TABLES.get(strategy.ruleset)
-        if table is not None and table.strategy is strategy:
+        if not rebuild and table is not None and table.strategy is strategy:
             return table
         table = _TABLES[strategy.ruleset] = _build(strategy)
         return table
