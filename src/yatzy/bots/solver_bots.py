@@ -107,8 +107,9 @@ _PLANNERS: dict[Ruleset, WinPlanner] = {}
 
 def prepare(name: str, ruleset: Ruleset) -> None:
     """Build what level ``name`` needs before its first move in ``ruleset``: the
-    solver's table, and for ``winner`` the table of the points still to come (7 to 14 s,
-    once per process), so that a caller can show that it is working."""
+    solver's table, and for ``winner`` the table of the points still to come (mapped
+    from its file in well under a second; built and saved there in 7 to 14 s by the
+    first process that lacks it), so that a caller can show that it is working."""
     from yatzy.solver import strategy
 
     if name == "winner":

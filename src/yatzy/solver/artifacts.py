@@ -5,6 +5,9 @@ directory) in one ``.npz`` file per ruleset and solver version. Its header holds
 ruleset, the solver version and a SHA-256 of the arrays, checked on every load; a file
 that does not match, or cannot be read at all, is ignored (and rebuilt by the caller).
 Files are written to a temporary name and renamed, so a reader never sees half a file.
+Beside a table, the table of the points still to come (``.remaining.bin``, see
+:func:`save_remaining`) is one file of raw arrays, mapped read-only by every process
+that reads it; one that does not match is refused with :class:`RemainingDamaged`.
 Saving a table deletes the same ruleset's files of earlier solver versions.
 
 A *compact* table (``save(..., compact=True)``: those too large to be built on demand,

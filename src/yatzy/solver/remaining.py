@@ -6,9 +6,11 @@ the start of a game). A :class:`RemainingTable` works out, once, the distributio
 points still to come from *every* turn-start state a game reaches, from the full card
 back; after that a position's distribution is a lookup. It is big: about 740 MB of
 float32 for Scandinavian Yatzy (960,000 states, 184 million chances) and 750 MB for
-Yahtzee, built in 7 to 14 s on two cores, and kept in memory only. Its chances are
-float32, and each row's tails of less than ``tail`` (1e-9 by default) are cut off:
-means agree with the expected score to about 1e-5.
+Yahtzee, built in 7 to 14 s on two cores. Its chances are float32, and each row's
+tails of less than ``tail`` (1e-9 by default) are cut off: means agree with the expected
+score to about 1e-5. A :class:`SharedTable` holds the same rows in under 256 MB
+(cumulative chances rounded to ``1/QUANTUM``), read in place from a file that every
+process maps (see :func:`yatzy.solver.winning.remaining_table` and docs/solver.md).
 
 >>> import yatzy
 >>> s = yatzy.strategy(yatzy.ruleset("yatzy", order="in_order"))
