@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 START = time.perf_counter()
 
@@ -41,23 +42,21 @@ def memory() -> dict[str, int]:
     return found
 
 
-def positions(rules: str, games: int, seed: int) -> list[object]:
-    """Every position of ``games`` random games (turn starts and after each roll)."""
+def play(s: object, rules: str, games: int, seed: int) -> Iterator[object]:
+    """Every position of ``games`` random games (turn starts and after each roll), one
+    at a time (so that the games held do not count in the memory)."""
     import yatzy
 
     r = yatzy.ruleset(rules)
-    s = yatzy.strategy(r)
     rng = random.Random(seed)
-    found: list[object] = []
     for g in range(games):
         players = rng.randint(2, 6)
         game = yatzy.new_game(r, [f"p{i}" for i in range(players)], seed=seed * 100_003 + g)
         while not game.is_over:
-            found.append(game)
-            options = s.advise(game)
+            yield game
+            options = s.advise(game)  # type: ignore[attr-defined]
             pick = options[0] if rng.random() < 0.85 else rng.choice(options)
             game = game.apply(pick.action)
-    return found
 
 
 def child(args: argparse.Namespace) -> int:
@@ -69,46 +68,50 @@ def child(args: argparse.Namespace) -> int:
     s.win_chances(yatzy.new_game(r, ["a", "b"], seed=0).roll())
     startup = time.perf_counter() - START
     first_answer = time.perf_counter() - first
-    games = positions(args.rules, args.games, args.seed)
+    after_start = memory()
     times = []
-    answers = []
-    for game in games:
+    # A uniform sample of the positions, with their answers, for the peer.
+    sample: list[tuple[object, dict[str, float]]] = []
+    rng = random.Random(args.seed)
+    for n, game in enumerate(play(s, args.rules, args.games, args.seed)):
         t = time.perf_counter()
-        answers.append(s.win_chances(game))  # type: ignore[arg-type]
+        answer = s.win_chances(game)  # type: ignore[arg-type]
         times.append(time.perf_counter() - t)
+        if len(sample) < args.exact:
+            sample.append((game, answer))
+        elif (k := rng.randrange(n + 1)) < args.exact:
+            sample[k] = (game, answer)
     mem = memory()
     times.sort()
 
     def ms(x: float) -> str:
         return f"{x * 1000:.2f} ms"
 
+    def mb(kb: int) -> str:
+        return f"{kb / 1024:.0f} MB"
+
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
     print(f"  fresh process: start-up to the first answer {startup:.2f} s (of which the first "
-          f"answer, opening the table, {first_answer:.2f} s)")
+          f"answer, opening the table, {first_answer:.2f} s); resident then "
+          f"{mb(after_start['VmRSS'])} (private {mb(after_start['RssAnon'])})")
     print(f"  {len(times):,} positions of {args.games} games of 2-6 players: median "
           f"{ms(statistics.median(times))}, 99th percentile {ms(p99)}, largest {ms(times[-1])}")
-    print(f"  memory: resident {mem['VmRSS'] / 1024:.0f} MB (private {mem['RssAnon'] / 1024:.0f}"
-          f" MB, mapped files {mem['RssFile'] / 1024:.0f} MB, shared), peak "
-          f"{mem['VmHWM'] / 1024:.0f} MB")
-    if args.exact:
-        rng = random.Random(args.seed)
-        sample = rng.sample(range(len(games)), min(args.exact, len(games)))
-        exact_times, worst = [], 0.0
-        worst_at = None
-        for i in sample:
-            game = games[i]
+    print(f"  memory after them: resident {mb(mem['VmRSS'])} (private {mb(mem['RssAnon'])}, "
+          f"mapped files {mb(mem['RssFile'])}, shared), peak {mb(mem['VmHWM'])}")
+    if sample:
+        exact_times, worst, worst_players = [], 0.0, 0
+        for game, fast in sample:
             t = time.perf_counter()
             exact = s.exact_win_chances(game)  # type: ignore[arg-type]
             exact_times.append(time.perf_counter() - t)
-            diff = max(abs(exact[k] - answers[i][k]) for k in exact)
-            if diff > worst:
-                worst, worst_at = diff, game
-        fast = statistics.median(times)
+            diff = max(abs(exact[k] - fast[k]) for k in exact)
+            if diff >= worst:
+                worst, worst_players = diff, len(exact)
+        median = statistics.median(times)
         print(f"  peer, the exact way on {len(sample)} of the positions: median "
-              f"{ms(statistics.median(exact_times))} ({statistics.median(exact_times) / fast:.0f}"
+              f"{ms(statistics.median(exact_times))} ({statistics.median(exact_times) / median:.0f}"
               f" times the table's median), largest {ms(max(exact_times))}; largest difference "
-              f"{100 * worst:.4f} percentage points"
-              + (f" ({len(worst_at.players)} players)" if worst_at is not None else ""))  # type: ignore[attr-defined]
+              f"{100 * worst:.4f} percentage points ({worst_players} players)")
     return 0
 
 

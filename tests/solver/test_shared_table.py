@@ -209,3 +209,15 @@ def test_a_damaged_file_is_never_read_and_is_built_again(
         if rebuilt is None:
             shared.path.write_bytes(good)
         winning._TABLES.pop(strategy.ruleset, None)
+
+
+def test_a_state_the_table_lacks_is_worked_out(strategy: Strategy, shared: SharedTable,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    game = yatzy.new_game(strategy.ruleset, ["a", "b", "c"], seed=9).roll()
+    assert winning.stored_remaining_table(strategy) is not None
+
+    def lacks(*args: object) -> int:
+        raise KeyError(args)
+
+    monkeypatch.setattr(SharedTable, "row", lacks)
+    assert strategy.win_chances(game) == strategy.exact_win_chances(game)

@@ -293,7 +293,10 @@ class Strategy:
 
         table = winning.stored_remaining_table(self)
         if table is not None:
-            return dict(zip(game.players, winning.win_chances(table, game), strict=True))
+            try:
+                return dict(zip(game.players, winning.win_chances(table, game), strict=True))
+            except KeyError:  # a state the table lacks (none a game reaches): worked out
+                pass
         return self.exact_win_chances(game)
 
     def exact_win_chances(self, game: Game) -> dict[str, float]:
