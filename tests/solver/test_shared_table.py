@@ -221,3 +221,17 @@ def test_a_state_the_table_lacks_is_worked_out(strategy: Strategy, shared: Share
 
     monkeypatch.setattr(SharedTable, "row", lacks)
     assert strategy.win_chances(game) == strategy.exact_win_chances(game)
+
+
+def test_a_turns_outcomes_are_the_chances_of_its_ends(strategy: Strategy) -> None:
+    k = strategy.kernels
+    for roll, rerolls in ((-1, 2), (0, 2), (100, 1), (251, 0)):
+        gains, keys, probs = (np.frombuffer(b, dtype=t) for b, t in zip(
+            k.outcomes(0, 0, 0, roll, rerolls), (np.int32, np.int32, np.float64), strict=True))
+        assert len(gains) == len(keys) == len(probs) > 0
+        assert probs.sum() == pytest.approx(1.0, abs=1e-12) and (probs > 0).all()
+        assert (gains >= 0).all()
+    for bad in ((0, 0, 0, -2, 0), (0, 0, 0, 252, 0), (0, 0, 0, 0, 3), (0, 0, 0, 0, -1),
+                ((1 << 15) - 1, 0, 0, 0, 0)):
+        with pytest.raises(ValueError):
+            k.outcomes(*bad)
