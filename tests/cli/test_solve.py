@@ -45,6 +45,11 @@ def test_solve(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["expected_score"] == pytest.approx(122.5585274, abs=1e-7)
     assert data["states"] == 745 and Path(data["table"]).exists()
+    # The table of the win chances beside it, mapped by every later process.
+    remaining = Path(data["remaining_table"])
+    assert remaining.parent == Path(data["table"]).parent
+    assert artifacts.open_remaining(yatzy.ruleset("yatzy", order="in_order"),
+                                    remaining.parent) is not None
 
 
 def test_advise_ranks_every_option(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,9 +1,10 @@
 """The resource policy of a server that seats anyone: which computers a game may have,
 how many, and how many games one client may start.
 
-A computer level costs what its tables cost: ``winner`` needs a table of about 740 MB
-per ruleset, built in 10 to 20 s, so a server seats it only where it is allowed and its
-table is ready (the advice service prepares it in the background). The policy decides;
+A computer level costs what its tables cost: ``winner`` needs a table of about 220 MB
+per ruleset (a file every process maps, built in 10 to 20 s by the first that lacks it),
+so a server seats it only where it is allowed and its table is ready (the advice service
+prepares it in the background). The policy decides;
 the web app only asks it and shows its refusal.
 
 >>> from yatzy.app.saved import Seat

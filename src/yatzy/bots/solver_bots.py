@@ -75,8 +75,9 @@ class WinnerBot:
     """``winner``: with opponents, the option with the largest expected share of the win
     (a shared first place counting 1/k), exact within the turn, assuming the others play
     for expected score (:class:`yatzy.solver.winning.WinPlanner`); solitaire it plays
-    like ``optimal``. Its first decision in a process builds the table of the points
-    still to come (7 to 14 s, about 740 MB)."""
+    like ``optimal``. Its first decision in a process maps the table of the points still
+    to come from its file (about 220 MB, shared by every process), or builds and saves
+    it when there is none (7 to 14 s)."""
 
     name = "winner"
 
@@ -107,8 +108,9 @@ _PLANNERS: dict[Ruleset, WinPlanner] = {}
 
 def prepare(name: str, ruleset: Ruleset) -> None:
     """Build what level ``name`` needs before its first move in ``ruleset``: the
-    solver's table, and for ``winner`` the table of the points still to come (7 to 14 s,
-    once per process), so that a caller can show that it is working."""
+    solver's table, and for ``winner`` the table of the points still to come (mapped
+    from its file in well under a second; built and saved there in 7 to 14 s by the
+    first process that lacks it), so that a caller can show that it is working."""
     from yatzy.solver import strategy
 
     if name == "winner":

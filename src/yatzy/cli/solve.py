@@ -130,6 +130,16 @@ def run_solve(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     s = load_strategy(t, ruleset, rebuild=args.rebuild)
     seconds = time.perf_counter() - start
+    remaining = None
+    from yatzy.solver import builds_on_demand
+
+    if builds_on_demand(ruleset):
+        # The table of the win chances and the winner level, beside the value table:
+        # every later process maps it instead of building it.
+        from yatzy.solver.winning import remaining_table
+
+        with progress_line(t._("Building the table of the win chances")):
+            remaining = remaining_table(s, rebuild=args.rebuild).path
     dist = None
     if args.distribution:
         with progress_line(t._("Working out the distribution of the score")):
@@ -144,6 +154,7 @@ def run_solve(args: argparse.Namespace) -> int:
         "build_seconds": s.build_seconds,
         "peak_memory_bytes": peak_memory(),
         "table": str(s.path) if s.path else None,
+        "remaining_table": str(remaining) if remaining else None,
     }
     if dist is not None:
         data["distribution"] = {
@@ -172,6 +183,8 @@ def run_solve(args: argparse.Namespace) -> int:
     print(how)
     if s.path:
         print(t._("table: {file}", file=s.path))
+    if remaining:
+        print(t._("table: {file}", file=remaining))
     if dist is not None:
         print(t._("Final score under optimal play: mean {mean}, standard deviation {sd}",
                   mean=decimal(t, dist.mean, 2), sd=decimal(t, dist.sd, 2)))

@@ -5,6 +5,9 @@ directory) in one ``.npz`` file per ruleset and solver version. Its header holds
 ruleset, the solver version and a SHA-256 of the arrays, checked on every load; a file
 that does not match, or cannot be read at all, is ignored (and rebuilt by the caller).
 Files are written to a temporary name and renamed, so a reader never sees half a file.
+Beside a table, the table of the points still to come (``.remaining.bin``, see
+:func:`save_remaining`) is one file of raw arrays, mapped read-only by every process
+that reads it; one that does not match is refused with :class:`RemainingDamaged`.
 Saving a table deletes the same ruleset's files of earlier solver versions.
 
 A *compact* table (``save(..., compact=True)``: those too large to be built on demand,
@@ -30,7 +33,9 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from yatzy.core.errors import YatzyError
 from yatzy.core.rulesets import RULESET_NAMES, Ruleset
+from yatzy.solver.codes import SolverCode
 from yatzy.solver.keeps import FloatArray, IntArray, SmallIntArray
 
 #: Bump when the table's meaning or layout changes: old files are then ignored.
@@ -124,7 +129,7 @@ def _remove_older(path: Path) -> None:
     left."""
     stem = path.name.removesuffix(f"-v{SOLVER_VERSION}.npz")
     for version in range(1, SOLVER_VERSION):
-        for suffix in (".npz", ".distribution.npz"):
+        for suffix in (".npz", ".distribution.npz", REMAINING_SUFFIX):
             with contextlib.suppress(OSError):
                 path.with_name(f"{stem}-v{version}{suffix}").unlink(missing_ok=True)
 
@@ -222,3 +227,154 @@ def load_distribution(ruleset: Ruleset, directory: Path | None = None
     ):
         return None
     return header["lowest"], chances
+
+
+# --- The table of the points still to come ------------------------------------------------
+
+#: The file of a ruleset's table of the points still to come (see
+#: :mod:`yatzy.solver.remaining`), beside its value table.
+REMAINING_SUFFIX = ".remaining.bin"
+#: The first bytes of such a file.
+REMAINING_MAGIC = b"YATZYREM"
+#: Bump when the layout of the file changes: older files are then refused (and rebuilt).
+REMAINING_FORMAT = 1
+#: The arrays of the file, with their item types (little-endian).
+REMAINING_ARRAYS = {
+    "row_of": "<i4", "lowest": "<i4", "length": "<i4", "offset": "<i8", "wide": "|u1",
+    "pool8": "|u1", "pool16": "<u2",
+}
+_ALIGN = 64
+
+
+class RemainingDamaged(YatzyError):
+    """A file of the table of the points still to come that cannot be trusted: short,
+    damaged, of another ruleset, solver version or layout. It is never read; the caller
+    builds the table again (and replaces the file). ``params``: ``path`` and
+    ``reason``."""
+
+    code = SolverCode.REMAINING_DAMAGED
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"The table of the points still to come in {path} cannot be used "
+                         f"({reason}): it is built again", path=str(path), reason=reason)
+
+
+def remaining_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
+    """The file of the table of the points still to come of ``ruleset``, beside its value
+    table: e.g. ``yatzy-order=free-rolls=3-v3.remaining.bin``."""
+    table = table_path(ruleset, directory)
+    return table.with_name(table.stem + REMAINING_SUFFIX)
+
+
+def save_remaining(ruleset: Ruleset, arrays: dict[str, npt.NDArray[Any]],
+                   meta: dict[str, Any], directory: Path | None = None) -> Path:
+    """Write the arrays of a table of the points still to come (those of
+    :data:`REMAINING_ARRAYS`) atomically, in one file that :func:`open_remaining` maps
+    into memory: ``REMAINING_MAGIC``, the header's length (8 bytes), a JSON header
+    (ruleset, solver version, layout, each array's type, offset and length, a SHA-256 of
+    everything after the header), then the arrays, each at a multiple of 64 bytes."""
+    path = remaining_path(ruleset, directory)
+    layout: dict[str, list[Any]] = {}
+    at = 0
+    parts = []
+    for name, dtype in REMAINING_ARRAYS.items():
+        a = np.ascontiguousarray(arrays[name], dtype=np.dtype(dtype))
+        if a.ndim != 1:
+            raise ValueError(f"{name}: one dimension, not {a.ndim}")
+        pad = -at % _ALIGN
+        at += pad
+        parts.append((pad, a))
+        layout[name] = [dtype, at, int(a.size)]
+        at += a.nbytes
+    digest = hashlib.sha256()
+    for pad, a in parts:
+        digest.update(bytes(pad))
+        digest.update(a.data)
+    header = {
+        **meta,
+        "ruleset": ruleset.to_dict(),
+        "solver_version": SOLVER_VERSION,
+        "format": REMAINING_FORMAT,
+        "arrays": layout,
+        "data_bytes": at,
+        "sha256": digest.hexdigest(),
+    }
+    text = json.dumps(header).encode()
+    text += b" " * (-(len(REMAINING_MAGIC) + 8 + len(text)) % _ALIGN)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(REMAINING_MAGIC)
+            f.write(len(text).to_bytes(8, "little"))
+            f.write(text)
+            for pad, a in parts:
+                f.write(bytes(pad))
+                f.write(a.data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def open_remaining(ruleset: Ruleset, directory: Path | None = None
+                   ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]] | None:
+    """The arrays of the stored table of the points still to come of ``ruleset``, mapped
+    read-only into memory (``numpy.memmap``: the processes that open the file share one
+    copy, in the page cache), and its header; ``None`` when there is no file.
+    :class:`RemainingDamaged` when the file does not match (another ruleset, solver
+    version or layout), is short or damaged: its SHA-256 is checked on every open, by
+    reading the file (the pages read are not this process's memory)."""
+    path = remaining_path(ruleset, directory)
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below, kept open for the checks
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RemainingDamaged(path, f"unreadable: {exc}") from exc
+    with f:
+        try:
+            size = os.fstat(f.fileno()).st_size
+            start = f.read(len(REMAINING_MAGIC) + 8)
+            if len(start) < len(REMAINING_MAGIC) + 8 or not start.startswith(REMAINING_MAGIC):
+                raise RemainingDamaged(path, "not such a file")
+            length = int.from_bytes(start[len(REMAINING_MAGIC):], "little")
+            if length > min(size, 1 << 20):
+                raise RemainingDamaged(path, "short or damaged header")
+            header = json.loads(f.read(length).decode())
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise RemainingDamaged(path, f"damaged header: {exc}") from exc
+        base = len(REMAINING_MAGIC) + 8 + length
+        if not isinstance(header, dict):
+            raise RemainingDamaged(path, "damaged header")
+        if header.get("ruleset") != ruleset.to_dict():
+            raise RemainingDamaged(path, "another ruleset")
+        if header.get("solver_version") != SOLVER_VERSION or header.get(
+                "format") != REMAINING_FORMAT:
+            raise RemainingDamaged(path, "another version")
+        layout = header.get("arrays")
+        data_bytes = header.get("data_bytes")
+        if not isinstance(layout, dict) or not isinstance(data_bytes, int) or sorted(
+                layout) != sorted(REMAINING_ARRAYS):
+            raise RemainingDamaged(path, "damaged header")
+        if size != base + data_bytes:
+            raise RemainingDamaged(path, f"{size} bytes, not {base + data_bytes}")
+        for name, spec in layout.items():
+            if (not isinstance(spec, list) or len(spec) != 3 or spec[0] != REMAINING_ARRAYS[name]
+                    or not all(isinstance(x, int) and x >= 0 for x in spec[1:])
+                    or spec[1] + spec[2] * np.dtype(spec[0]).itemsize > data_bytes):
+                raise RemainingDamaged(path, f"damaged header ({name})")
+        try:
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+        except OSError as exc:
+            raise RemainingDamaged(path, f"unreadable: {exc}") from exc
+        if digest != header.get("sha256"):
+            raise RemainingDamaged(path, "its content does not match its SHA-256")
+    whole = np.memmap(path, dtype=np.uint8, mode="r")
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    for name, (dtype, offset, count) in layout.items():
+        at = base + offset
+        arrays[name] = whole[at:at + count * np.dtype(dtype).itemsize].view(np.dtype(dtype))
+    return arrays, header

@@ -20,6 +20,7 @@ class SolverCode(StrEnum):
     TABLE_NOT_BUILT = "table_not_built"
     DISTRIBUTION_TOO_LARGE = "distribution_too_large"
     WINNER_UNSUPPORTED = "winner_unsupported"
+    REMAINING_DAMAGED = "remaining_damaged"
 
 
 register_error_texts(SolverCode, {
@@ -42,4 +43,7 @@ register_error_texts(SolverCode, {
     SolverCode.WINNER_UNSUPPORTED: N_(
             "The winner level does not play {rules}: its table of the points still to come"
             " would not fit in memory"),
+    SolverCode.REMAINING_DAMAGED: N_(
+            "The table of the points still to come in {path} cannot be used ({reason}): it"
+            " is built again"),
 })

@@ -281,7 +281,27 @@ class Strategy:
         for the highest expected score: the players' games are then independent, and the
         chances exact from their score distributions (:meth:`distribution`; the current
         player's mid-turn, the others' from the start of their next turn). After the
-        game, the winners share 1."""
+        game, the winners share 1.
+
+        When the table of the points still to come is on the disk (``yatzy solve``
+        writes it, the ``winner`` level builds it) or in memory, the distributions are
+        looked up there (milliseconds; each player's cumulative chances off by at most
+        about 6.3e-5, the chances by that times the number of players: see
+        docs/solver.md); otherwise worked out (seconds early in a game)."""
+        check_game(game)
+        from yatzy.solver import winning
+
+        table = winning.stored_remaining_table(self)
+        if table is not None:
+            try:
+                return dict(zip(game.players, winning.win_chances(table, game), strict=True))
+            except KeyError:  # a state the table lacks (none a game reaches): worked out
+                pass
+        return self.exact_win_chances(game)
+
+    def exact_win_chances(self, game: Game) -> dict[str, float]:
+        """:meth:`win_chances` always worked out from the exact distributions, never
+        looked up in the table (seconds early in a game)."""
         check_game(game)
         dists = []
         for seat, card in enumerate(game.cards):

@@ -30,7 +30,11 @@ Solitaire there is nobody to beat: the planner then ranks as :meth:`Strategy.adv
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
+import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,34 +42,126 @@ import numpy as np
 from yatzy.core.actions import Action, Reroll, Score
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game, check_game
-from yatzy.solver.distribution import win_curve
+from yatzy.solver import artifacts
+from yatzy.solver.distribution import ScoreDistribution, win_curve, win_shares
 from yatzy.solver.keeps import FACES, FloatArray
 from yatzy.solver.kernels import NEG
-from yatzy.solver.remaining import RemainingTable
+from yatzy.solver.remaining import QUANTUM, RemainingTable, SharedTable, quantise
 from yatzy.solver.turn import box_matrix
 
 if TYPE_CHECKING:
     from yatzy.solver.policy import Option, Strategy
 
-_TABLES: dict[object, RemainingTable] = {}
+log = logging.getLogger(__name__)
+
+_TABLES: dict[object, SharedTable] = {}
 _TABLES_LOCK = threading.Lock()
+#: Files refused (damaged), by path, with their size and time of change: not read again
+#: until they change.
+_REFUSED: dict[Path, tuple[int, int]] = {}
 
 
-def remaining_table(strategy: Strategy) -> RemainingTable:
-    """The :class:`RemainingTable` of ``strategy``, built once per process (7 to 14 s,
-    about 740 MB)."""
+def remaining_table(strategy: Strategy, *, rebuild: bool = False) -> SharedTable:
+    """The table of the points still to come of ``strategy`` (a :class:`SharedTable`),
+    once per process: mapped from its file beside the value table (read in place, shared
+    by every process that maps it), else built (7 to 14 s, about 1.6 GB while it is
+    built) and saved there atomically, so that it is built once per machine. A file that
+    does not match (:class:`~yatzy.solver.artifacts.RemainingDamaged`) is never read: the
+    table is built again and replaces it. ``rebuild``: built even when it is there."""
+    found = None if rebuild else stored_remaining_table(strategy)
+    if found is not None:
+        return found
     with _TABLES_LOCK:
         table = _TABLES.get(strategy.ruleset)
-        if table is None or table.strategy is not strategy:
-            table = _TABLES[strategy.ruleset] = RemainingTable(strategy)
+        if not rebuild and table is not None and table.strategy is strategy:
+            return table
+        table = _TABLES[strategy.ruleset] = _build(strategy)
         return table
+
+
+def stored_remaining_table(strategy: Strategy) -> SharedTable | None:
+    """Like :func:`remaining_table`, but ``None`` where that would build the table: what
+    a request that must answer quickly (win chances on the web) uses. Cheap when there
+    is no file (it is looked up each call)."""
+    with _TABLES_LOCK:
+        table = _TABLES.get(strategy.ruleset)
+        if table is not None and table.strategy is strategy:
+            return table
+        folder = _folder(strategy)
+        if folder is None:
+            return None
+        path = artifacts.remaining_path(strategy.ruleset, folder)
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        if _REFUSED.get(path) == (stat.st_size, stat.st_mtime_ns):
+            return None
+        try:
+            opened = artifacts.open_remaining(strategy.ruleset, folder)
+        except artifacts.RemainingDamaged as exc:
+            _REFUSED[path] = (stat.st_size, stat.st_mtime_ns)
+            log.warning("%s", exc.message)
+            return None
+        if opened is None:
+            return None
+        arrays, _ = opened
+        table = _TABLES[strategy.ruleset] = SharedTable(strategy, arrays, path)
+        return table
+
+
+def _folder(strategy: Strategy) -> Path | None:
+    """Where the strategy's table lives (``None``: nowhere on the disk)."""
+    return strategy.path.parent if strategy.path is not None else None
+
+
+def _build(strategy: Strategy) -> SharedTable:
+    """Build the table, save it beside the value table and map it from there (in memory
+    only when there is no such place or it cannot be written)."""
+    start = time.perf_counter()
+    arrays = quantise(RemainingTable(strategy))
+    log.info("The table of the points still to come of %s was built (%.1f s)",
+             strategy.ruleset, time.perf_counter() - start)
+    folder = _folder(strategy)
+    if folder is not None:
+        try:
+            path = artifacts.save_remaining(
+                strategy.ruleset, arrays,
+                {"quantum": QUANTUM, "rows": len(arrays["lowest"])}, folder)
+            _REFUSED.pop(path, None)
+            opened = artifacts.open_remaining(strategy.ruleset, folder)
+            if opened is not None:
+                return SharedTable(strategy, opened[0], path)
+        except (OSError, artifacts.RemainingDamaged) as exc:
+            warnings.warn(f"The table of the points still to come was not saved: {exc}",
+                          RuntimeWarning, stacklevel=3)
+    return SharedTable(strategy, arrays)
+
+
+def win_chances(table: SharedTable, game: Game) -> list[float]:
+    """Each player's share of the win of ``game`` from the score distributions of
+    ``table`` (the current player's mid-turn from the dice on the table), as
+    :meth:`Strategy.win_chances <yatzy.solver.policy.Strategy.win_chances>` gives them
+    up to the table's rounding (see :class:`SharedTable`)."""
+    s = table.strategy
+    dists = []
+    for seat, card in enumerate(game.cards):
+        if card.is_complete:
+            dists.append(ScoreDistribution.certain(card.total))
+        elif seat == game.current_seat and game.dice is not None:
+            roll = s.model.keeps.roll_index(tuple(sorted(game.dice)))
+            dists.append(table.turn_distribution(card, roll, game.rolls_left))
+        else:
+            dists.append(table.distribution(card))
+    return win_shares(dists)
 
 
 class WinPlanner:
     """Options ranked by the current player's expected share of the win (see the
     module). ``table`` defaults to the process's table of ``strategy``."""
 
-    def __init__(self, strategy: Strategy, table: RemainingTable | None = None) -> None:
+    def __init__(self, strategy: Strategy,
+                 table: RemainingTable | SharedTable | None = None) -> None:
         self.strategy = strategy
         self._table = table
         model = strategy.model
@@ -83,7 +179,7 @@ class WinPlanner:
         self._memo: tuple[object, tuple[FloatArray, list[FloatArray], list[int]]] | None = None
 
     @property
-    def table(self) -> RemainingTable:
+    def table(self) -> RemainingTable | SharedTable:
         if self._table is None:
             self._table = remaining_table(self.strategy)
         return self._table
@@ -200,4 +296,4 @@ class WinPlanner:
         return result
 
 
-__all__ = ["WinPlanner", "remaining_table"]
+__all__ = ["WinPlanner", "remaining_table", "stored_remaining_table", "win_chances"]

@@ -4,6 +4,7 @@
  * writes never overlap the others it is given. Every error is a TypeError (an argument
  * of the wrong kind, or keywords) or a ValueError (any other misfit), or MemoryError. */
 #include "module.h"
+#include "outcomes.h"
 
 #include <stdio.h>
 
@@ -339,6 +340,61 @@ static PyObject *Kernels_distribution(KernelsObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", res.lo, bytes);
 }
 
+/* outcomes(mask, y, u, roll, rerolls) -> (gains, keys, probs): how the turn of state
+ * (mask, y, u) ends under optimal play (turn_outcomes), from roll number `roll` with
+ * `rerolls` rerolls left (roll -1: from the turn's first roll): int32 gains and next
+ * states (state_key), and double chances, as bytes. */
+static PyObject *Kernels_outcomes(KernelsObject *self, PyObject *args) {
+    Kernels *t = ready(self);
+    if (!t) return NULL;
+    int mask, y, u, roll, rerolls;
+    if (!PyArg_ParseTuple(args, "iiiii", &mask, &y, &u, &roll, &rerolls)) return NULL;
+    if (check_state(t, mask, y, u) < 0) return NULL;
+    if (roll < -1 || roll >= t->nr || rerolls < 0 || rerolls >= t->rolls) {
+        PyErr_SetString(PyExc_ValueError, "outcomes: no such roll or rerolls");
+        return NULL;
+    }
+    if (mask == (1 << t->nb) - 1) {
+        PyErr_SetString(PyExc_ValueError, "outcomes: the card is full");
+        return NULL;
+    }
+    Walk w;
+    if (walk_init(t, &w) < 0) {
+        walk_free(&w);
+        return PyErr_NoMemory();
+    }
+    Scratch *s = self->scratch;
+    int lu[LANES];
+    for (int q = 0; q < LANES; q++) lu[q] = u;
+    make_plan(t, mask, y, &s->plan);
+    turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 1);
+    int status = turn_outcomes(t, s, &w, mask, y, u, 0, roll, rerolls);
+    PyObject *result = NULL;
+    if (status < 0) {
+        PyErr_Format(PyExc_ValueError, "outcomes: state (%d, %d, %d) has no option", mask, y,
+                     u);
+    } else {
+        int32_t *gains = malloc(sizeof(int32_t) * (w.n ? w.n : 1));
+        int32_t *keys = malloc(sizeof(int32_t) * (w.n ? w.n : 1));
+        if (!gains || !keys) {
+            PyErr_NoMemory();
+        } else {
+            for (int i = 0; i < w.n; i++) {
+                gains[i] = w.gain[i];
+                keys[i] = w.key[i];
+            }
+            result = Py_BuildValue("(y#y#y#)", (const char *)gains,
+                                   (Py_ssize_t)(sizeof(int32_t) * w.n), (const char *)keys,
+                                   (Py_ssize_t)(sizeof(int32_t) * w.n), (const char *)w.prob,
+                                   (Py_ssize_t)(sizeof(double) * w.n));
+        }
+        free(gains);
+        free(keys);
+    }
+    walk_free(&w);
+    return result;
+}
+
 /* remaining(tail, threads) -> (keys, lo, len, chances): remaining_table as bytes: int32
  * keys, lows and lengths per row, and the rows' float32 chances one after the other. */
 static PyObject *Kernels_remaining(KernelsObject *self, PyObject *args) {
@@ -614,6 +670,8 @@ static PyMethodDef Kernels_methods[] = {
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"remaining", (PyCFunction)Kernels_remaining, METH_VARARGS,
      "remaining(tail, threads) -> (keys, lo, len, chances)"},
+    {"outcomes", (PyCFunction)Kernels_outcomes, METH_VARARGS,
+     "outcomes(mask, y, u, roll, rerolls) -> (gains, keys, probs)"},
     {"distribution", (PyCFunction)Kernels_distribution, METH_VARARGS,
      "distribution(mask, y, u, roll, rerolls, threads) -> (lo, bytes)"},
     {"play", (PyCFunction)Kernels_play, METH_VARARGS,
