@@ -54,6 +54,7 @@ class AppCode(StrEnum):
     OPEN_SEAT = "open_seat"
     OPEN_SEATS_PRIVATE = "open_seats_private"
     PUBLIC_DICE = "public_dice"
+    SEAT_IDLE = "seat_idle"
 
 
 register_error_texts(AppCode, {
@@ -110,6 +111,8 @@ register_error_texts(AppCode, {
     AppCode.OPEN_SEAT: N_("An open seat has no name and no computer"),
     AppCode.OPEN_SEATS_PRIVATE: N_("Only a public table has open seats"),
     AppCode.PUBLIC_DICE: N_("A public table plays with the program's dice"),
+    AppCode.SEAT_IDLE: N_(
+            "Your clock ran out: the computer plays your seat to the end of this game"),
 }, {
     AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
 })

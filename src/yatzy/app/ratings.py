@@ -124,13 +124,20 @@ def update(player: Rating, results: Sequence[Result], *, tau: float = TAU) -> Ra
     return Rating(SCALE * new_mu + DEFAULT_RATING, SCALE * new_phi, new_sigma)
 
 
-def game_scores(totals: Sequence[int]) -> tuple[float, float]:
+def game_scores(totals: Sequence[int], idle: Sequence[bool] = (False, False)
+                ) -> tuple[float, float]:
     """The two players' scores of a two-player game from their totals: 1 and 0 for a
-    win, 0.5 each for a tie.
+    win, 0.5 each for a tie. A player whose clock ran out (``idle``: the computer
+    finished their game) ranks last whatever the totals: lost against one who was not;
+    two idle players are ranked by their totals.
 
     >>> game_scores([250, 231]), game_scores([200, 200])
     ((1.0, 0.0), (0.5, 0.5))
+    >>> game_scores([250, 231], idle=[True, False])
+    (0.0, 1.0)
     """
+    if idle[0] != idle[1]:
+        return (0.0, 1.0) if idle[0] else (1.0, 0.0)
     first, second = totals
     if first == second:
         return 0.5, 0.5
