@@ -487,3 +487,16 @@ class LobbyOut(BaseModel):
     waiting: list[LobbyTable]
     live: list[LobbyGame]
     wait_minutes: int = Field(description="How long a table waits for its next player")
+
+
+class LobbyMessage(BaseModel):
+    """``/ws/lobby``: the lobby (as ``GET /api/lobby``), when the socket opens and
+    whenever it changes."""
+
+    type: Literal["lobby"]
+    lobby: LobbyOut
+
+
+#: What ``/ws/lobby`` sends.
+LobbyServerMessage = Annotated[LobbyMessage | ErrorMessage | PongMessage,
+                               Field(discriminator="type")]
