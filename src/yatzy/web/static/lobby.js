@@ -14,7 +14,7 @@ const form = $("open-table");
 const EVERY = 15;
 // Seconds before connecting again, at first and at most.
 const RETRY_FIRST = 1;
-const RETRY_MOST = 30;
+const RETRY_MOST = 16;
 
 const time = (iso) => new Date(iso).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
 
