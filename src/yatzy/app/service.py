@@ -493,7 +493,9 @@ class GameService:
         ``None`` (nothing changed) when no deadline has passed; :class:`GameChanged`
         when the stored game is not at ``expected_version`` or moved on meanwhile."""
         game_id = _check_game_id(game_id)
-        saved = self._repo.get(game_id, known=self._cached(game_id))
+        # Read as stored, not from the cache: a copy moved on by another process's event
+        # has this process's time of that change, not the stored one.
+        saved = self._repo.get(game_id)
         _check_expected(saved, None, expected_version)
         deadline = self.deadline(saved)
         now = self._clock()
