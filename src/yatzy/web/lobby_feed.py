@@ -92,6 +92,9 @@ class LobbyHub:
         self._expiry: asyncio.TimerHandle | None = None
         self._reading: asyncio.Task[None] | None = None
         self._again = False
+        #: One read at a time, so that a read never ends after a later one (and sends
+        #: an older lobby after a newer).
+        self._one_read = asyncio.Lock()
 
     def start(self) -> None:
         """Follow the change feed (on the server's loop)."""
@@ -186,6 +189,10 @@ class LobbyHub:
         whose lobby changed since last sent. Notes when the first waiting table closes
         by itself (to read again then)."""
         rooms = self.rooms
+        async with self._one_read:
+            return await self._read_now(rooms)
+
+    async def _read_now(self, rooms: Rooms) -> dict[tuple[str, str], str]:
         waiting, live = await rooms.run(rooms.service.lobby, LOBBY_SIZE)
         before = self._sent
         self._lobby = (waiting, live)
