@@ -32,10 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import httpx2 as httpx  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
-
-from tests.web.server import free_port, start  # noqa: E402
+import httpx2 as httpx
+from tests.web.server import free_port, start
+from websockets.asyncio.client import connect
 
 #: Seconds a change may take before the run counts it as lost.
 LIMIT = 10.0

@@ -102,3 +102,43 @@ def test_the_command_says_one_line_when_the_server_is_away(tmp_path: Path) -> No
     assert done.returncode == 2
     assert done.stderr.startswith(f"yatzy: Cannot reach the server at {url}: ")
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_a_request_the_server_asks_to_wait_for_is_sent_again(tmp_path: Path) -> None:
+    """429 (too many requests) and 503 with Retry-After are waited out; a refusal that
+    stands (409) is said at once."""
+    import http.server
+    import threading
+
+    answers = [(429, b'{"error": {"code": "rate_limited", "message": "wait"}}'),
+               (503, b'{"error": {"code": "storage", "message": "away"}}'),
+               (200, b'[{"rules": "yatzy", "date": "2026-12-03"}]'),
+               (409, b'{"error": {"code": "daily_played", "message": "Played already"}}')]
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def answer(self) -> None:
+            asked.append(f"{self.command} {self.path.split('?')[0]}")
+            status, body = answers.pop(0)
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Retry-After", "0")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = answer
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(CommandError) as refused:
+            run_online(f"127.0.0.1:{server.server_address[1]}", "yatzy", EN,
+                       ask=Typist(), out=io.StringIO(), folder=tmp_path)
+    finally:
+        server.shutdown()
+    assert error_message(EN, refused.value) == "The server refused: Played already"
+    assert asked == ["GET /api/daily"] * 3 + ["POST /api/daily/yatzy/play"]

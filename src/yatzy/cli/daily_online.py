@@ -19,12 +19,13 @@ import os
 import re
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from yatzy.cli.errors import CommandError
 from yatzy.i18n import N_, Translator
@@ -32,6 +33,10 @@ from yatzy.i18n.words import box_label
 
 #: Seconds one request may take.
 TIMEOUT = 30.0
+#: Times a request the server asks to wait for (429, 503 with ``Retry-After``) is sent
+#: again, and the longest wait (seconds) before each.
+RETRIES = 5
+MOST_WAIT = 5.0
 #: The file in the config folder that holds this terminal's player key.
 KEY_FILE = "player-key"
 #: What a player key is (as the server checks it).
@@ -108,17 +113,25 @@ class Server:
             headers["Content-Type"] = "application/json"
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(url, data=data, headers=headers, method=method)
+        for attempt in range(RETRIES + 1):
+            request = urllib.request.Request(url, data=data, headers=headers,
+                                             method=method)
+            try:
+                return self._send(request)
+            except urllib.error.HTTPError as exc:
+                wait = _retry_after(exc)
+                if wait is None or attempt == RETRIES:
+                    self._refused(exc)
+                exc.close()
+                time.sleep(wait or 0)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _send(self, request: urllib.request.Request) -> Any:
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
                 return json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as exc:
-            message = _error_message(exc)
-            if message is None:
-                raise CommandError(N_("{url} answered {status}: is it a yatzy server?"),
-                                   url=self.base, status=exc.code) from None
-            raise CommandError(N_("The server refused: {refusal}"),
-                               refusal=message) from None
+        except urllib.error.HTTPError:
+            raise
         except (urllib.error.URLError, OSError, TimeoutError) as exc:
             reason = getattr(exc, "reason", None) or exc
             raise CommandError(N_("Cannot reach the server at {url}: {reason}"),
@@ -126,6 +139,25 @@ class Server:
         except ValueError:
             raise CommandError(N_("{url} answered {status}: is it a yatzy server?"),
                                url=self.base, status=200) from None
+
+    def _refused(self, error: urllib.error.HTTPError) -> NoReturn:
+        """The server's refusal as :class:`CommandError`, in its words."""
+        message = _error_message(error)
+        if message is None:
+            raise CommandError(N_("{url} answered {status}: is it a yatzy server?"),
+                               url=self.base, status=error.code) from None
+        raise CommandError(N_("The server refused: {refusal}"), refusal=message) from None
+
+
+def _retry_after(error: urllib.error.HTTPError) -> float | None:
+    """Seconds the server asks to wait before asking again (too many requests, or its
+    database away a moment), or ``None`` for a refusal that stands."""
+    if error.code not in (429, 503):
+        return None
+    try:
+        return min(max(float(error.headers.get("Retry-After", "1")), 0.0), MOST_WAIT)
+    except ValueError:
+        return 1.0
 
 
 def _error_message(error: urllib.error.HTTPError) -> str | None:
