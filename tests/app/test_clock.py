@@ -19,7 +19,7 @@ from tests.app.playing import START
 from yatzy.app import GameService, SavedGame
 from yatzy.app.codes import AppCode
 from yatzy.app.events import Event
-from yatzy.app.ratings import game_scores
+from yatzy.app.ratings import game_scores, ranked_totals
 from yatzy.app.session import GameSession, Phase
 from yatzy.app.sessions import Sessions
 from yatzy.app.table import Table
@@ -157,8 +157,9 @@ async def test_an_idle_player_loses_the_rated_game_whatever_the_totals(
     ann, bo = service.players.profile("Ann"), service.players.profile("Bo")
     assert ann.rating is not None and bo.rating is not None
     assert ann.rating < 1500 < bo.rating
-    assert game_scores([300, 100], [True, False]) == (0.0, 1.0)
-    assert game_scores([100, 300], [True, True]) == (0.0, 1.0)
+    assert game_scores(ranked_totals([300, 100], [True, False])) == (0.0, 1.0)
+    assert game_scores(ranked_totals([100, 300], [True, True])) == (0.0, 1.0)
+    assert ranked_totals([300, 250, 100], [True, False, False]) == [-999700, 250, 100]
 
 
 async def test_nothing_changes_before_the_deadline_on_the_stored_game(

@@ -130,6 +130,7 @@ def test_damaged_record_names_the_game_and_step(repo: SqlGameRepository) -> None
 def test_unreachable_database_is_a_storage_error(repo: SqlGameRepository) -> None:
     with repo.engine.begin() as connection:
         connection.exec_driver_sql("DROP TABLE daily_entries")
+        connection.exec_driver_sql("DROP TABLE game_accuracy")
         connection.exec_driver_sql("DROP TABLE seat_keys")
         connection.exec_driver_sql("DROP TABLE results")
         connection.exec_driver_sql("DROP TABLE moves")

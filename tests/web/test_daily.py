@@ -229,7 +229,9 @@ def test_names_and_profiles(client: TestClient, clock: Clock) -> None:
     profile = client.get("/api/players/ann").json()
     assert profile == {"name": "ann", "rating": None, "rating_deviation": None, "games": 0,
                        "rated_games": 0, "provisional": True,
-                       "points_lost_per_game": None, "streak": 0}
+                       "points_lost_per_game": None, "streak": 0, "multi_rating": None,
+                       "multi_rating_deviation": None, "multi_rated_games": 0,
+                       "multi_provisional": True}
     for _ in range(3):
         play_out(client, start(client, ANN))
         clock.move(days=1)

@@ -199,6 +199,30 @@ class AdviceService:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, functools.partial(work, *args))
 
+    def background(self, work: Callable[[], object]) -> None:
+        """Run ``work`` on the pool when a thread is free, and forget it (a finished
+        game's analysis, say): its failure is logged, never raised. Refused (logged,
+        not run) while more than :attr:`queue_limit` pieces of work wait."""
+        with self._lock:
+            if self._waiting >= self.queue_limit:
+                log.warning("background work dropped: %d pieces of work wait", self._waiting)
+                return
+            self._waiting += 1
+
+        def run() -> None:
+            with self._lock:
+                self._waiting -= 1
+            try:
+                work()
+            except Exception:
+                log.exception("background work failed")
+
+        try:
+            self._pool.submit(run)
+        except RuntimeError:  # the pool is shut down: the server is stopping
+            with self._lock:
+                self._waiting -= 1
+
     def prepare(self, rules: Ruleset, *, winner: bool = False) -> Future[None]:
         """Load (or build) the optimal strategy of ``rules`` on the pool, and with
         ``winner`` the table the ``winner`` level needs too, once; logs when each is

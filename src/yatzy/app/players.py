@@ -192,6 +192,12 @@ class Profile:
     rating_deviation: float | None = None
     rated_games: int = 0
     provisional: bool = True
+    #: The OpenSkill rating of rated tables of 3 to 6 players (mu and sigma,
+    #: :mod:`yatzy.app.skill`), and how many counted.
+    multi_rating: float | None = None
+    multi_rating_deviation: float | None = None
+    multi_rated_games: int = 0
+    multi_provisional: bool = True
 
 
 def share_text(t: Translator, rules: Ruleset, mine: Ranked) -> str:
@@ -309,9 +315,9 @@ class PlayerService:
                 raise NameTaken(checked)
         return checked
 
-    def profile(self, name: object) -> Profile:
-        """The profile of the player called ``name`` (as the core compares names);
-        :class:`~yatzy.app.errors.PlayerNotFound` when nobody is."""
+    def named(self, name: object) -> Player:
+        """The player called ``name`` (as the core compares names), their rated games
+        over counted; :class:`~yatzy.app.errors.PlayerNotFound` when nobody is."""
         try:
             checked = check_name(name)
         except IllegalMove:
@@ -322,6 +328,20 @@ class PlayerService:
         if self._games.matches.pending(player.id):
             self._games.matches.settle_player(player.id)
             player = self._repo.player_named(name_key(checked)) or player
+        return player
+
+    def daily_days(self, player_id: str
+                   ) -> tuple[int, tuple[tuple[date, str, int | None, float | None], ...]]:
+        """The player's daily streak and their attempts that count, newest first:
+        (day, ruleset, total, points lost)."""
+        entries = self._counting(player_id)
+        return (streak((e.day for e in entries), today=self.today()),
+                tuple((e.day, e.rules, e.total, e.points_lost) for e in entries))
+
+    def profile(self, name: object) -> Profile:
+        """The profile of the player called ``name`` (as the core compares names);
+        :class:`~yatzy.app.errors.PlayerNotFound` when nobody is."""
+        player = self.named(name)
         assert player.name is not None
         entries = self._counting(player.id)
         lost = [e.points_lost for e in entries if e.points_lost is not None]
@@ -333,6 +353,11 @@ class PlayerService:
             rating_deviation=(None if player.rating_deviation is None
                               else round(player.rating_deviation, 1)),
             rated_games=player.rated_games, provisional=provisional(player.rated_games),
+            multi_rating=None if player.skill_mu is None else round(player.skill_mu, 2),
+            multi_rating_deviation=(None if player.skill_sigma is None
+                                    else round(player.skill_sigma, 2)),
+            multi_rated_games=player.skill_games,
+            multi_provisional=provisional(player.skill_games),
         )
 
     def streak_of(self, player_key: str) -> int:
@@ -465,7 +490,19 @@ class PlayerService:
             settled.append(entry)
         return settled
 
-    def _settle(self, entry: DailyEntry) -> DailyEntry:
+    def settle_daily(self, player_id: str, game_id: str, lost: float | None) -> bool:
+        """Note the result of the player's ranked attempt played in ``game_id`` (over),
+        with ``lost`` the points its decisions lost, worked out already (in the
+        background, when the game ended): True when there was such an attempt to note."""
+        for entry in self._repo.player_entries(player_id):
+            if entry.game_id == game_id and not entry.finished:
+                return self._settle(entry, lost, known=True).finished
+        return False
+
+    def _settle(self, entry: DailyEntry, lost: float | None = None, *,
+                known: bool = False) -> DailyEntry:
+        """``entry`` with its game's result noted, once the game is over: the points
+        lost are ``lost`` when ``known``, else worked out here (the solver's analysis)."""
         try:
             saved = self._games.load(entry.game_id)
         except (GameNotFound, RecordError):
@@ -473,7 +510,8 @@ class PlayerService:
         if not saved.finished:
             return entry
         done = replace(entry, total=saved.game.cards[0].total,
-                       points_lost=points_lost(saved.game), finished_at=saved.updated_at)
+                       points_lost=lost if known else points_lost(saved.game),
+                       finished_at=saved.updated_at)
         self._repo.finish_daily_entry(done)
         return done
 

@@ -46,8 +46,16 @@ from yatzy.app.errors import (
     TicketNotFound,
 )
 from yatzy.app.ports import GameRepository
-from yatzy.app.ratings import DEFAULT_RATING, Rating, game_scores, level_for, rate_pair
+from yatzy.app.ratings import (
+    DEFAULT_RATING,
+    Rating,
+    game_scores,
+    level_for,
+    ranked_totals,
+    rate_pair,
+)
 from yatzy.app.saved import MATCHED, WAITING, SavedGame, Seat, Ticket
+from yatzy.app.skill import FEWEST_PLAYERS, MOST_PLAYERS, Skill, rate_field
 from yatzy.bots import bot_names
 from yatzy.core.errors import RecordError
 from yatzy.core.names import name_key
@@ -243,11 +251,23 @@ class QuickMatch:
 
     def settle(self, saved: SavedGame) -> bool:
         """Count the result of ``saved`` (a rated game that is over) for its players'
-        ratings, once: False when it is not such a game or counted already."""
-        if not saved.rated or not saved.finished or len(saved.seats) != 2:
+        ratings, once: Glicko-2 for a quick match, OpenSkill for a rated public table
+        of 3 to 6 players (:mod:`yatzy.app.profiles`). False when it is not such a
+        game or counted already."""
+        if not saved.finished:
             return False
-        scores = game_scores([card.total for card in saved.game.cards],
-                             [seat.idle for seat in saved.seats])
+        totals = ranked_totals([card.total for card in saved.game.cards],
+                               [seat.idle for seat in saved.seats])
+        if FEWEST_PLAYERS <= len(totals) <= MOST_PLAYERS:
+            def rate_all(before: list[tuple[float, float] | None]
+                         ) -> list[tuple[float, float]]:
+                skills = [Skill() if b is None else Skill(*b) for b in before]
+                return [(s.mu, s.sigma) for s in rate_field(skills, totals)]
+
+            return self._repo.rate_table(saved.id, len(totals), rate_all, self._clock())
+        if not saved.rated or len(saved.seats) != 2:
+            return False
+        scores = game_scores(totals)
 
         def rate(before: list[Rating]) -> list[Rating]:
             return list(rate_pair(before[0], before[1], scores))

@@ -124,24 +124,35 @@ def update(player: Rating, results: Sequence[Result], *, tau: float = TAU) -> Ra
     return Rating(SCALE * new_mu + DEFAULT_RATING, SCALE * new_phi, new_sigma)
 
 
-def game_scores(totals: Sequence[int], idle: Sequence[bool] = (False, False)
-                ) -> tuple[float, float]:
+def game_scores(totals: Sequence[int]) -> tuple[float, float]:
     """The two players' scores of a two-player game from their totals: 1 and 0 for a
-    win, 0.5 each for a tie. A player whose clock ran out (``idle``: the computer
-    finished their game) ranks last whatever the totals: lost against one who was not;
-    two idle players are ranked by their totals.
+    win, 0.5 each for a tie.
 
     >>> game_scores([250, 231]), game_scores([200, 200])
     ((1.0, 0.0), (0.5, 0.5))
-    >>> game_scores([250, 231], idle=[True, False])
-    (0.0, 1.0)
     """
-    if idle[0] != idle[1]:
-        return (0.0, 1.0) if idle[0] else (1.0, 0.0)
     first, second = totals
     if first == second:
         return 0.5, 0.5
     return (1.0, 0.0) if first > second else (0.0, 1.0)
+
+
+#: Taken off an idle player's total for the ratings: more than any total.
+IDLE_PENALTY = 1_000_000
+
+
+def ranked_totals(totals: Sequence[int], idle: Sequence[bool]) -> list[int]:
+    """The totals a rated game's result is worked out from: a player whose clock ran
+    out (``idle``: the computer finished their game) ranks last whatever the totals,
+    below every player who was not; idle players among themselves by their totals.
+
+    >>> ranked_totals([250, 231], [True, False])
+    [-999750, 231]
+    >>> game_scores(ranked_totals([250, 231], [True, False]))
+    (0.0, 1.0)
+    """
+    return [total - IDLE_PENALTY if gone else total
+            for total, gone in zip(totals, idle, strict=True)]
 
 
 def rate_pair(first: Rating, second: Rating, scores: tuple[float, float]
@@ -184,6 +195,20 @@ def level_for(rating: float, offered: Sequence[str]) -> str | None:
     return weaker[-1] if weaker else ladder[0]
 
 
-__all__ = ["DEFAULT_DEVIATION", "DEFAULT_RATING", "DEFAULT_VOLATILITY", "LEVEL_LADDER",
-           "PROVISIONAL_GAMES", "TAU", "Rating", "Result", "game_scores", "level_for",
-           "provisional", "rate_pair", "update"]
+__all__ = [
+    "DEFAULT_DEVIATION",
+    "DEFAULT_RATING",
+    "DEFAULT_VOLATILITY",
+    "IDLE_PENALTY",
+    "LEVEL_LADDER",
+    "PROVISIONAL_GAMES",
+    "TAU",
+    "Rating",
+    "Result",
+    "game_scores",
+    "level_for",
+    "provisional",
+    "ranked_totals",
+    "rate_pair",
+    "update",
+]

@@ -259,6 +259,11 @@ class Player:
     rating_volatility: float | None = None
     #: The rated games that counted for the rating.
     rated_games: int = 0
+    #: The OpenSkill rating of rated games of 3 to 6 players (:mod:`yatzy.app.skill`):
+    #: ``None`` until one counted, and how many did.
+    skill_mu: float | None = None
+    skill_sigma: float | None = None
+    skill_games: int = 0
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from typing import Any
 
 from yatzy.app.access import player_key_hash
 from yatzy.app.codes import AppCode
+from yatzy.app.devices import DeviceService
 from yatzy.app.dice import (
     check_action_dice,
     check_dice_mode,
@@ -61,6 +62,7 @@ from yatzy.app.events import (
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.players import PlayerService
 from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
+from yatzy.app.profiles import ProfileService
 from yatzy.app.quickmatch import QuickMatch
 from yatzy.app.saved import (
     BestScore,
@@ -270,6 +272,10 @@ class GameService:
         self.players = PlayerService(self, repository, clock)
         #: Quick match and ratings.
         self.matches = QuickMatch(self, repository, clock)
+        #: Profiles, leaderboards, rated public tables and games' accuracy.
+        self.profiles = ProfileService(self, repository, clock)
+        #: A player's devices: link codes and passkeys.
+        self.devices = DeviceService(repository, clock)
 
     # --- Playing --------------------------------------------------------------------
 
@@ -400,9 +406,11 @@ class GameService:
         self._remember(new)
         for event in events:
             self._publish(event)
-        if game.is_over and new.rated:
-            with contextlib.suppress(StorageError):  # rated when the players are read
-                self.matches.settle(new)
+        if game.is_over:
+            if new.rated or new.public:
+                with contextlib.suppress(StorageError):  # rated when the players are read
+                    self.matches.settle(new)
+            self.profiles.game_over(new)
         return new
 
     def follow(self, saved: SavedGame, event: Event) -> SavedGame | None:

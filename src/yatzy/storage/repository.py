@@ -57,6 +57,8 @@ from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.record import record_header, step_entry, with_actions
 from yatzy.core.rulesets import Ruleset
+from yatzy.storage.devices import DeviceRows, same_player_keys
+from yatzy.storage.profiles import ProfileQueries, record_settlement
 from yatzy.storage.tables import (
     changes,
     daily_entries,
@@ -67,6 +69,7 @@ from yatzy.storage.tables import (
     player_keys,
     players,
     rated_games,
+    rated_seats,
     results,
     seat_keys,
     settings,
@@ -179,7 +182,15 @@ class _Write:
     error: BaseException | None = None
 
 
-class SqlGameRepository:
+def _seats_of(key_hash: str) -> sa.Subquery:
+    """The seats (game id, seat) of the browser ``key_hash`` and of every other browser
+    of its player (each once)."""
+    return (sa.select(seat_keys.c.game_id, seat_keys.c.seat)
+            .where(seat_keys.c.key_hash.in_(same_player_keys(key_hash)))
+            .distinct().subquery())
+
+
+class SqlGameRepository(DeviceRows, ProfileQueries):
     """Saved games and results in a SQL database (SQLite or PostgreSQL)."""
 
     def __init__(self, engine: sa.Engine, *, group_commit: bool = True) -> None:
@@ -759,11 +770,11 @@ class SqlGameRepository:
             return []
         # Ids and seats first (nothing there to decode), then each game: a damaged one
         # is left out of the list instead of stopping it.
+        mine = _seats_of(key_hash)
         query = (
-            sa.select(games.c.id, seat_keys.c.seat)
-            .join(seat_keys, seat_keys.c.game_id == games.c.id)
-            .where(seat_keys.c.key_hash == key_hash)
-            .order_by(games.c.updated_at.desc(), games.c.id, seat_keys.c.seat)
+            sa.select(games.c.id, mine.c.seat)
+            .join(mine, mine.c.game_id == games.c.id)
+            .order_by(games.c.updated_at.desc(), games.c.id, mine.c.seat)
             .limit(limit)
         )
         pairs = self._read(lambda c: c.execute(query).all())
@@ -771,15 +782,15 @@ class SqlGameRepository:
         return [SeatedGame(game, seat) for game, seat in found if isinstance(game, SavedGame)]
 
     def bests(self, key_hash: str) -> list[BestScore]:
+        mine = _seats_of(key_hash)
         query = (
             sa.select(games.c.ruleset, games.c.options_key,
                       sa.func.max(results.c.total).label("best"),
                       sa.func.count().label("games"))
-            .select_from(seat_keys)
-            .join(results, sa.and_(results.c.game_id == seat_keys.c.game_id,
-                                   results.c.seat == seat_keys.c.seat))
-            .join(games, games.c.id == seat_keys.c.game_id)
-            .where(seat_keys.c.key_hash == key_hash)
+            .select_from(mine)
+            .join(results, sa.and_(results.c.game_id == mine.c.game_id,
+                                   results.c.seat == mine.c.seat))
+            .join(games, games.c.id == mine.c.game_id)
             .group_by(games.c.ruleset, games.c.options_key)
         )
         rows = self._read(lambda c: c.execute(query).all())
@@ -901,7 +912,8 @@ class SqlGameRepository:
     @staticmethod
     def _player(row: sa.Row[Any]) -> Player:
         return Player(row.id, row.name, row.created_at, row.rating, row.rating_deviation,
-                      row.rating_volatility, int(row.rated_games or 0))
+                      row.rating_volatility, int(row.rated_games or 0), row.skill_mu,
+                      row.skill_sigma, int(row.skill_games or 0))
 
     def player_of_key(self, key_hash: str, *, create_at: datetime | None = None
                       ) -> Player | None:
@@ -1130,8 +1142,11 @@ class SqlGameRepository:
     def unrated_games(self, player_id: str) -> list[str]:
         query = (
             sa.select(rated_games.c.game_id)
-            .join(match_tickets, match_tickets.c.game_id == rated_games.c.game_id)
-            .where(match_tickets.c.player_id == player_id, rated_games.c.rated_at.is_(None))
+            .where(rated_games.c.rated_at.is_(None), sa.or_(
+                rated_games.c.game_id.in_(sa.select(match_tickets.c.game_id).where(
+                    match_tickets.c.player_id == player_id)),
+                rated_games.c.game_id.in_(sa.select(rated_seats.c.game_id).where(
+                    rated_seats.c.player_id == player_id))))
             .order_by(rated_games.c.created_at, rated_games.c.game_id)
         )
         return list(self._read(lambda c: c.scalars(query).all()))
@@ -1166,11 +1181,13 @@ class SqlGameRepository:
             before = [Rating() if rows[i].rating is None else Rating(
                 rows[i].rating, rows[i].rating_deviation, rows[i].rating_volatility)
                 for i in ids]
-            for player_id, after in zip(ids, rate(before), strict=True):
+            for player_id, old, after in zip(ids, before, rate(before), strict=True):
                 connection.execute(players.update().where(players.c.id == player_id).values(
                     rating=after.rating, rating_deviation=after.deviation,
                     rating_volatility=after.volatility,
                     rated_games=players.c.rated_games + 1))
+                record_settlement(connection, game_id, player_id, "glicko", when,
+                                  (old.rating, old.deviation), (after.rating, after.deviation))
             return True
 
     def close(self) -> None:

@@ -195,6 +195,11 @@ players = sa.Table(
     sa.Column("rating_volatility", sa.Float, nullable=True),
     #: Rated games that counted for the rating.
     sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
+    #: The OpenSkill rating of rated games of 3 to 6 players (:mod:`yatzy.app.skill`):
+    #: NULL until the first counted, and how many did.
+    sa.Column("skill_mu", sa.Float, nullable=True),
+    sa.Column("skill_sigma", sa.Float, nullable=True),
+    sa.Column("skill_games", sa.Integer, nullable=False, server_default="0"),
     sa.UniqueConstraint("name_key"),
 )
 
@@ -317,4 +322,162 @@ rated_games = sa.Table(
     sa.Column("ruleset", sa.String(32), nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("rated_at", UTCDateTime, nullable=True),
+)
+
+#: Link codes: a player's browser asks for one to link another device (good once, for
+#: minutes). Only a slow hash of the code is stored (scrypt, ``code_hash``: 64 hex
+#: digits). A used code keeps its row (``used_at``)
+#: so that giving it again is told apart from a wrong code, until it is cleared a day on.
+link_codes = sa.Table(
+    "link_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Column("used_at", UTCDateTime, nullable=True),
+    sa.Index("ix_link_codes_player_id", "player_id"),
+    sa.Index("ix_link_codes_expires_at", "expires_at"),
+)
+
+#: Refused link codes, by whom they came from (the SHA-256 of a client's address or of
+#: a browser's key hash): counted over minutes, to slow down guessing.
+link_failures = sa.Table(
+    "link_failures",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("subject", sa.String(64), nullable=False),
+    sa.Column("failed_at", UTCDateTime, nullable=False),
+    sa.Index("ix_link_failures_subject_failed_at", "subject", "failed_at"),
+    sa.Index("ix_link_failures_failed_at", "failed_at"),
+)
+
+#: Passkeys (WebAuthn credentials) of players: the credential id (base64url), the
+#: public key (COSE) and the authenticator's signature counter.
+passkeys = sa.Table(
+    "passkeys",
+    metadata,
+    sa.Column("id", sa.String(1400), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("public_key", sa.LargeBinary, nullable=False),
+    sa.Column("sign_count", sa.BigInteger, nullable=False),
+    #: How the browser may reach the authenticator (["internal", "hybrid"]).
+    sa.Column("transports", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("last_used_at", UTCDateTime, nullable=True),
+    sa.Index("ix_passkeys_player_id", "player_id"),
+)
+
+#: Passkey challenges waiting for their answer (the SHA-256 of the challenge): each is
+#: good once, for minutes, for one purpose ("register", "sign_in") and, to register, one
+#: player.
+webauthn_challenges = sa.Table(
+    "webauthn_challenges",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("purpose", sa.String(16), nullable=False),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=True,
+    ),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Index("ix_webauthn_challenges_expires_at", "expires_at"),
+)
+
+
+#: The players of a rated public table (3 to 6 seats, each taken by a named player under
+#: their display name), noted when its last seat is taken; quick match's players are its
+#: tickets (``match_tickets``).
+rated_seats = sa.Table(
+    "rated_seats",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Index("ix_rated_seats_player_id", "player_id"),
+)
+
+#: Every settlement of a rated game, per player: the rating before and after it and its
+#: deviation (``kind`` "glicko": Glicko-2 of two-player games; "openskill": mu and
+#: sigma of games of 3 to 6 players). Written in the transaction that rates the game.
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("rated_at", UTCDateTime, nullable=False),
+    sa.Column("rating_before", sa.Float, nullable=False),
+    sa.Column("deviation_before", sa.Float, nullable=False),
+    sa.Column("rating_after", sa.Float, nullable=False),
+    sa.Column("deviation_after", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_player_id_rated_at", "player_id", "rated_at"),
+)
+
+#: The points a player's decisions lost against optimal play in a finished game (the
+#: solver's analysis, worked out in the background once the game is over), for each
+#: seat a named player took under their display name.
+game_accuracy = sa.Table(
+    "game_accuracy",
+    metadata,
+    sa.Column(
+        "game_id",
+        sa.String(32),
+        sa.ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("ruleset", sa.String(32), nullable=False),
+    sa.Column("points_lost", sa.Float, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=False),
+    sa.Index("ix_game_accuracy_player_id_finished_at", "player_id", "finished_at"),
+    sa.Index("ix_game_accuracy_ruleset_player_id", "ruleset", "player_id"),
+)
+
+#: Each player's accuracy per ruleset: the mean points lost over their last analysed
+#: games (up to :data:`yatzy.app.profiles.RECENT_GAMES`) and how many, kept up to date
+#: in the transaction that notes a game's accuracy, so that the accuracy leaderboard is
+#: one indexed read.
+player_accuracy = sa.Table(
+    "player_accuracy",
+    metadata,
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("ruleset", sa.String(32), primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("points_lost", sa.Float, nullable=False),
+    sa.Index("ix_player_accuracy_ruleset_points_lost", "ruleset", "points_lost"),
 )

@@ -5,6 +5,7 @@ a table is full or closed); this module only translates. The contract is in
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from fastapi import Request
 from fastapi.routing import APIRouter
 
 from yatzy.app.access import new_token, player_key_hash, token_hash
+from yatzy.app.errors import StorageError
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import LOBBY_SIZE, TABLE_WAIT
 from yatzy.i18n import Translator, translator
@@ -58,7 +60,7 @@ async def lobby(request: Request) -> dict[str, Any]:
     and the public games in play to watch, newest first, at most twenty of each. A
     table nobody joins for thirty minutes leaves the list (and closes); a finished game
     leaves it at once."""
-    check_rate(request)
+    await check_rate(request)
     rooms = rooms_of(request)
     waiting, live = await rooms.run(rooms.service.lobby, LOBBY_SIZE)
     t = translator(request_lang(request))
@@ -79,7 +81,7 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
     table is full (409). A private game is no public table (404); a name a player at the
     table has, or a table closed for waiting too long, is 409. The game begins when
     the last seat is taken."""
-    check_rate(request)
+    await check_rate(request)
     rooms = rooms_of(request)
     service = rooms.service
     if player_key is not None:
@@ -87,12 +89,16 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
     name = await rooms.run(service.players.seat_name, player_key,
                            None if body is None else body.name)
     # A seat taken is a game begun for this client: it counts toward its games.
-    request.app.state.games_started.admit(client_of(request))
+    await request.app.state.games_started.admit_async(client_of(request))
     token = new_token()
     async with rooms.using(game_id) as room:
         saved = await room.session.join(name, token_hash=token_hash(token))
     if player_key is not None:
         await rooms.run(service.claim_seat, saved.id, name, player_key)
+    if saved.open_seats == 0:
+        # The last seat: a table of named players under their own names becomes rated.
+        with contextlib.suppress(StorageError):  # else it is played unrated
+            await rooms.run(service.profiles.rate_table, saved)
     page = f"{str(request.base_url).rstrip('/')}/games/{saved.id}"
     return {"id": saved.id,
             "seat": SeatOut(name=name, token=token, url=f"{page}#token={token}"),

@@ -121,11 +121,11 @@ class Health(BaseModel):
 
 
 class Ready(BaseModel):
-    """Ready: each thing the server needs answers (``database``, and ``redis`` when the
-    server uses it)."""
+    """Ready: the game database answers. ``degraded`` while something the server can
+    do without (``redis``, when it uses it) does not: it serves all the same."""
 
-    status: Literal["ok"]
-    checks: dict[str, Literal["ok"]]
+    status: Literal["ok", "degraded"]
+    checks: dict[str, Literal["ok", "down"]]
 
 
 class QrIn(BaseModel):
@@ -354,6 +354,13 @@ class PlayerOut(BaseModel):
         description="Mean points lost against optimal play over the player's ranked daily "
                     "challenges (the games that are analysed); null before the first")
     streak: int = Field(description="Days in a row with a ranked daily challenge finished")
+    multi_rating: float | None = Field(
+        default=None, description="OpenSkill (Plackett-Luce) rating of rated tables of 3 "
+                                  "to 6 players (25 at first); null until one counted")
+    multi_rating_deviation: float | None = Field(
+        default=None, description="Its uncertainty, sigma (8.33 at first)")
+    multi_rated_games: int = Field(default=0, description="Rated tables that counted")
+    multi_provisional: bool = Field(default=True, description="True until 10 counted")
 
 
 class DailyOut(BaseModel):
