@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import platformdirs
@@ -16,7 +17,7 @@ import sqlalchemy as sa
 
 from yatzy.app.errors import StorageError
 from yatzy.app.ports import SharedLimits
-from yatzy.app.service import CACHE_SIZE, Clock, GameService, utc_now
+from yatzy.app.service import CACHE_SIZE, MOVE_CLOCK, Clock, GameService, utc_now
 from yatzy.storage.engine import database_url, is_url, make_engine
 from yatzy.storage.leases import SqlLeases
 from yatzy.storage.migrate import upgrade
@@ -115,7 +116,8 @@ def describe_db(db: str | Path | None) -> str:
 
 def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
                  cache_size: int = CACHE_SIZE, follow: bool = False,
-                 redis: str | None = None) -> GameService:
+                 redis: str | None = None,
+                 move_clock: timedelta | None = MOVE_CLOCK) -> GameService:
     """A game service on ``db``: an SQLite file path (the file is created if missing,
     in a folder that must exist unless it is :func:`default_data_folder`), an
     SQLAlchemy URL (``sqlite:///…``, ``postgresql://…``) or ``None`` for
@@ -127,6 +129,8 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
     (:class:`~yatzy.storage.redis_feed.RedisFeed`; the database stays the source). A
     service that follows leases its games' computer turns in the database
     (:class:`~yatzy.storage.leases.SqlLeases`), so that one process plays them.
+    ``move_clock`` is how long a person of a rated game has for each decision
+    (``None``: no clock; :meth:`~yatzy.app.service.GameService.deadline`).
 
     Raises :class:`~yatzy.app.errors.StorageError` when the database cannot be opened.
     """
@@ -152,7 +156,7 @@ def open_service(db: str | Path | None = None, *, clock: Clock = utc_now,
             feed = RedisFeed(repository, redis)
         leases = SqlLeases(repository) if follow or redis is not None else None
         return GameService(repository, clock=clock, cache_size=cache_size,
-                           follow=follow, feed=feed, leases=leases)
+                           follow=follow, feed=feed, leases=leases, move_clock=move_clock)
     except StorageError:
         engine.dispose()
         raise

@@ -118,3 +118,9 @@ test("a computer is named in the page's language, a person as given", () => {
                        last: { type: "score", player: "Ann", box: "chance", points: 9 } });
   assert.equal(announcement(state(), turn, "Ann", T, BOXES), "Ann put 9 in Chance. Dator (svår)'s turn");
 });
+
+test("a seat whose clock ran out is the computer's: never its person's turn", () => {
+  const seats = [{ name: "Ann", idle: true }, { name: "Bo", idle: false }];
+  assert.equal(isMyTurn(state({ seats }), "Ann"), false);
+  assert.equal(isMyTurn(state({ seats, current_player: "Bo" }), "Bo"), true);
+});

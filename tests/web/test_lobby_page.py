@@ -114,3 +114,33 @@ def test_two_people_meet_in_the_lobby(browser: Browser, base: str, device: dict[
     expect(cy.locator("#status")).to_contain_text("Ann's turn")
     for context in (ann_context, bo_context, cy_context):
         context.close()
+
+
+def test_a_table_opened_reaches_an_open_lobby_without_reload(
+        browser: Browser, base: str) -> None:
+    """Bo's lobby is open (and never reads /api/lobby: the server pushes it); Ann opens a
+    public table in another browser; it shows in Bo's lobby within a second or two, then
+    leaves "waiting" for "live" when Cy takes its last seat."""
+    ann_context, bo_context = browser.new_context(**WIDE), browser.new_context(**WIDE)
+    ann, bo = ann_context.new_page(), bo_context.new_page()
+    polled: list[str] = []
+    bo.on("request", lambda request: polled.append(request.url)
+          if "/api/lobby" in request.url else None)
+    bo.goto(f"{base}/lobby?lang=en")
+    expect(bo.locator("#waiting")).to_contain_text("No table is waiting: open one.")
+    ann.goto(f"{base}/lobby?lang=en")
+    ann.fill("#my-name", "Ann")
+    ann.locator("#open").click()
+    ann.wait_for_url(GAME)
+    game_id = ann.url.split("/games/")[1][:32]
+    table = bo.locator(f"#waiting li[data-table='{game_id}']")
+    expect(table).to_contain_text("Ann · Open seat", timeout=3_000)
+    # Someone takes the last seat over the API: the table becomes a game to watch.
+    joined = bo.request.post(f"{base}/api/games/{game_id}/join", data={"name": "Cy"})
+    assert joined.status == 201
+    expect(bo.locator(f"#live li[data-game='{game_id}']")).to_contain_text(
+        "Ann · Cy", timeout=3_000)
+    expect(table).to_have_count(0)
+    assert polled == [], polled
+    for context in (ann_context, bo_context):
+        context.close()

@@ -65,6 +65,7 @@ class AppCode(StrEnum):
     PASSKEY_CHALLENGE = "passkey_challenge"
     PASSKEY_UNKNOWN = "passkey_unknown"
     PASSKEY_REFUSED = "passkey_refused"
+    SEAT_IDLE = "seat_idle"
 
 
 register_error_texts(AppCode, {
@@ -136,6 +137,8 @@ register_error_texts(AppCode, {
     AppCode.PASSKEY_CHALLENGE: N_("This passkey request has expired or was used: try again"),
     AppCode.PASSKEY_UNKNOWN: N_("This passkey is not known here"),
     AppCode.PASSKEY_REFUSED: N_("The passkey was not accepted"),
+    AppCode.SEAT_IDLE: N_(
+            "Your clock ran out: the computer plays your seat to the end of this game"),
 }, {
     AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
 })

@@ -107,8 +107,21 @@ class SeatTaken(_Event):
     type: str = field(default="seat_taken", init=False)
 
 
+@dataclass(frozen=True)
+class SeatIdle(_Event):
+    """The clock of ``player`` (seat ``seat``, 0-based) ran out in a rated game: the
+    computer of level ``level`` plays that seat from now on (and the game counts as
+    lost for the player)."""
+
+    game_id: str
+    seat: int
+    player: str
+    level: str
+    type: str = field(default="seat_idle", init=False)
+
+
 Event = (GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted
-         | TurnsHandedOver | SeatTaken)
+         | TurnsHandedOver | SeatTaken | SeatIdle)
 
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
@@ -119,6 +132,7 @@ _EVENT_TYPES: dict[str, type[_Event]] = {
     "game_deleted": GameDeleted,
     "turns_handed_over": TurnsHandedOver,
     "seat_taken": SeatTaken,
+    "seat_idle": SeatIdle,
 }
 
 
@@ -140,5 +154,5 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                                  for v in values[name])
     event = kind(**values)
     assert isinstance(event, GameCreated | ActionApplied | ActionUndone | GameFinished
-                      | GameDeleted | TurnsHandedOver | SeatTaken)
+                      | GameDeleted | TurnsHandedOver | SeatTaken | SeatIdle)
     return event

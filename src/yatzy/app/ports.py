@@ -151,6 +151,12 @@ class MatchRepository(Protocol):
         """The player's rated games whose result has not counted yet."""
         ...
 
+    def overdue_rated(self, before: datetime, limit: int) -> list[str]:
+        """Up to ``limit`` rated games in play (their result not counted) that nobody
+        has moved in since ``before``, the longest unmoved first: games whose player to
+        move may have let the clock run out while no process held them."""
+        ...
+
     def rate_game(self, game_id: str, rate: Callable[[list[Rating]], list[Rating]],
                   when: datetime) -> bool:
         """Count the result of the rated game ``game_id`` once: in one transaction, its

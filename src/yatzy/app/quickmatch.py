@@ -46,10 +46,19 @@ from yatzy.app.errors import (
     TicketNotFound,
 )
 from yatzy.app.ports import GameRepository
-from yatzy.app.ratings import DEFAULT_RATING, Rating, game_scores, level_for, rate_pair
+from yatzy.app.ratings import (
+    DEFAULT_RATING,
+    Rating,
+    game_scores,
+    level_for,
+    ranked_totals,
+    rate_pair,
+)
 from yatzy.app.saved import MATCHED, WAITING, SavedGame, Seat, Ticket
 from yatzy.app.skill import FEWEST_PLAYERS, MOST_PLAYERS, Skill, rate_field
+from yatzy.bots import bot_names
 from yatzy.core.errors import RecordError
+from yatzy.core.names import name_key
 from yatzy.core.rulesets import Ruleset, ruleset
 
 if TYPE_CHECKING:
@@ -247,7 +256,8 @@ class QuickMatch:
         game or counted already."""
         if not saved.finished:
             return False
-        totals = [card.total for card in saved.game.cards]
+        totals = ranked_totals([card.total for card in saved.game.cards],
+                               [seat.idle for seat in saved.seats])
         if FEWEST_PLAYERS <= len(totals) <= MOST_PLAYERS:
             def rate_all(before: list[tuple[float, float] | None]
                          ) -> list[tuple[float, float]]:
@@ -263,6 +273,21 @@ class QuickMatch:
             return list(rate_pair(before[0], before[1], scores))
 
         return self._repo.rate_game(saved.id, rate, self._clock())
+
+    def stand_in(self, saved: SavedGame, player: str) -> str:
+        """The computer level that plays ``player``'s seat of ``saved`` once their clock
+        runs out: the one a quick match offers a player of their rating
+        (:func:`~yatzy.app.ratings.level_for`, a new player's rating when unknown) among
+        the levels that play the game's rules."""
+        rating = DEFAULT_RATING
+        try:
+            found = self._repo.player_named(name_key(player))
+        except StorageError:
+            found = None
+        if found is not None and found.rating is not None:
+            rating = found.rating
+        levels = bot_names(saved.rules)
+        return level_for(rating, levels) or levels[0]
 
     def pending(self, player_id: str) -> bool:
         """True when the player has rated games whose result has not counted yet."""

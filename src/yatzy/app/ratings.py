@@ -137,6 +137,24 @@ def game_scores(totals: Sequence[int]) -> tuple[float, float]:
     return (1.0, 0.0) if first > second else (0.0, 1.0)
 
 
+#: Taken off an idle player's total for the ratings: more than any total.
+IDLE_PENALTY = 1_000_000
+
+
+def ranked_totals(totals: Sequence[int], idle: Sequence[bool]) -> list[int]:
+    """The totals a rated game's result is worked out from: a player whose clock ran
+    out (``idle``: the computer finished their game) ranks last whatever the totals,
+    below every player who was not; idle players among themselves by their totals.
+
+    >>> ranked_totals([250, 231], [True, False])
+    [-999750, 231]
+    >>> game_scores(ranked_totals([250, 231], [True, False]))
+    (0.0, 1.0)
+    """
+    return [total - IDLE_PENALTY if gone else total
+            for total, gone in zip(totals, idle, strict=True)]
+
+
 def rate_pair(first: Rating, second: Rating, scores: tuple[float, float]
               ) -> tuple[Rating, Rating]:
     """Both players' ratings after one game between them (a rating period of one game
@@ -177,6 +195,20 @@ def level_for(rating: float, offered: Sequence[str]) -> str | None:
     return weaker[-1] if weaker else ladder[0]
 
 
-__all__ = ["DEFAULT_DEVIATION", "DEFAULT_RATING", "DEFAULT_VOLATILITY", "LEVEL_LADDER",
-           "PROVISIONAL_GAMES", "TAU", "Rating", "Result", "game_scores", "level_for",
-           "provisional", "rate_pair", "update"]
+__all__ = [
+    "DEFAULT_DEVIATION",
+    "DEFAULT_RATING",
+    "DEFAULT_VOLATILITY",
+    "IDLE_PENALTY",
+    "LEVEL_LADDER",
+    "PROVISIONAL_GAMES",
+    "TAU",
+    "Rating",
+    "Result",
+    "game_scores",
+    "level_for",
+    "provisional",
+    "ranked_totals",
+    "rate_pair",
+    "update",
+]

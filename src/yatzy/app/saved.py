@@ -27,12 +27,16 @@ class Seat:
     ``token_hash``, the hash of the secret that lets its holder act for it
     (:mod:`yatzy.app.access`). An ``open`` seat of a public table waits for a person to
     join (:meth:`~yatzy.app.service.GameService.join`): until then its name is a
-    stand-in the service chose, which no page shows."""
+    stand-in the service chose, which no page shows. An ``idle`` seat is a person's of
+    a rated game whose clock ran out (:meth:`~yatzy.app.service.GameService.time_out`):
+    from then on the computer of level ``bot`` plays it, and the game counts as lost
+    for that person."""
 
     name: str
     bot: str | None = None
     token_hash: str | None = field(default=None, repr=False)
     open: bool = False
+    idle: bool = False
 
     @property
     def is_bot(self) -> bool:

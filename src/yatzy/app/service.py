@@ -55,6 +55,7 @@ from yatzy.app.events import (
     GameCreated,
     GameDeleted,
     GameFinished,
+    SeatIdle,
     SeatTaken,
     TurnsHandedOver,
 )
@@ -91,6 +92,12 @@ def utc_now() -> datetime:
     """The current time, aware, in UTC."""
     return datetime.now(UTC)
 
+
+#: How long a person in a rated game has for each decision (a roll, a reroll, a box) by
+#: default: when it runs out, a computer plays their seat (:meth:`GameService.time_out`).
+MOVE_CLOCK = timedelta(seconds=60)
+#: Overdue rated games :meth:`GameService.overdue` lists at most per call.
+OVERDUE_BATCH = 100
 
 #: How long a game nobody has moved in is kept by :meth:`GameService.prune_unmoved`.
 UNMOVED_AGE = timedelta(days=1)
@@ -231,13 +238,21 @@ class GameService:
     in the same database (:class:`~yatzy.app.feed.StoreFeed`), and so does a ``feed``
     given (one that also goes through Redis, say). With ``leases`` (a store that
     other processes on the database share), one process at a time plays a game's
-    computer turns (:meth:`take_turns`).
+    computer turns (:meth:`take_turns`). ``move_clock`` is how long a person of a rated
+    game has for each decision (``None``: no clock; see :meth:`deadline`).
     """
 
     def __init__(self, repository: GameRepository, *, clock: Clock = utc_now,
                  cache_size: int = CACHE_SIZE, follow: bool = False,
-                 feed: ChangeFeed | None = None, leases: LeaseStore | None = None) -> None:
+                 feed: ChangeFeed | None = None, leases: LeaseStore | None = None,
+                 move_clock: timedelta | None = MOVE_CLOCK) -> None:
         self._repo = repository
+        if move_clock is not None and (not isinstance(move_clock, timedelta)
+                                       or move_clock <= timedelta(0)):
+            raise BadQuery(f"The move clock must be a positive duration, not "
+                           f"{shown(move_clock)}", value=shown(move_clock))
+        #: How long a person of a rated game has for each decision (``None``: no clock).
+        self.move_clock = move_clock
         self._leases = leases
         #: A feed given carries other processes' changes (it is for nothing else).
         self._follows = follow or feed is not None
@@ -455,6 +470,70 @@ class GameService:
         self._remember(new)
         self._publish(event)
         return new
+
+    # --- The idle clock of rated games ------------------------------------------------
+
+    def now(self) -> datetime:
+        """The service's time (its clock: a test's fake one too)."""
+        return self._clock()
+
+    def deadline(self, saved: SavedGame) -> datetime | None:
+        """When the person to move in ``saved`` must have made their decision (a roll,
+        a reroll or a box): :attr:`move_clock` after the game's last change, in a rated
+        game in play whose player to move is a person; else ``None``. It rests on the
+        stored game alone (its time of the last change), so every process, and a
+        server started again, works out the same deadline."""
+        clock = self.move_clock
+        if (clock is None or not saved.rated or saved.finished or saved.waiting
+                or saved.current_seat.bot is not None):
+            return None
+        return saved.updated_at + clock
+
+    def time_out(self, game_id: str, *, expected_version: int | None = None
+                 ) -> SavedGame | None:
+        """Give the seat of the person to move in the rated game ``game_id`` to a
+        computer, when their :meth:`deadline` has passed on the game as stored: the
+        seat becomes ``idle`` and is played from now on by the level a quick match
+        offers a player of their rating (:meth:`QuickMatch.stand_in
+        <yatzy.app.quickmatch.QuickMatch.stand_in>`); the game counts as lost for them
+        (:func:`~yatzy.app.ratings.game_scores`). Decided on the stored game by a
+        conditional write, so of two processes at the same moment one stores it.
+        ``None`` (nothing changed) when no deadline has passed; :class:`GameChanged`
+        when the stored game is not at ``expected_version`` or moved on meanwhile."""
+        game_id = _check_game_id(game_id)
+        # Read as stored, not from the cache: a copy moved on by another process's event
+        # has this process's time of that change, not the stored one.
+        saved = self._repo.get(game_id)
+        _check_expected(saved, None, expected_version)
+        deadline = self.deadline(saved)
+        now = self._clock()
+        if deadline is None or now < deadline:
+            self._remember(saved)
+            return None
+        index = saved.game.current_seat
+        seat = saved.seats[index]
+        level = self.matches.stand_in(saved, seat.name)
+        seats = list(saved.seats)
+        seats[index] = replace(seat, bot=level, idle=True)
+        new = replace(saved, seats=tuple(seats), updated_at=now, version=saved.version + 1)
+        event = SeatIdle(saved.id, index, seat.name, level, version=new.version)
+        try:
+            self._repo.save(new, expected_version=saved.version, events=[event])
+        except GameChanged:
+            self._forget(game_id)
+            raise
+        self._remember(new)
+        self._publish(event)
+        return new
+
+    def overdue(self, limit: int = OVERDUE_BATCH) -> list[str]:
+        """Rated games in play whose player to move may have let the clock run out
+        (nobody moved in them for :attr:`move_clock`): a process that holds no session
+        of them opens them, so that the clock runs out even when nobody watches (after
+        a restart, say). None without a clock."""
+        if self.move_clock is None:
+            return []
+        return self._repo.overdue_rated(self._clock() - self.move_clock, _check_limit(limit))
 
     # --- Public tables ---------------------------------------------------------------
 

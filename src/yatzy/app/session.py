@@ -18,6 +18,12 @@ a process killed mid-turn is taken over within the lease's length (:data:`LEASE`
 seconds unless the session is given another ``lease``), and at once when
 the holder stops gracefully and hands its turns over (:meth:`stop`).
 
+In a rated game a person has :attr:`~yatzy.app.service.GameService.move_clock` for
+each decision (:meth:`~yatzy.app.service.GameService.deadline`, worked out from the
+stored game): the session watches the clock of the person to move, and when it runs
+out it gives their seat to a computer (:meth:`Table.time_out`) under the same lease as
+the computer turns, so that one process decides, and plays on.
+
 Blocking work runs off the loop: the database through ``run``, a computer's choice
 (which may load a solver table) through ``think``; the session itself lives on one asyncio loop
 (uvicorn's, or the terminal game's). Time passes through ``sleep``, so a test can run a
@@ -50,12 +56,14 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from yatzy.app.codes import AppCode
 from yatzy.app.errors import GameChanged, StorageError
 from yatzy.app.events import Event
+from yatzy.app.ports import Lease
 from yatzy.app.saved import SavedGame
 from yatzy.app.table import Table
 from yatzy.core.actions import Action, Reroll, Roll
@@ -88,6 +96,8 @@ HEAD_START = 0.2
 RENEW = 1 / 3
 #: Seconds a stopping session waits for the computer's step under way.
 STOP_WAIT = 10.0
+#: Seconds past a deadline before the clock is looked at (the stored game decides).
+CLOCK_SLACK = 0.05
 
 #: Runs blocking work off the session's loop: ``await run(work, *args)``.
 Runner = Callable[..., Awaitable[Any]]
@@ -175,6 +185,10 @@ class GameSession:
         #: Called with each computer's step this session has played and stored (a
         #: server counts them).
         self.on_computer: Callable[[Action], None] | None = None
+        #: The task that watches the clock of a rated game's person to move, and what
+        #: wakes it when the game changes.
+        self._clock: asyncio.Task[None] | None = None
+        self._clock_kick = asyncio.Event()
 
     # --- What the session shows ---------------------------------------------------------
 
@@ -220,6 +234,12 @@ class GameSession:
         return self.table.hold
 
     @property
+    def deadline(self) -> datetime | None:
+        """When the person to move must have decided (a rated game's clock; see
+        :meth:`~yatzy.app.service.GameService.deadline`), or ``None``."""
+        return self.table.service.deadline(self.saved)
+
+    @property
     def busy(self) -> bool:
         """True while the session plays a computer's steps."""
         return self._driver is not None and not self._driver.done()
@@ -248,6 +268,8 @@ class GameSession:
         return stop
 
     async def _tell(self, note: Note) -> None:
+        if note.kind == "state":
+            self._watch_clock()
         for watcher in list(self._watchers):
             try:
                 result = watcher(note)
@@ -270,6 +292,10 @@ class GameSession:
         stored; the session then holds the game as stored): nothing is stored then."""
         async with self._lock:
             table = self.table
+            if player is not None and any(seat.name == player and seat.idle
+                                          for seat in table.seats):
+                raise IllegalMove(f"The computer plays {player}'s seat: the clock ran out",
+                                  code=AppCode.SEAT_IDLE, player=player)
             if (table.waiting_for_dice and isinstance(action, Roll | Reroll)
                     and action.dice is not None):
                 if not _same_roll(table.pending, action):
@@ -389,6 +415,7 @@ class GameSession:
         opening a session; every change made here starts it again by itself). Where
         another process holds the computer turns, nothing happens until its lease runs
         out (or it hands them over: :meth:`handed_over`)."""
+        self._watch_clock()
         if (self._stopping or self.busy or self._leased_elsewhere is not None
                 or self.table.bot_to_play is None or self.table.waiting_for_dice):
             return
@@ -552,6 +579,86 @@ class GameSession:
         self._retry = None
         self.start()
 
+    # --- The clock of a rated game ---------------------------------------------------
+
+    def _watch_clock(self) -> None:
+        """Wake the clock's task (the game changed), starting it in a rated game."""
+        if self._clock is not None and not self._clock.done():
+            self._clock_kick.set()
+            return
+        if (self._stopping or self.table.service.move_clock is None
+                or not self.saved.rated or self.saved.finished):
+            return
+        self._clock = asyncio.get_running_loop().create_task(self._run_clock())
+
+    async def _run_clock(self) -> None:
+        """Wait for the deadline of each person to move; when one passes, give their
+        seat to a computer. Ends with the game."""
+        service = self.table.service
+        while not self._stopping and not self.saved.finished:
+            self._clock_kick.clear()
+            deadline = service.deadline(self.saved)
+            if deadline is None:
+                await self._clock_kick.wait()
+                continue
+            wait = (deadline - service.now()).total_seconds()
+            if wait > 0:
+                await self._clock_wait(wait + CLOCK_SLACK)
+                continue
+            again = await self._time_out(self.saved.version)
+            if again is not None:
+                await self._clock_wait(again)
+
+    async def _clock_wait(self, seconds: float) -> None:
+        """Wait ``seconds``, or less when the game changes or the session stops."""
+        sleeping = asyncio.ensure_future(self._sleep(seconds))
+        kicked = asyncio.ensure_future(self._clock_kick.wait())
+        try:
+            await asyncio.wait((sleeping, kicked), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeping.cancel()
+            kicked.cancel()
+
+    async def _time_out(self, version: int) -> float | None:
+        """The clock of the person to move ran out (as this session sees it): give
+        their seat to a computer, deciding on the stored game, where computer turns are
+        leased only while holding the lease (so that one process decides); then play
+        on. Returns the seconds to wait before looking again (another process holds
+        the lease, or the database is away), else ``None``."""
+        service = self.table.service
+        game_id = self.saved.id
+        held = False
+        try:
+            if service.leases_turns:
+                lease: Lease | None = await self._run(service.take_turns, game_id,
+                                                      self.lease)
+                if lease is not None and not lease.mine:
+                    return lease.remaining + CLOCK_SLACK  # its holder decides
+                held = lease is not None
+            async with self._lock:
+                if self.saved.version != version or self._stopping:
+                    return None
+                with contextlib.suppress(GameChanged):
+                    if await self._run(self.table.time_out):
+                        log.info("Game %s: the clock of %s ran out; a computer plays on",
+                                 game_id, self.table.game.current_player)
+        except StorageError as exc:
+            log.warning("The clock of game %s waits for the game database: %s", game_id,
+                        exc)
+            return STORE_RETRY
+        finally:
+            if held:
+                with contextlib.suppress(Exception):  # it runs out by itself
+                    await self._run(service.release_turns, game_id)
+        await self._tell(Note("state"))
+        self.start()
+        return None
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
+
     async def stop(self) -> None:
         """Stop gracefully (at shutdown): begin no new computer's step, let the step
         under way be stored (waiting up to :data:`STOP_WAIT` seconds), and hand the
@@ -559,6 +666,7 @@ class GameSession:
         self._stopping = True
         self._stopped.set()
         self._cancel_timers()
+        self._stop_clock()
         driver = self._driver
         if driver is not None and not driver.done():
             try:
@@ -576,11 +684,13 @@ class GameSession:
         """This process drops the session (nobody here uses it): no timer plays its
         computers later."""
         self._cancel_timers()
+        self._stop_clock()
 
     async def close(self) -> None:
         """Stop playing the computers (at once); what was played is stored."""
         self._stopping = True
         self._cancel_timers()
+        self._stop_clock()
         driver = self._driver
         if driver is not None and not driver.done():
             driver.cancel()

@@ -12,6 +12,11 @@ length, :data:`~yatzy.app.session.LEASE` seconds by default, it asks the store f
 them), and at
 :meth:`Sessions.close` it stops gracefully: its sessions store the step under way and
 hand their computer turns over to the other processes.
+
+A registry that ``sweeps`` (a server's) also opens, every :data:`SWEEP` seconds, the
+rated games whose player to move let the clock run out while no process held them
+(nobody watching, or every server restarted): their sessions give the seat to a
+computer and play on (:meth:`GameSession.start`).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ log = logging.getLogger(__name__)
 
 #: Sessions kept in memory before idle ones are dropped (they reopen from the store).
 MAX_IDLE = 2000
+#: Seconds between two looks for rated games whose clock ran out unwatched.
+SWEEP = 5.0
 
 
 class Sessions:
@@ -42,10 +49,12 @@ class Sessions:
                  run: Runner | None = None, think: Runner | None = None,
                  sleep: Sleep = asyncio.sleep, max_idle: int = MAX_IDLE,
                  computer_played: Callable[[Action], None] | None = None,
-                 lease: float = LEASE) -> None:
+                 lease: float = LEASE, sweep: bool = False) -> None:
         self.service = service
         #: Seconds a lease on a game's computer turns lasts unless renewed.
         self.lease = lease
+        #: Look for rated games whose clock ran out unwatched (:meth:`sweep`).
+        self.sweeps = sweep
         #: Told of each computer's step the sessions play (and store).
         self.computer_played = computer_played
         self.pace = pace
@@ -60,6 +69,7 @@ class Sessions:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._adopting: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         self._closing = False
 
     def start(self) -> None:
@@ -69,6 +79,8 @@ class Sessions:
         self._unsubscribe = self.service.subscribe(self._heard, others_only=True)
         if self.service.leases_turns:
             self._adopting = self._loop.create_task(self._adopt())
+        if self.sweeps and self.service.move_clock is not None:
+            self._sweeping = self._loop.create_task(self._sweep())
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -205,6 +217,39 @@ class Sessions:
                 self._drop_if_idle(session)
         return found
 
+    async def _sweep(self) -> None:
+        """Every :data:`SWEEP` seconds, :meth:`sweep`."""
+        failing = False
+        while not self._closing:
+            await asyncio.sleep(SWEEP)
+            try:
+                await self.sweep()
+            except Exception as exc:  # the database away: the next round tries again
+                if not failing:
+                    log.warning("Looking for rated games out of time failed: %s", exc)
+                failing = True
+            else:
+                failing = False
+
+    async def sweep(self) -> list[str]:
+        """Open (and so start) the rated games whose player to move let the clock run
+        out while no session of this process held them; returns their ids. Each
+        session's clock decides (on the stored game, under the lease)."""
+        found: list[str] = await self.run(self.service.overdue)
+        opened = []
+        for game_id in found:
+            if self._closing:
+                break
+            if game_id in self._sessions:
+                continue  # its session watches the clock
+            try:
+                await self.get(game_id)
+            except Exception as exc:  # deleted since, or damaged: the others go on
+                log.debug("Opening game %s out of time failed: %s", game_id, exc)
+                continue
+            opened.append(game_id)
+        return opened
+
     def _forget_lease(self, game_id: str) -> None:
         lease = self.service.take_turns(game_id, 0)
         if lease is not None and lease.mine:
@@ -245,6 +290,8 @@ class Sessions:
         self._closing = True
         if self._adopting is not None:
             self._adopting.cancel()
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         sessions = list(self._sessions.values())
         await asyncio.gather(*(session.stop() for session in sessions),
                              return_exceptions=True)

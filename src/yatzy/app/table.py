@@ -216,8 +216,33 @@ class Table:
 
     def reload(self) -> Game:
         """Read the game again as stored (another window or process may have moved it)."""
-        self.saved = self.service.load(self.saved.id)
+        self._seat(self.service.load(self.saved.id))
         return self.game
+
+    def time_out(self) -> bool:
+        """Give the seat of the person to move to a computer if their clock has run out
+        (:meth:`GameService.time_out <yatzy.app.service.GameService.time_out>`, on the
+        game as stored); True when it did. Raises
+        :class:`~yatzy.app.errors.GameChanged` when the game moved on elsewhere (the
+        table then holds it as stored)."""
+        try:
+            new = self.service.time_out(self.saved.id, expected_version=self.saved.version)
+        except GameChanged:
+            self.reload()
+            raise
+        if new is None:
+            self.reload()  # this copy's time may be a little off the stored one
+            return False
+        self._seat(new)
+        return True
+
+    def _seat(self, saved: SavedGame) -> None:
+        """Hold ``saved``, with a computer player for every computer seat (a seat the
+        clock gave to a computer has none yet)."""
+        self.saved = saved
+        for seat in saved.seats:
+            if seat.bot and seat.name not in self.bots:
+                self.bots[seat.name] = make_bot(seat.bot)
 
     def follow(self, event: Event) -> bool:
         """Move the game on by ``event``, a change stored elsewhere, without reading the
@@ -226,12 +251,12 @@ class Table:
         new = self.service.follow(self.saved, event)
         if new is None:
             return False
-        self.saved = new
+        self._seat(new)
         return True
 
     def _write(self, change: Callable[[], SavedGame]) -> Game:
         try:
-            self.saved = change()
+            self._seat(change())
         except GameChanged:
             self.reload()
             raise

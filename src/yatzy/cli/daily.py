@@ -1,4 +1,6 @@
-"""``yatzy daily``: today's daily challenge in the terminal game, offline and unranked.
+"""``yatzy daily``: today's daily challenge in the terminal game, offline and unranked;
+or, with ``--server URL``, that server's ranked challenge over its HTTP API
+(:mod:`yatzy.cli.daily_online`).
 
 Offline there is no server's secret: the game's seed is
 :func:`yatzy.app.players.offline_seed` for the ruleset and the UTC day, the same for
@@ -22,17 +24,22 @@ from yatzy.i18n import N_, Translator
 def register(subparsers: Any, t: Translator) -> None:
     parser = subparsers.add_parser(
         "daily",
-        help="play today's daily challenge offline (unranked)",
+        help="play today's daily challenge: offline (unranked), or on a server (ranked)",
         description=(
             "Play today's daily challenge (UTC) alone in the terminal: the ruleset's "
             "standard options and the day's dice, the same for everyone who plays it "
-            "offline today. Offline attempts are not ranked."
+            "offline today. Offline attempts are not ranked. With --server, play that "
+            "server's challenge instead: ranked, one attempt a day, as in the browser."
         ),
     )
     parser.add_argument("--rules", choices=ruleset_names(), default="yatzy",
                         help="the ruleset (default: yatzy, Scandinavian)")
     parser.add_argument("--db", metavar="PATH",
                         help="the game database (default: $YATZY_DB or the user data folder)")
+    parser.add_argument("--server", metavar="URL",
+                        help="play the day's ranked challenge of the yatzy server at URL "
+                             "(http://host:port) over its HTTP API; the player key is kept "
+                             "in your config folder")
     add_language_argument(parser)
     parser.set_defaults(handler=run)
 
@@ -48,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
     from yatzy.tui.seats import parse_seats
 
     t = command_translator(args)
+    if args.server is not None:
+        from yatzy.cli.daily_online import run_online
+
+        return run_online(args.server, args.rules, t)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CommandError(N_("yatzy daily needs a terminal: its input and output cannot "
                               "be a file or a pipe"))

@@ -85,6 +85,11 @@ def register(subparsers: Any, t: Translator) -> None:
                         help="seconds a computer takes for each step, 0 to 10 (default 0.8)")
     parser.add_argument("--rate", type=tenths(t, 10_000), default=20.0,
                         help="requests a second one client may make (0: no limit)")
+    parser.add_argument("--move-clock", type=whole_number(t, 0, 3600), default=60,
+                        metavar="SECONDS",
+                        help="seconds a person of a rated game has for each decision "
+                             "before a computer plays their seat and the game counts as "
+                             "lost for them, 0 to 3600 (default 60; 0: no clock)")
     parser.add_argument("--workers", type=whole_number(t, 1, MOST_WORKERS), default=1,
                         metavar="N",
                         help="server processes on the one port, 1 to 64 (default 1); "
@@ -141,6 +146,8 @@ class ServeOptions:
     #: Seconds a lease on a game's computer turns lasts (``--lease-seconds``; the
     #: default is :data:`yatzy.app.session.LEASE`, which a test checks this is).
     lease: float = 3.0
+    #: Seconds for each decision of a rated game (0: no clock).
+    move_clock: int = 60
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
             db=None if args.db is None else str(args.db), redis=redis_url(args.redis),
             pace=args.pace, rate=max(args.rate, 0.0), access_log=args.access_log,
             log_format=args.log_format or os.environ.get(LOG_FORMAT_ENV) or "text",
-            lease=lease_seconds(args.lease_seconds, t))
+            lease=lease_seconds(args.lease_seconds, t),
+            move_clock=args.move_clock)
         structured = _configure_logs(options)
         workers: int = args.workers
         if workers > 1:
@@ -218,11 +226,15 @@ def _configure_logs(options: ServeOptions) -> bool:
 
 def build_app(options: ServeOptions) -> FastAPI:
     """The web app of one server process, on its own game service."""
+    from datetime import timedelta
+
     from yatzy.bootstrap import open_service, shared_limits
     from yatzy.web.app import Settings, create_app
 
     service = open_service(options.db, cache_size=GAMES_KEPT, follow=True,
-                           redis=options.redis)
+                           redis=options.redis,
+                           move_clock=timedelta(seconds=options.move_clock)
+                           if options.move_clock else None)
     app = create_app(service, Settings(pace=options.pace, rate=options.rate,
                                        access_log=options.access_log, lease=options.lease),
                      shared=shared_limits(options.redis))

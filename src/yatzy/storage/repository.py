@@ -298,6 +298,7 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
             "seats": [{"name": s.name, "bot": s.bot}
                       | ({"token_hash": s.token_hash} if s.token_hash else {})
                       | ({"open": True} if s.open else {})
+                      | ({"idle": True} if s.idle else {})
                       for s in saved.seats],
             "public": saved.public,
             "open_seats": saved.open_seats,
@@ -498,7 +499,8 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                               step=exc.step) from exc
         try:
             seats = tuple(Seat(s["name"], s.get("bot"), s.get("token_hash"),
-                               open=s.get("open") is True) for s in row.seats)
+                               open=s.get("open") is True, idle=s.get("idle") is True)
+                          for s in row.seats)
         except _DECODING as exc:
             raise _damaged(exc) from exc
         settings = row.settings if isinstance(row.settings, dict) else {}
@@ -1146,6 +1148,16 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 rated_games.c.game_id.in_(sa.select(rated_seats.c.game_id).where(
                     rated_seats.c.player_id == player_id))))
             .order_by(rated_games.c.created_at, rated_games.c.game_id)
+        )
+        return list(self._read(lambda c: c.scalars(query).all()))
+
+    def overdue_rated(self, before: datetime, limit: int) -> list[str]:
+        query = (
+            sa.select(games.c.id)
+            .join(rated_games, rated_games.c.game_id == games.c.id)
+            .where(rated_games.c.rated_at.is_(None), games.c.status == PLAYING,
+                   games.c.updated_at < before)
+            .order_by(games.c.updated_at, games.c.id).limit(limit)
         )
         return list(self._read(lambda c: c.scalars(query).all()))
 

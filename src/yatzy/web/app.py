@@ -34,6 +34,7 @@ from yatzy.web import (
     devices,
     errors,
     lobby,
+    lobby_feed,
     ops,
     pages,
     profiles,
@@ -131,6 +132,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
     app.include_router(profiles.pages)
     app.include_router(devices.router)
     app.include_router(ws.router)
+    app.include_router(lobby_feed.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _docs(app)
@@ -169,18 +171,21 @@ def _websocket_schemas(app: FastAPI) -> None:
     from fastapi.openapi.utils import get_openapi
     from pydantic import TypeAdapter
 
-    from yatzy.web.schemas import ServerMessage
+    from yatzy.web.schemas import LobbyServerMessage, ServerMessage
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
                                  routes=app.routes)
-            messages = TypeAdapter(ServerMessage).json_schema(
-                ref_template="#/components/schemas/{model}")
             schemas = schema.setdefault("components", {}).setdefault("schemas", {})
-            for name, definition in messages.pop("$defs", {}).items():
-                schemas.setdefault(name, definition)
-            schemas["ServerMessage"] = messages
+            kinds: tuple[tuple[str, Any], ...] = (
+                ("ServerMessage", ServerMessage), ("LobbyServerMessage", LobbyServerMessage))
+            for title, kind in kinds:
+                messages = TypeAdapter(kind).json_schema(
+                    ref_template="#/components/schemas/{model}")
+                for name, definition in messages.pop("$defs", {}).items():
+                    schemas.setdefault(name, definition)
+                schemas[title] = messages
             app.openapi_schema = schema
         return app.openapi_schema
 

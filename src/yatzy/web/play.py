@@ -12,9 +12,10 @@ from yatzy.web.schemas import ActionIn
 
 
 def seat_of(room: Room, token: str | None) -> Seat:
-    """The person's seat that ``token`` opens, else 403."""
+    """The person's seat that ``token`` opens, else 403 (a seat whose clock ran out is
+    still its person's: the session refuses their moves, as ``seat_idle``)."""
     seat = seat_for_token(room.saved.seats, token)
-    if seat is None or seat.is_bot:
+    if seat is None or (seat.is_bot and not seat.idle):
         raise forbidden()
     return seat
 

@@ -146,7 +146,9 @@ class Room:
             return shown[2], shown[3]
         pending, waiting_for_dice, connected, phase, held, _ = inputs
         state = game_state(saved, pending=pending, waiting_for_dice=waiting_for_dice,
-                           connected=connected, hints=saved.hints, phase=phase, held=held)
+                           connected=connected, hints=saved.hints, phase=phase, held=held,
+                           deadline=session.deadline,
+                           move_clock=session.table.service.move_clock)
         if lang is not None:
             state["texts"] = state_texts(saved.game, lang)
             state["names"] = seat_labels(translator(lang), saved.seats)
@@ -192,7 +194,8 @@ class Rooms:
         self._executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="yatzy-db")
         self.run = executor_runner(self._executor)
         self.sessions = Sessions(service, pace=pace, run=self.run, think=think,
-                                 computer_played=computer_played, lease=lease)
+                                 computer_played=computer_played, lease=lease,
+                                 sweep=True)
         self._rooms: dict[str, Room] = {}
 
     @property

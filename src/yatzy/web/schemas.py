@@ -6,6 +6,7 @@ with a typed error that the web layer translates.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -155,6 +156,10 @@ class SeatState(BaseModel):
     connected: bool
     open: bool = Field(description="An open seat of a public table, waiting for a person "
                                    "to join (its name is a stand-in)")
+    idle: bool = Field(default=False, description="A person's seat of a rated game whose "
+                                                  "clock ran out: the computer of level "
+                                                  "`bot` plays it, and the game counts "
+                                                  "as lost for the person")
 
 
 class RollOffOut(BaseModel):
@@ -243,6 +248,13 @@ class GameState(BaseModel):
                                                        "played yet")
     waiting_for_dice: bool
     roll_off: list[RollOffOut]
+    deadline: datetime | None = Field(
+        default=None, description="A rated game's clock: when the person to move must "
+                                  "have decided (roll, reroll or box; UTC), else null. "
+                                  "Once it passes, a computer plays that seat")
+    move_clock: float | None = Field(
+        default=None, description="Seconds a person of this rated game has for each "
+                                  "decision; null without a clock")
     texts: dict[str, str] | None = Field(
         default=None, description="What the rules say now, in the asked language")
     names: dict[str, str] | None = Field(
@@ -482,3 +494,16 @@ class LobbyOut(BaseModel):
     waiting: list[LobbyTable]
     live: list[LobbyGame]
     wait_minutes: int = Field(description="How long a table waits for its next player")
+
+
+class LobbyMessage(BaseModel):
+    """``/ws/lobby``: the lobby (as ``GET /api/lobby``), when the socket opens and
+    whenever it changes."""
+
+    type: Literal["lobby"]
+    lobby: LobbyOut
+
+
+#: What ``/ws/lobby`` sends.
+LobbyServerMessage = Annotated[LobbyMessage | ErrorMessage | PongMessage,
+                               Field(discriminator="type")]

@@ -13,6 +13,7 @@ HTTP API and the websocket, with no secret in it (no token, no unrevealed seed).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from yatzy.app.saved import SavedGame
@@ -73,12 +74,16 @@ def game_state(
     hints: bool = False,
     phase: str | None = None,
     held: tuple[int, ...] = (),
+    deadline: datetime | None = None,
+    move_clock: timedelta | None = None,
 ) -> dict[str, Any]:
     """The state of ``saved`` (the shape of :class:`~yatzy.web.schemas.GameState`);
     ``pending`` is a computer's chosen step not played yet (``waiting_for_dice`` when
     its real dice must be typed in), ``connected`` the names of the seats with an open
     connection, ``phase`` what the game's session says it waits for (by default a
-    person, or nothing once over) and ``held`` the dice kept."""
+    person, or nothing once over) and ``held`` the dice kept; ``deadline`` when the
+    person to move must have decided in a rated game (``move_clock`` for each
+    decision)."""
     game = saved.game
     rules = game.ruleset
     over = game.is_over
@@ -92,7 +97,8 @@ def game_state(
         "dice_count": rules.dice_count,
         "players": list(game.players),
         "seats": [{"name": s.name, "bot": s.bot, "connected": s.bot is not None
-                   or s.name in connected, "open": s.open} for s in saved.seats],
+                   or s.name in connected, "open": s.open, "idle": s.idle}
+                  for s in saved.seats],
         "dice_mode": "server" if saved.dice_mode == "auto" else "manual",
         "hints": hints,
         "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
@@ -125,4 +131,8 @@ def game_state(
         "waiting_for_dice": waiting_for_dice,
         "roll_off": [{"player": r.player, "dice": list(r.dice), "total": sum(r.dice)}
                      for r in game.roll_offs],
+        "deadline": None if deadline is None
+        else deadline.astimezone(UTC).isoformat(timespec="milliseconds"),
+        "move_clock": None if move_clock is None or not saved.rated
+        else move_clock.total_seconds(),
     }

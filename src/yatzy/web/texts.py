@@ -178,6 +178,13 @@ TEXTS: dict[str, str] = {
     "join_as": N_("Your name at the table"),
     "table_waiting": N_("Waiting for players: the game begins when every seat is taken."),
     "share_lobby": N_("Your table is in the lobby: anyone can join it there."),
+    # A rated game's clock.
+    "clock_mine": N_("Your move: {seconds} s left"),
+    "clock_other": N_("{player} has {seconds} s left to move"),
+    "clock_out": N_("{player} let the clock run out: the computer plays on for them, and "
+                    "the rated game counts as lost for {player}."),
+    "clock_out_mine": N_("Your clock ran out: the computer plays on for you, and the rated "
+                         "game counts as lost for you ({player})."),
 }
 
 

@@ -1,6 +1,8 @@
 // The lobby: the public tables waiting for players (join one) and the public games in
-// play (watch one), read again every few seconds; and a form to open a public table.
-// The server decides who may sit where; this page shows what it says.
+// play (watch one), pushed by the server over a websocket (/ws/lobby) whenever they
+// change; and a form to open a public table. While the socket is down the page reads
+// the lobby now and then and connects again. The server decides who may sit where;
+// this page shows what it says.
 import { $, el, fill, pageData, startGame } from "./common.js";
 import { chosenOptions, showOptions } from "./options.js";
 import { playerKey } from "./player.js";
@@ -8,8 +10,11 @@ import { playerKey } from "./player.js";
 const T = pageData("texts");
 const lang = document.documentElement.lang;
 const form = $("open-table");
-// Seconds between two reads of the lobby while the page is in view.
-const EVERY = 4;
+// Seconds between two reads of the lobby while the socket is down (and the page in view).
+const EVERY = 15;
+// Seconds before connecting again, at first and at most.
+const RETRY_FIRST = 1;
+const RETRY_MOST = 16;
 
 const time = (iso) => new Date(iso).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
 
@@ -81,22 +86,50 @@ function show(list, items, empty) {
   list.replaceChildren(...(items.length ? items.map((item) => item()) : [el("li", empty, { class: "small" })]));
 }
 
+function showLobby(data) {
+  show($("waiting"), data.waiting.map((table) => () => tableItem(table)), T.no_tables);
+  show($("live"), data.live.map((game) => () => liveItem(game)), T.no_live);
+  if ($("error").textContent === T.unreachable) $("error").textContent = "";
+}
+
 let timer = null;
+let socket = null;
+let retry = RETRY_FIRST;
+
+// Read the lobby over HTTP (after a refused join, and while the socket is down).
 async function refresh() {
   clearTimeout(timer);
   try {
     const response = await fetch(`/api/lobby?lang=${lang}`);
     const data = await response.json();
     if (!response.ok) throw new Error(data.error?.message || T.unreachable);
-    show($("waiting"), data.waiting.map((table) => () => tableItem(table)), T.no_tables);
-    show($("live"), data.live.map((game) => () => liveItem(game)), T.no_live);
-    if ($("error").textContent === T.unreachable) $("error").textContent = "";
+    showLobby(data);
   } catch {
     $("error").textContent = T.unreachable;
   }
-  if (!document.hidden) timer = setTimeout(refresh, EVERY * 1000);
+  if (!socket && !document.hidden) timer = setTimeout(refresh, EVERY * 1000);
 }
-document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby?lang=${lang}`);
+  ws.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "lobby") return;
+    socket = ws;
+    retry = RETRY_FIRST;
+    clearTimeout(timer);
+    showLobby(message.lobby);
+  });
+  ws.addEventListener("close", () => {
+    if (socket === ws) socket = null;
+    // Down: read the lobby now and then, and connect again a little later each time.
+    refresh();
+    setTimeout(connect, retry * 1000);
+    retry = Math.min(retry * 2, RETRY_MOST);
+  });
+}
+document.addEventListener("visibilitychange", () => { if (!document.hidden && !socket) refresh(); });
 
 async function myName() {
   const kept = localStorage.getItem("yatzy.name") || "";
@@ -134,4 +167,4 @@ form.addEventListener("submit", async (event) => {
 });
 
 myName().then((name) => { if (!$("my-name").value) $("my-name").value = name; });
-refresh();
+connect();

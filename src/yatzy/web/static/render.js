@@ -1,6 +1,7 @@
 // The game page's drawing: the dice, the buttons, the notes, the scorecards, the invite
 // links and the end, all from the server's state as it is (nothing is worked out here).
 import { $, el, fill, pageData } from "./common.js";
+import { renderClock } from "./clock.js";
 import { canUndo, isMyTurn, shownName, view } from "./store.js";
 
 const T = pageData("texts");
@@ -99,6 +100,7 @@ export function render() {
   if (!s.is_over && !waiting) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
   if (!s.is_over && s.texts?.saved) status += " · " + s.texts.saved;
   $("status").textContent = status;
+  renderClock(view.replay ? {} : s, view.me, T, named);
   renderDice();
   const mine = isMyTurn(view.state, view.me);
   const roll = $("roll");
@@ -122,6 +124,9 @@ export function render() {
   if (s.texts?.upper && !view.replay && !waiting) notes.push(`${named(s.current_player)}: ${s.texts.upper}`);
   if (s.texts?.joker) notes.push(s.texts.joker);
   if (s.texts?.bonus) notes.push(s.texts.bonus);
+  for (const idle of s.seats.filter((seat) => seat.idle)) {
+    notes.push(fill(idle.name === view.me ? T.clock_out_mine : T.clock_out, { player: named(idle.name) }));
+  }
   if (!view.replay) notes.push(view.me ? fill(T.your_seat, { player: view.me }) : T.watching);
   if (waiting && view.me) notes.push(T.share_lobby);
   $("notes").textContent = notes.join("\n");

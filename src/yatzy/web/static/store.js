@@ -29,8 +29,10 @@ export function keptDice(before, next, holds) {
 }
 
 export function isMyTurn(state, me) {
-  // A public table waiting for players is nobody's turn yet.
-  return Boolean(state && !state.is_over && state.phase !== "waiting" && me && state.current_player === me);
+  // A public table waiting for players is nobody's turn yet; a seat whose clock ran out
+  // is the computer's.
+  return Boolean(state && !state.is_over && state.phase !== "waiting" && me && state.current_player === me
+    && !state.seats?.some((seat) => seat.name === me && seat.idle));
 }
 
 // The box this seat just chose can be taken back until the next player acts: while the

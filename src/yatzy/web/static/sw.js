@@ -7,6 +7,7 @@ const SHELL = [
   "/offline",
   "/static/app.css",
   "/static/chart.js",
+  "/static/clock.js",
   "/static/common.js",
   "/static/connection.js",
   "/static/daily.js",
