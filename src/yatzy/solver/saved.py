@@ -280,6 +280,8 @@ class SavedSolution:
     start_value: float
     stats: list[dict[str, Any]]
     folder: Path
+    #: The table's file, once written (:func:`save_table`) or when read from it.
+    path: Path | None = None
 
     def value(self, mask: int, u: int, s: int) -> float:
         """The expected points still to come from state ``(mask, u, s)``."""
@@ -306,6 +308,8 @@ def solve_saved(
     resumption."""
     if cap is not None and cap < 0:
         raise ValueError("the cap is 0 or more")
+    if cap is None:
+        bound = "lower"  # exact: no state is past a cap
     rules = ruleset_spec(ruleset)
     folder.mkdir(parents=True, exist_ok=True)
     meta = {"ruleset": rules, "cap": cap, "bound": bound if cap is not None else "exact",
@@ -496,3 +500,47 @@ def play_saved(sol: SavedSolution, games: int, seed: int = 0) -> npt.NDArray[np.
                 break
         scores[g] = total
     return scores
+
+
+# --- The table on disk ----------------------------------------------------------------------
+
+
+def state_count(model: Model, cap: int | None) -> int:
+    """How many turn-start states (mask, upper sum that needs its own value, saved
+    rolls) the table of saved rolls holds, the full card aside."""
+    from yatzy.solver.dp import upper_masks
+
+    layers, _ = layer_masks(model)
+    total = 0
+    for n, masks in enumerate(layers[:-1]):
+        um = upper_masks(model, masks.astype(np.int64))
+        total += int(model.tables.lane_count[um].sum()) * saved_count(model, n, cap)
+    return total
+
+
+def save_table(sol: SavedSolution, meta: dict[str, Any], directory: Path | None = None
+               ) -> Path:
+    """Write ``sol`` as a table file in the cache directory (see
+    :func:`~yatzy.solver.artifacts.save_saved`)."""
+    from yatzy.solver import artifacts
+
+    return artifacts.save_saved(sol.ruleset, sol.cap, sol.bound, sol.layers, sol.values,
+                                sol.start_value, meta, directory)
+
+
+def load_table(ruleset: Ruleset, cap: int | None = None, bound: Bound = "lower",
+               directory: Path | None = None) -> SavedSolution | None:
+    """The stored table of ``ruleset`` with saved rolls, or ``None``."""
+    from yatzy.solver import artifacts
+
+    found = artifacts.load_saved(ruleset, cap, bound, directory)
+    if found is None:
+        return None
+    masks, values, header = found
+    ctx = SolveContext.of(ruleset)
+    if any(not np.array_equal(a, b) for a, b in zip(masks, ctx.layers, strict=True)):
+        return None
+    path = artifacts.saved_table_path(ruleset, cap, bound, directory)
+    return SavedSolution(ruleset, cap, bound, ctx.layers, ctx.rank, values,
+                         float(header["start_value"]), header.get("stats", []), path.parent,
+                         path)
