@@ -79,14 +79,24 @@ def saved_count(model: Model, n: int, cap: int | None) -> int:
     return (most if cap is None else min(cap, most)) + 1
 
 
-def optimistic(model: Model, masks: IntArray) -> F32:
+def box_best(model: Model) -> npt.NDArray[np.float64]:
+    """Each box's largest points (Joker points included)."""
+    t = model.tables
+    best: npt.NDArray[np.float64] = np.maximum(
+        t.score.max(axis=0), t.five_points.max(axis=(0, 1))).astype(np.float64)
+    return best
+
+
+def optimistic(model: Model, masks: IntArray,
+               best: npt.NDArray[np.float64] | None = None) -> F32:
     """``[masks, upper sums]``: the most points the open boxes of each mask could still
     give from each upper sum: each open box's largest points, and the upper bonus if the
     open upper boxes' largest points reach it. At least the value of any state of the
-    mask, whatever its saved rolls."""
+    mask, whatever its saved rolls. ``best``: :func:`box_best`, when known."""
     t = model.tables
     nb = model.boxes
-    best = np.maximum(t.score.max(axis=0), t.five_points.max(axis=(0, 1))).astype(np.float64)
+    if best is None:
+        best = box_best(model)
     bits = ((masks[:, None] >> np.arange(nb)) & 1) == 0  # open boxes
     total = (bits * best).sum(axis=1)
     upper = np.zeros(nb, dtype=bool)
@@ -108,6 +118,7 @@ class SolveContext:
     layers: list[I32]
     rank: I32
     optimistic: dict[int, F32] = field(default_factory=dict)
+    best: npt.NDArray[np.float64] | None = None
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> SolveContext:
@@ -117,7 +128,10 @@ class SolveContext:
 
     def optimistic_of(self, n: int) -> F32:
         if n not in self.optimistic:
-            self.optimistic = {n: optimistic(self.model, self.layers[n].astype(np.int64))}
+            if self.best is None:
+                self.best = box_best(self.model)
+            self.optimistic = {n: optimistic(self.model, self.layers[n].astype(np.int64),
+                                             self.best)}
         return self.optimistic[n]
 
 
