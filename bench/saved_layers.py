@@ -12,6 +12,7 @@ Prints JSON lines.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import shutil
 import time
@@ -80,8 +81,7 @@ def speedup(folder: Path, layer: int, cap: int | None) -> None:
             client.run(lambda: SolveContext.of(rules) and None)
             t0 = time.perf_counter()
             futures = [client.submit(chunk_task, spec, cap, "lower", str(out), layer, lo, hi,
-                                     1, pure=False) for lo, hi in zip(bounds, bounds[1:],
-                                                                      strict=False)]
+                                     1, pure=False) for lo, hi in itertools.pairwise(bounds)]
             figures = client.gather(futures)
             seconds = time.perf_counter() - t0
         print(json.dumps({"layer": layer, "masks": count, "workers": workers,
