@@ -470,3 +470,17 @@ def test_solve_maxi_yatzy_with_saved_rolls(tmp_path: Path,
     assert again["expected_score"] == exact["expected_score"]
     assert main(["solve", *rules, "--checkpoint", str(folder), "--cap", "2", "--rebuild"]) == 2
     assert "holds another solve" in capsys.readouterr().err
+
+
+def test_simulate_maxi_yatzy_with_saved_rolls(capsys: pytest.CaptureFixture[str]) -> None:
+    """The optimal player of saved rolls plays on the table `yatzy solve` built, and its
+    games score the solved mean; before the table is built it is refused."""
+    rules = ["--rules", "maxi_yatzy", "--order", "in_order", "--bonus", "50_at_75"]
+    assert main(["simulate", *rules, "-n", "5"]) == 2
+    assert "build it once with the command yatzy solve" in capsys.readouterr().err
+    assert main(["solve", *rules, "--json"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", *rules, "-n", "200", "--seed", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 200
+    assert abs(result["mean"] - result["expected_score"]) < 4 * result["standard_error"]
