@@ -76,7 +76,7 @@ def speedup(folder: Path, layer: int, cap: int | None) -> None:
         out.mkdir()
         (out / f"layer-{layer + 1:02d}.npy").symlink_to(folder / f"layer-{layer + 1:02d}.npy")
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
             # Each worker builds its tables first (not timed).
             client.run(lambda: SolveContext.of(rules) and None)
             t0 = time.perf_counter()

@@ -34,7 +34,7 @@ def main() -> int:
         from dask.distributed import Client, LocalCluster
 
         client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                                     processes=True, dashboard_address=None))
+                                     processes=True, dashboard_address=":0"))
     for cap in args.caps:
         start = time.perf_counter()
 

@@ -158,7 +158,7 @@ def test_dask_workers_give_the_same_values(tmp_path: Path) -> None:
     # Two workers in this process (quick to start); `yatzy solve --workers 2` starts
     # them as processes, with the same tasks.
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         there = solved(UPPER3, tmp_path / "there", client=client)
     for a, b in zip(here.values, there.values, strict=True):

@@ -292,7 +292,7 @@ def _dask_client(args: argparse.Namespace) -> Any:
     if args.scheduler:
         return Client(args.scheduler)  # type: ignore[no-untyped-call]
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
     return Client(cluster)  # type: ignore[no-untyped-call]
 
 
