@@ -31,6 +31,7 @@ import os
 import resource
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -108,6 +109,11 @@ def optimistic(model: Model, masks: IntArray,
     return out
 
 
+#: The last context made (see SolveContext.of), and its lock.
+_CONTEXT: dict[Ruleset, SolveContext] = {}
+_CONTEXT_LOCK = threading.Lock()
+
+
 @dataclass
 class SolveContext:
     """What solving a chunk needs, made once per process: the model, its compiled view
@@ -122,9 +128,17 @@ class SolveContext:
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> SolveContext:
-        model = build_model(ruleset)
-        layers, rank = layer_masks(model)
-        return cls(model, kernels.transition_kernels(model.tables), layers, rank)
+        """The context of ``ruleset``: the last one made is kept (a worker solves one
+        ruleset's chunks one after the other, a command asks several times)."""
+        with _CONTEXT_LOCK:
+            held = _CONTEXT.get(ruleset)
+            if held is None:
+                model = build_model(ruleset)
+                layers, rank = layer_masks(model)
+                held = cls(model, kernels.transition_kernels(model.tables), layers, rank)
+                _CONTEXT.clear()
+                _CONTEXT[ruleset] = held
+            return held
 
     def optimistic_of(self, n: int) -> F32:
         if n not in self.optimistic:
@@ -234,8 +248,6 @@ def ruleset_of_spec(spec: dict[str, Any]) -> Ruleset:
     return dataclasses.replace(named, **changes) if changes else named
 
 
-#: Each worker process's context per solve (the ruleset's tables, built once).
-_CONTEXTS: dict[str, SolveContext] = {}
 
 
 def chunk_task(rules: dict[str, Any], cap: int | None, bound: Bound, folder: str, n: int,
@@ -246,11 +258,7 @@ def chunk_task(rules: dict[str, Any], cap: int | None, bound: Bound, folder: str
     called in-process. Returns its figures: seconds, the process's peak memory, the
     worker."""
     start = time.perf_counter()
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _CONTEXTS:
-        _CONTEXTS.clear()
-        _CONTEXTS[key] = SolveContext.of(ruleset_of_spec(rules))
-    ctx = _CONTEXTS[key]
+    ctx = SolveContext.of(ruleset_of_spec(rules))
     m = ctx.model
     path = Path(folder)
     target = chunk_file(path, n, lo)
@@ -334,10 +342,7 @@ def solve_saved(
             raise CheckpointMismatch(f"{folder} holds another solve")
     else:
         _save_json(meta_path, meta)
-    key = json.dumps(rules, sort_keys=True)
-    ctx = _CONTEXTS.get(key) or SolveContext.of(ruleset)
-    _CONTEXTS.clear()
-    _CONTEXTS[key] = ctx
+    ctx = SolveContext.of(ruleset)
     m = ctx.model
     nb = m.boxes
     stats_path = folder / "stats.json"
