@@ -3,6 +3,7 @@ lower bound (rolls beyond k lost) and an upper bound (a state beyond k valued at
 most points its open boxes could give), for growing k; with per-layer time and memory.
 
     python bench/saved_rolls.py --caps 0 1 2 4 --bound lower [--workers 2] [--folder DIR]
+    python bench/saved_rolls.py --order in_order --exact --caps 0 1 2 3 4 5 6 8 10 12 16 20
 
 Each cap's layers go to DIR/cap=K-BOUND (kept: a run that is stopped resumes). Prints
 one JSON line per cap.
@@ -27,15 +28,18 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=0, help="Dask workers (0: threads here)")
     p.add_argument("--folder", type=Path, default=Path("/tmp/yatzy-saved"))
     p.add_argument("--bonus", default="100_at_84")
+    p.add_argument("--order", default="free")
+    p.add_argument("--exact", action="store_true", help="also solve without a cap, first")
     args = p.parse_args()
-    rules = yatzy.ruleset("maxi_yatzy", bonus=args.bonus)
+    rules = yatzy.ruleset("maxi_yatzy", bonus=args.bonus, order=args.order)
     client = None
     if args.workers:
         from dask.distributed import Client, LocalCluster
 
         client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1,
                                      processes=True, dashboard_address=":0"))
-    for cap in args.caps:
+    caps: list[int | None] = [None] if args.exact else []
+    for cap in [*caps, *args.caps]:
         start = time.perf_counter()
 
         def report(n: int, done: int, total: int, stats: dict[str, object],
