@@ -176,3 +176,15 @@ def test_games_of_the_strategy_score_the_solved_mean(tmp_path: Path) -> None:
     capped = solved(game, tmp_path / "c0", cap=0)
     low = play_saved(capped, 3000, seed=1)
     assert abs(low.mean() - capped.start_value) < 4 * low.std() / np.sqrt(len(low))
+
+
+@pytest.mark.parametrize("ruleset", [TINY, SIX, UPPER3], ids=["tiny", "six", "upper3"])
+def test_a_saved_roll_never_hurts(tmp_path: Path, ruleset: Ruleset) -> None:
+    """More saved rolls are worth at least as much (a player may leave them unused), in
+    every state the tables hold."""
+    sol = solved(ruleset, tmp_path)
+    for layer in sol.values[:-1]:  # the full card: 0 whatever is saved
+        reached = layer[:, :, 0] > -1e17
+        steps = np.diff(layer, axis=2)[reached]
+        assert (steps >= -1e-4).all()
+        assert (steps > 1e-3).any() or layer.shape[2] == 1
