@@ -30,12 +30,12 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests $(wildcard bench)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The same tests measured for branch coverage (a report, not a check: about two minutes
 # more than `make test` on two cores, so kept out of it).
 coverage: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadfile --cov --cov-branch --cov-report=term:skip-covered
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --cov --cov-branch --cov-report=term:skip-covered
 
 bench: $(STAMP)
 	$(BIN)/python bench/solver.py

@@ -17,6 +17,8 @@ NOT_INPUT = {
     "SolverMissing", "WebError", "TableNotBuilt", "DistributionTooLarge",
     # A table that filled up or closed meanwhile: the join was right when it was sent.
     "TableFull", "TableExpired",
+    # Too many refused link codes: later, the same code may be right.
+    "TooManyLinkAttempts",
 }
 
 

@@ -5,7 +5,9 @@ with one log line, and never an error. A store of the tests' own stands for Redi
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +18,11 @@ from yatzy.app.limits import SharedGuard
 from yatzy.app.policy import GameCounter, TablePolicy, TooManyGames
 from yatzy.app.ports import SharedLimits, SharedLimitsDown
 from yatzy.web.security import RateLimiter
+
+
+def allowed(limiter: RateLimiter, client: str) -> bool:
+    """``limiter.allow(client)`` (a coroutine: the shared bucket is asked off the loop)."""
+    return asyncio.run(limiter.allow(client))
 
 
 class Shared:
@@ -75,9 +82,9 @@ def test_the_rate_limit_is_the_shared_one_while_it_answers() -> None:
     shared, clock = Shared(), Clock()
     a = RateLimiter(1, 3, clock=clock, shared=SharedGuard(shared, clock=clock))
     b = RateLimiter(1, 3, clock=clock, shared=SharedGuard(shared, clock=clock))
-    assert [a.allow("ip"), b.allow("ip"), a.allow("ip")] == [True] * 3
-    assert not b.allow("ip") and not a.allow("ip")  # B's own bucket would be full
-    assert b.allow("other")
+    assert [allowed(a, "ip"), allowed(b, "ip"), allowed(a, "ip")] == [True] * 3
+    assert not allowed(b, "ip") and not allowed(a, "ip")  # B's own bucket would be full
+    assert allowed(b, "other")
 
 
 def test_a_lost_store_is_left_alone_for_a_pause_and_said_once(
@@ -88,14 +95,14 @@ def test_a_lost_store_is_left_alone_for_a_pause_and_said_once(
     shared.down = True
     with caplog.at_level(logging.WARNING, logger="yatzy.app.limits"):
         # In memory meanwhile: this process's bucket of 2, asked of the store once.
-        assert [limiter.allow("ip") for _ in range(3)] == [True, True, False]
+        assert [allowed(limiter, "ip") for _ in range(3)] == [True, True, False]
         assert shared.asked == 1
         clock.now += 2.5
-        assert not limiter.allow("ip")  # asked again after the pause: still down
+        assert not allowed(limiter, "ip")  # asked again after the pause: still down
         assert shared.asked == 2
         shared.down = False
         clock.now += 2.5
-        assert limiter.allow("ip")
+        assert allowed(limiter, "ip")
         assert shared.asked == 3
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 2, said
@@ -162,3 +169,56 @@ def test_advice_is_worked_out_while_the_store_is_lost() -> None:
         assert set(found) == {"Ann", "Bo"}
     finally:
         advice.close()
+
+
+class Hanging(Shared):
+    """Shared limits that take ``seconds`` to answer each call (a Redis that hangs)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    def _ask(self) -> None:
+        super()._ask()
+        time.sleep(self.seconds)
+
+
+def test_a_store_that_does_not_answer_in_time_is_counted_in_memory(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The loop waits for the store up to the deadline, then counts in memory (and
+    leaves the store alone for the pause): the store's answer, come later, is not used."""
+    shared = Hanging(0.5)
+    guard = SharedGuard(shared, deadline=0.1)
+    limiter = RateLimiter(0.01, 1, shared=guard)
+    counter = GameCounter(TablePolicy(games_per_window=1, window=600), shared=guard)
+
+    async def ask() -> tuple[list[bool], float]:
+        began = time.perf_counter()
+        allowed = [await limiter.allow("ip") for _ in range(2)]
+        await counter.admit_async("ip")
+        with pytest.raises(TooManyGames):
+            await counter.admit_async("ip")
+        return allowed, time.perf_counter() - began
+
+    with caplog.at_level(logging.WARNING, logger="yatzy.app.limits"):
+        allowed, took = asyncio.run(ask())
+    assert allowed == [True, False]  # this process's bucket of 1
+    assert shared.asked == 1  # once, then left alone for the pause
+    assert took < 0.45  # the deadline, not the store's half second
+    assert "no answer within 0.1 s" in caplog.records[0].getMessage()
+    guard.close()
+
+
+def test_games_per_client_are_counted_by_the_shared_window_from_the_loop() -> None:
+    shared = Shared()
+    counter = GameCounter(TablePolicy(games_per_window=1, window=600),
+                          shared=SharedGuard(shared))
+
+    async def ask() -> None:
+        await counter.admit_async("ip")
+        with pytest.raises(TooManyGames) as refused:
+            await counter.admit_async("ip")
+        assert refused.value.retry_after == 13
+
+    asyncio.run(ask())
+    assert shared.windows == {"games:ip": 1}

@@ -15,7 +15,7 @@ import pytest
 
 import yatzy
 from yatzy.app import GameService, Seat
-from yatzy.app.session import Phase
+from yatzy.app.session import LEASE, Phase
 from yatzy.app.sessions import Sessions
 from yatzy.bootstrap import open_service
 from yatzy.core.actions import Action, Roll, Score
@@ -29,10 +29,11 @@ COMPUTERS = [Seat("cpu", bot="greedy")]  # a game of computers only
 class Process:
     """One process's sessions, and when each of its computers' steps was stored."""
 
-    def __init__(self, service: GameService, pace: float) -> None:
+    def __init__(self, service: GameService, pace: float, lease: float = LEASE) -> None:
         self.service = service
         self.steps: list[float] = []
-        self.sessions = Sessions(service, pace=pace, computer_played=self._played)
+        self.sessions = Sessions(service, pace=pace, computer_played=self._played,
+                                 lease=lease)
 
     def _played(self, action: Action) -> None:
         self.steps.append(time.monotonic())
@@ -202,3 +203,32 @@ async def test_a_person_moving_here_has_the_computer_played_here_at_once(db: Pat
         await on_b.settled()
         assert on_b.game.current_player == "Ann"
         await b.sessions.close()
+
+
+@pytest.mark.parametrize("lease", [2.0, 6.0])
+async def test_the_lease_taken_and_renewed_is_as_long_as_the_setting(
+        db: Path, lease: float) -> None:
+    """A process given a lease of ``lease`` seconds takes it for that long and renews it
+    every third of it: another process sees it held for at most ``lease`` seconds, and
+    never less than two thirds of it (so a killed holder is taken over within it)."""
+    with open_service(db, follow=True) as a_service, open_service(db, follow=True) as other:
+        saved = a_service.create(YATZY, COMPUTERS, seed=5)
+        a = Process(a_service, 0.4, lease=lease)
+        a.sessions.start()
+        await a.hold(saved.id)
+        await until(lambda: bool(a.steps), 10)
+        seen: list[float] = []
+        until_time = time.monotonic() + 1.5 * lease
+        while time.monotonic() < until_time and not a_service.load(saved.id).game.is_over:
+            held = other.take_turns(saved.id, 1)
+            assert held is not None
+            if held.mine:  # free: only once A let go, the game over
+                assert a_service.load(saved.id).game.is_over
+                break
+            seen.append(held.remaining)
+            await asyncio.sleep(0.05)
+        await a.sessions.close()
+    print(f"\nlease {lease} s: seen held for {min(seen):.2f} to {max(seen):.2f} s more")
+    assert max(seen) <= lease
+    assert min(seen) > 2 / 3 * lease - 1.0  # renewed every third (a busy machine: late)
+    assert max(seen) > lease - 0.5

@@ -178,9 +178,57 @@ def test_a_number_of_workers_that_is_none_is_refused_in_one_line(
     assert not _no_database.exists()
 
 
+@pytest.mark.parametrize(("given", "said"), [
+    ("1", "must be a whole number from 2 to 600, not 1"),
+    ("601", "must be a whole number from 2 to 600, not 601"),
+    ("2.5", "must be a whole number, not '2.5'"),
+    ("long", "must be a whole number, not 'long'"),
+])
+def test_a_lease_that_is_none_is_refused_in_one_line(
+        given: str, said: str, capsys: pytest.CaptureFixture[str], _no_database: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(serve.LEASE_ENV, "10")  # the option wins, and is checked
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", str(free_port()), "--lease-seconds", given, "--lang", "en"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(f"argument --lease-seconds: {said}")
+    assert not _no_database.exists()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "YATZY_LEASE_SECONDS in the environment must be a whole number from 2 to 600, "
+           "not 0"),
+    ("sv", "YATZY_LEASE_SECONDS i miljön "),
+])
+def test_a_lease_in_the_environment_that_is_none_is_refused_in_one_line(
+        lang: str, said: str, capsys: pytest.CaptureFixture[str], _no_database: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(serve.LEASE_ENV, " 0 ")
+    assert main(["serve", "--port", str(free_port()), "--lang", lang]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"yatzy: {said}") and err.count("\n") == 1, err
+    assert not _no_database.exists()
+
+
+def test_the_lease_comes_from_the_option_else_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from yatzy.app.session import LEASE
+    from yatzy.i18n import translator
+
+    t = translator("en")
+    monkeypatch.delenv(serve.LEASE_ENV, raising=False)
+    assert serve.lease_seconds(None, t) == 3.0  # the default
+    assert serve.ServeOptions(db=None, redis=None, pace=0, rate=0, access_log=False,
+                              log_format="text").lease == LEASE == 3.0
+    monkeypatch.setenv(serve.LEASE_ENV, "12")
+    assert serve.lease_seconds(None, t) == 12.0
+    assert serve.lease_seconds(5, t) == 5.0
+
+
 def test_the_workers_options_travel_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     options = serve.ServeOptions(db="sqlite://", redis=None, pace=0.0, rate=5.0,
-                                 access_log=True, log_format="json")
+                                 access_log=True, log_format="json", lease=7.0)
     monkeypatch.setenv(serve.OPTIONS_ENV, json.dumps(dataclasses.asdict(options)))
     built: list[serve.ServeOptions] = []
     monkeypatch.setattr(serve, "build_app", lambda given: built.append(given))

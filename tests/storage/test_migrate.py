@@ -46,7 +46,8 @@ def test_migrations_build_the_schema_of_the_models(db: str | Path) -> None:
         names = set(sa.inspect(connection).get_table_names())
     assert names == {"games", "moves", "results", "seat_keys", "changes", "alembic_version",
                      "settings", "players", "player_keys", "daily_entries", "daily_pars",
-                     "leases", "match_tickets", "rated_games"}
+                     "leases", "match_tickets", "rated_games", "link_codes",
+                     "link_failures", "passkeys", "webauthn_challenges"}
     engine.dispose()
 
 
@@ -94,8 +95,8 @@ def test_migrations_ship_inside_the_package() -> None:
     assert (MIGRATIONS / "env.py").is_file() and (MIGRATIONS / "script.py.mako").is_file()
     scripts = sorted(p.name for p in (MIGRATIONS / "versions").glob("r*.py"))
     assert scripts[0] == "r0001_initial.py"
-    assert scripts[-1] == "r0010_lobby.py"
-    assert head_revision() == "0010_lobby"
+    assert scripts[-1] == "r0012_devices.py"
+    assert head_revision() == "0012_devices"
 
 
 def test_programs_opening_a_new_database_at_once(db: str | Path) -> None:

@@ -1,11 +1,13 @@
 """What an operator's tools ask: ``/healthz`` (alive, asks nothing), ``/readyz`` (the
 database answers; 503 with ``Retry-After`` when it does not, and ready again when it
-comes back), ``/metrics`` (Prometheus), and the JSON log lines with request ids that
-never hold a seat token or a secret."""
+comes back; ready but ``degraded`` while Redis does not answer), ``/metrics``
+(Prometheus), and the JSON log lines with request ids that never hold a seat token or a
+secret."""
 
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 import time
 from pathlib import Path
@@ -21,6 +23,8 @@ from tests.services import postgres_admin_sql, postgres_database
 from tests.web.conftest import act, bearer, new_game
 from tests.web.server import free_port, start
 from yatzy.app.access import token_hash
+from yatzy.bootstrap import open_service
+from yatzy.web.app import Settings, create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -75,6 +79,24 @@ def test_readyz_says_503_while_postgresql_refuses_and_ready_when_it_is_back(
         finally:
             process.kill()
             process.wait(timeout=10)
+
+
+def test_readyz_is_ready_but_degraded_while_redis_does_not_answer(tmp_path: Path) -> None:
+    """Redis away, the database there: the server serves (changes through the database,
+    limits in memory), so it stays ready (200) and says Redis is down in the body."""
+    with socket.socket() as bound:  # a port nobody listens on
+        bound.bind(("127.0.0.1", 0))
+        url = f"redis://127.0.0.1:{bound.getsockname()[1]}/0"
+        service = open_service(tmp_path / "g.sqlite3", follow=True, redis=url)
+        with TestClient(create_app(service, Settings(pace=0, prepare=()))) as client:
+            ready = client.get("/readyz")
+            assert ready.status_code == 200, ready.text
+            assert ready.json() == {"status": "degraded",
+                                    "checks": {"database": "ok", "redis": "down"}}
+            assert client.head("/readyz").status_code == 200
+            created = client.post("/api/games", json={
+                "rules": "yatzy", "seats": [{"name": "Ann"}, {"name": "Bo"}]})
+            assert created.status_code == 201  # it serves indeed
 
 
 def samples(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

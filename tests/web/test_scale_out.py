@@ -251,7 +251,8 @@ def test_redis_lost_mid_game_loses_and_repeats_nothing(
             return took
 
         def redis_ready(base: str) -> bool:
-            return httpx.get(f"{base}/readyz", timeout=10).status_code == 200
+            answer = httpx.get(f"{base}/readyz", timeout=10)
+            return answer.status_code == 200 and answer.json()["status"] == "ok"
 
         try:
             assert max(play(6, 1.0)) < 0.25
@@ -261,12 +262,13 @@ def test_redis_lost_mid_game_loses_and_repeats_nothing(
             admin.client_kill_filter(_type="normal", skipme=True)  # type: ignore[no-untyped-call]
             admin.close()
             play(6, 3.0)
-            # 2. Redis killed (not ready, but moves go on), then started again empty.
+            # 2. Redis killed (still ready, degraded: moves go on), then started again
+            # empty.
             kill()
             response = httpx.get(f"{a}/readyz", timeout=10)
-            assert response.status_code == 503 and response.headers["Retry-After"] == "5"
-            assert response.json()["error"] == {
-                "code": "not_ready", "message": "Not ready: Redis does not answer"}
+            assert response.status_code == 200, response.text
+            assert response.json() == {"status": "degraded",
+                                       "checks": {"database": "ok", "redis": "down"}}
             play(6, 3.0)
             run()
             play(4, 3.0)

@@ -44,12 +44,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, S
         yield db, url, b
 
 
-def server_a(site: tuple[str, str, Server], logs: Path, *extra: str) -> Server:
+def server_a(site: tuple[str, str, Server], logs: Path, *extra: str,
+             env: dict[str, str] | None = None) -> Server:
     """A server A of one test on the site's database and Redis (killed by the test)."""
     db, url, _ = site
     port = free_port()
     log = logs / "server-A.log"
-    process = launch(db, port, "--redis", url, "--rate", "0", *extra, log=log)
+    process = launch(db, port, "--redis", url, "--rate", "0", *extra, log=log, env=env)
     return Server(f"http://127.0.0.1:{port}", wait_ready(process, port, log), log)
 
 
@@ -100,15 +101,20 @@ def play_person(client: httpx.Client, game_id: str, token: str, person: str,
     return state
 
 
-@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+@pytest.mark.parametrize(("stop", "lease"), [
+    (signal.SIGKILL, None), (signal.SIGKILL, 8), (signal.SIGTERM, None)],
+    ids=["kill-9", "kill-9-lease-8", "sigterm"])
 def test_the_process_holding_a_computer_turn_stops_and_the_other_plays_it(
-        site: tuple[str, str, Server], tmp_path: Path, stop: signal.Signals) -> None:
+        site: tuple[str, str, Server], tmp_path: Path, stop: signal.Signals,
+        lease: int | None) -> None:
     """Ann plays a computer through A (its pace one second: the turn is under way when
     A stops); a watcher on B holds the game there. B plays the computer's turn: after
-    A's lease runs out (killed), or at once (told to stop: it hands the turn over)."""
+    A's lease runs out (killed: 3 s, or the 8 s of ``YATZY_LEASE_SECONDS``), or at once
+    (told to stop: it hands the turn over)."""
     db, _, b = site
     began = time.monotonic()
-    a = server_a(site, tmp_path, "--pace", "1")
+    a = server_a(site, tmp_path, "--pace", "1",
+                 env=None if lease is None else {"YATZY_LEASE_SECONDS": str(lease)})
     before = computer_steps(b)
     try:
         print(f"\nA up in {time.monotonic() - began:.1f} s")
@@ -137,12 +143,17 @@ def test_the_process_holding_a_computer_turn_stops_and_the_other_plays_it(
                 # Stopped cleanly (uvicorn ends by the signal once it has shut down).
                 assert a.process.wait(timeout=15) in (0, -signal.SIGTERM)
                 assert took < 1.5, took  # handed over: no wait for the lease to run out
-            else:
+            elif lease is None:
                 assert 1.0 < took < 5.0, took  # the lease (3 s) ran out first
+            else:
+                # A renewed its lease every third of it: it ran out 2/3 to 3/3 of the
+                # lease after the kill.
+                assert 2 / 3 * lease - 0.5 < took < lease + 2.5, took
             with httpx.Client(base_url=b.base, timeout=10) as through_b:
                 final = play_person(through_b, game_id, token, "Ann")
                 record = through_b.get(f"/api/games/{game_id}/record").json()
-            print(f"{stop.name}: B played the computer's turn {took:.2f} s after; the game "
+            print(f"{stop.name} (lease {lease or 3} s): B played the computer's turn "
+                  f"{took:.2f} s after; the game "
                   f"ended {time.monotonic() - stopped:.1f} s after")
         finally:
             watcher.close()

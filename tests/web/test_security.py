@@ -3,11 +3,17 @@ that keeps seat tokens out of the logs, and which origins browsers hold secure."
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
 from yatzy.web.security import RateLimiter, RedactTokens, client_key, secure_origin
+
+
+def allowed(limiter: RateLimiter, client: str) -> bool:
+    """``limiter.allow(client)`` (a coroutine: the shared bucket is asked off the loop)."""
+    return asyncio.run(limiter.allow(client))
 
 
 class Clock:
@@ -21,20 +27,20 @@ class Clock:
 def test_buckets_refill_at_the_rate() -> None:
     clock = Clock()
     limiter = RateLimiter(2.0, 3, clock=clock)
-    assert [limiter.allow("a") for _ in range(4)] == [True, True, True, False]
-    assert limiter.allow("b")  # another client has its own bucket
+    assert [allowed(limiter, "a") for _ in range(4)] == [True, True, True, False]
+    assert allowed(limiter, "b")  # another client has its own bucket
     clock.now = 0.5  # one request's worth back
-    assert limiter.allow("a") and not limiter.allow("a")
-    assert RateLimiter(0, 1).allow("a") and RateLimiter(0, 1).allow("a")  # off
+    assert allowed(limiter, "a") and not allowed(limiter, "a")
+    assert allowed(RateLimiter(0, 1), "a") and allowed(RateLimiter(0, 1), "a")  # off
 
 
 def test_idle_clients_are_forgotten() -> None:
     clock = Clock()
     limiter = RateLimiter(1.0, 2, clock=clock, max_clients=3)
     for name in "abc":
-        limiter.allow(name)
+        allowed(limiter, name)
     clock.now = 100
-    limiter.allow("d")
+    allowed(limiter, "d")
     assert len(limiter._buckets) <= 2
 
 

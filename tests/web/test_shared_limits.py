@@ -8,21 +8,29 @@ Needs ``$YATZY_TEST_REDIS`` and PostgreSQL (``tests/services.py``) for the first
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 import random
 import socket
 import subprocess
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
+import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.services import postgres_database, redis_url
 from tests.web.server import free_port, start
+from yatzy.app.policy import TablePolicy
 from yatzy.bootstrap import open_service
 from yatzy.storage.redis_limits import RedisLimits
 from yatzy.web.app import Settings, create_app
@@ -107,3 +115,111 @@ def test_a_server_whose_redis_is_lost_counts_in_memory_and_fails_nothing(
     assert codes == [404, 404, 404, 429, 429]
     lost = [r for r in caplog.records if r.name == "yatzy.app.limits"]
     assert len(lost) == 1 and "do not answer" in lost[0].getMessage()
+
+
+@contextmanager
+def redis_that_hangs() -> Iterator[tuple[int, list[socket.socket]]]:
+    """A port where connections are taken and never answered (a Redis stuck, or a
+    network that drops every answer): its number and the connections taken."""
+    taken: list[socket.socket] = []
+    stop = threading.Event()
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(64)
+        listening.settimeout(0.05)
+
+        def take() -> None:
+            while not stop.is_set():
+                try:
+                    taken.append(listening.accept()[0])
+                except TimeoutError:
+                    continue
+
+        thread = threading.Thread(target=take, daemon=True)
+        thread.start()
+        try:
+            yield listening.getsockname()[1], taken
+        finally:
+            stop.set()
+            thread.join(timeout=5)
+            for connection in taken:
+                connection.close()
+
+
+async def _serve_while_redis_hangs(app: FastAPI, seconds: float) -> dict[str, Any]:
+    """Serve ``app`` with uvicorn on this loop for ``seconds``, four clients asking
+    for a game by id (rate-limited), a fifth starting games (games per client), while a
+    probe measures how late the loop wakes it (every 10 ms): what was seen."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="on"))
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        assert not serving.done(), "the server did not start"
+        await asyncio.sleep(0.01)
+    lags: list[float] = []
+    seen: dict[str, Any] = {"codes": [], "seconds": []}
+    until = time.monotonic() + seconds
+
+    async def probe() -> None:
+        while time.monotonic() < until:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - before - 0.01)
+
+    async def client(ask: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]]) -> None:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}",
+                                     timeout=30) as http:
+            while time.monotonic() < until:
+                began = time.perf_counter()
+                answer = await ask(http)
+                seen["seconds"].append(time.perf_counter() - began)
+                seen["codes"].append(answer.status_code)
+
+    try:
+        await asyncio.gather(
+            probe(), *(client(lambda http: http.get("/api/games/none")) for _ in range(4)),
+            client(lambda http: http.post("/api/games", json=NEW_GAME)))
+    finally:
+        server.should_exit = True
+        await serving
+    seen["lags"] = lags
+    return seen
+
+
+def test_a_redis_that_hangs_holds_up_no_other_request(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Redis takes the connections and never answers (each command times out after
+    3 s): the server's event loop never waits for it. The loop wakes on time while
+    five clients keep asking, each of them answered (a request waits at most
+    :data:`~yatzy.app.limits.DEADLINE` for the shared limits, then counts in memory)."""
+    with redis_that_hangs() as (port, taken), caplog.at_level(logging.WARNING):
+        shared = RedisLimits(f"redis://127.0.0.1:{port}/0", timeout=3.0)
+        app = create_app(open_service(tmp_path / "g.sqlite3"),
+                         Settings(pace=0, rate=1000, burst=10_000, prepare=(),
+                                  policy=TablePolicy(games_per_window=10_000)),
+                         shared=shared)
+        # As `yatzy serve` does: what exists is out of the collector's way (a full
+        # collection of the tests' heap would pause the loop as Redis would).
+        gc.collect()
+        gc.freeze()
+        try:
+            seen = asyncio.run(_serve_while_redis_hangs(app, 6.0))
+        finally:
+            gc.unfreeze()
+    lags, codes, seconds = seen["lags"], seen["codes"], seen["seconds"]
+    lags.sort()
+    print(f"\nRedis hanging: {len(codes)} requests answered in 6 s, slowest "
+          f"{max(seconds) * 1000:.0f} ms; the loop's lag p50 {lags[len(lags) // 2] * 1000:.1f}"
+          f" ms, p99 {lags[int(len(lags) * 0.99)] * 1000:.1f} ms, max {lags[-1] * 1000:.0f} ms "
+          f"({len(taken)} connections to the hanging Redis)")
+    assert taken, "Redis was asked"
+    assert set(codes) <= {201, 404} and 201 in codes and 404 in codes, set(codes)
+    assert len(codes) > 50
+    # Asking Redis on the loop would stall it for the command's whole timeout (3 s)
+    # at least once every pause (2 s); off the loop it wakes on time (a machine busy
+    # with other work may be late by some tens, seldom hundreds of milliseconds).
+    assert lags[-1] < 1.5, lags[-1]
+    assert max(seconds) < 2.5  # the deadline (0.5 s), not Redis's timeout
+    lost = [r for r in caplog.records if r.name == "yatzy.app.limits"]
+    assert lost and "do not answer" in lost[0].getMessage()

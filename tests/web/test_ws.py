@@ -128,6 +128,45 @@ async def test_a_connection_that_never_reads_holds_up_nobody(db: Path) -> None:
         service.close()
 
 
+@pytest.mark.asyncio
+async def test_a_connection_leaving_while_a_game_is_opened_does_not_drop_its_session(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page reloaded: its old socket leaves while the new one's opening asks the store
+    for the game's version. The session is in use meanwhile, so the old socket's leaving
+    does not drop it, and the new socket joins the session the moves reach (before the
+    fix it joined a dropped one, whose moves nobody heard)."""
+    service = open_service(db)
+    rooms = Rooms(service, pace=0)
+    rooms.start()
+    try:
+        saved = service.create(yatzy.ruleset("yatzy"), [Seat("Ann"), Seat("Bo")], seed=1)
+        room = await rooms.get(saved.id)
+        old = Listener(lambda text: asyncio.sleep(0), None, "en")
+        leave = await rooms.join(room, old)
+        asking, answer = asyncio.Event(), asyncio.Event()
+        session = room.session
+        refresh = session.refresh
+
+        async def slow_refresh(*args: Any, **kwargs: Any) -> bool:
+            asking.set()
+            await answer.wait()  # the store's answer comes after the old socket left
+            return await refresh(*args, **kwargs)
+
+        monkeypatch.setattr(session, "refresh", slow_refresh)
+        opening = asyncio.create_task(rooms.current(saved.id))
+        await asyncio.wait_for(asking.wait(), 5)
+        leave()  # the old socket leaves in the window
+        old.drop()
+        answer.set()
+        reopened = await asyncio.wait_for(opening, 5)
+        assert reopened.session is session
+        assert saved.id in rooms.sessions
+        assert (await rooms.get(saved.id)).session is session
+    finally:
+        await rooms.close()
+        service.close()
+
+
 def test_a_wrong_token_or_an_unknown_game_is_refused(client: TestClient) -> None:
     created = new_game(client)
     with client.websocket_connect(f"/ws/games/{created['id']}?token=not-a-seat") as ws:

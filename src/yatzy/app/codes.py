@@ -54,6 +54,16 @@ class AppCode(StrEnum):
     OPEN_SEAT = "open_seat"
     OPEN_SEATS_PRIVATE = "open_seats_private"
     PUBLIC_DICE = "public_dice"
+    BAD_LINK_CODE = "bad_link_code"
+    LINK_CODE_UNKNOWN = "link_code_unknown"
+    LINK_CODE_USED = "link_code_used"
+    LINK_CODE_EXPIRED = "link_code_expired"
+    TOO_MANY_LINK_ATTEMPTS = "too_many_link_attempts"
+    PASSKEY_NAME_NEEDED = "passkey_name_needed"
+    BAD_PASSKEY = "bad_passkey"
+    PASSKEY_CHALLENGE = "passkey_challenge"
+    PASSKEY_UNKNOWN = "passkey_unknown"
+    PASSKEY_REFUSED = "passkey_refused"
 
 
 register_error_texts(AppCode, {
@@ -110,6 +120,20 @@ register_error_texts(AppCode, {
     AppCode.OPEN_SEAT: N_("An open seat has no name and no computer"),
     AppCode.OPEN_SEATS_PRIVATE: N_("Only a public table has open seats"),
     AppCode.PUBLIC_DICE: N_("A public table plays with the program's dice"),
+    AppCode.BAD_LINK_CODE: N_(
+            "A link code is {length} letters and digits, as the other device shows it"),
+    AppCode.LINK_CODE_UNKNOWN: N_("There is no such link code: check it on the other device"),
+    AppCode.LINK_CODE_USED: N_("This link code was used already: ask the other device for a"
+                               " new one"),
+    AppCode.LINK_CODE_EXPIRED: N_("This link code has expired: ask the other device for a"
+                                  " new one"),
+    AppCode.TOO_MANY_LINK_ATTEMPTS: N_(
+            "Too many wrong link codes from here: wait {seconds} seconds"),
+    AppCode.PASSKEY_NAME_NEEDED: N_("Choose a display name before you add a passkey"),
+    AppCode.BAD_PASSKEY: N_("The browser's passkey answer could not be read"),
+    AppCode.PASSKEY_CHALLENGE: N_("This passkey request has expired or was used: try again"),
+    AppCode.PASSKEY_UNKNOWN: N_("This passkey is not known here"),
+    AppCode.PASSKEY_REFUSED: N_("The passkey was not accepted"),
 }, {
     AppCode.AMBIGUOUS_GAME_ID: {"id": "game_id", "ids": "matches"},
 })

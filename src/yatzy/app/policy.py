@@ -128,7 +128,9 @@ class GameCounter:
         self._lock = threading.Lock()
 
     def admit(self, client: str) -> None:
-        """Count a new game of ``client``, or raise :class:`TooManyGames`."""
+        """Count a new game of ``client``, or raise :class:`TooManyGames`. Blocks while
+        the shared limits are asked (up to their timeout): for work on a thread; the
+        event loop awaits :meth:`admit_async`."""
         limit, window = self.policy.games_per_window, self.policy.window
         if limit <= 0:
             return
@@ -140,9 +142,25 @@ class GameCounter:
                 self.shared.failed(exc)
             else:
                 self.shared.answered()
-                if wait is not None:
-                    raise TooManyGames(max(1, math.ceil(wait)))
+                _refuse_after(wait)
                 return
+        self._admit_here(client)
+
+    async def admit_async(self, client: str) -> None:
+        """:meth:`admit` on the event loop: the shared limits are asked off it."""
+        limit, window = self.policy.games_per_window, self.policy.window
+        if limit <= 0:
+            return
+        key = f"games:{client}"
+        shared = await self.shared.ask(lambda store: store.admit(key, limit, window))
+        if shared is not None:
+            _refuse_after(shared.value)
+            return
+        self._admit_here(client)
+
+    def _admit_here(self, client: str) -> None:
+        """:meth:`admit` in this process's memory."""
+        limit, window = self.policy.games_per_window, self.policy.window
         now = self._clock()
         with self._lock:
             started = self._started.setdefault(client, deque())
@@ -155,3 +173,9 @@ class GameCounter:
                 for key in [k for k, v in self._started.items()
                             if not v or now - v[-1] >= window]:
                     del self._started[key]
+
+
+def _refuse_after(wait: float | None) -> None:
+    """:class:`TooManyGames` when the shared window says to ``wait`` seconds."""
+    if wait is not None:
+        raise TooManyGames(max(1, math.ceil(wait)))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
+from yatzy.app.devices import Passkey
 from yatzy.app.events import Event
 from yatzy.app.feed import ChangeLog
 from yatzy.app.ratings import Rating
@@ -157,7 +158,72 @@ class MatchRepository(Protocol):
         ...
 
 
-class GameRepository(PlayerRepository, MatchRepository, ChangeLog, Protocol):
+class DeviceRepository(PlayerRepository, Protocol):
+    """Where link codes, passkeys and their challenges live (:mod:`yatzy.app.devices`).
+    Every method that writes commits before it returns; methods raise
+    :class:`~yatzy.app.errors.StorageError` when the store fails."""
+
+    def add_link_code(self, code_hash: str, player_id: str, when: datetime,
+                      expires_at: datetime) -> None:
+        """Store a new link code of the player (its hash), which replaces the player's
+        unused ones (they expire)."""
+        ...
+
+    def use_link_code(self, code_hash: str, key_hash: str, when: datetime) -> str:
+        """Use the link code once: tie the browser ``key_hash`` to its player (whose id
+        is the answer), in one transaction. :class:`~yatzy.app.devices.LinkCodeUnknown`,
+        :class:`~yatzy.app.devices.LinkCodeUsed` or
+        :class:`~yatzy.app.devices.LinkCodeExpired`, changing nothing, when it cannot."""
+        ...
+
+    def link_failures(self, subjects: Sequence[str], *, since: datetime,
+                      limit: int) -> datetime | None:
+        """When the oldest failure since ``since`` of a subject with ``limit`` failures
+        or more since then happened (``None``: no subject has that many)."""
+        ...
+
+    def add_link_failure(self, subjects: Sequence[str], when: datetime) -> None:
+        """Note a refused link code against each of ``subjects``."""
+        ...
+
+    def add_challenge(self, challenge_hash: str, purpose: str, player_id: str | None,
+                      expires_at: datetime, when: datetime) -> None:
+        """Store a passkey challenge (its hash) for ``purpose``, asked for by the player
+        (``None``: anyone)."""
+        ...
+
+    def take_challenge(self, challenge_hash: str, purpose: str, player_id: str | None,
+                       when: datetime) -> bool:
+        """Use the challenge once: True when it was waiting, for ``purpose`` and the
+        player, and had not expired by ``when``; it is gone either way."""
+        ...
+
+    def add_passkey(self, passkey: Passkey) -> None:
+        """Store a new passkey (:class:`~yatzy.app.devices.PasskeyRefused` when its
+        credential is registered already)."""
+        ...
+
+    def passkey(self, passkey_id: str) -> Passkey | None:
+        """The passkey with this credential id, or ``None``."""
+        ...
+
+    def passkeys_of(self, player_id: str) -> list[Passkey]:
+        """The player's passkeys, oldest first."""
+        ...
+
+    def delete_passkey(self, passkey_id: str, player_id: str) -> bool:
+        """Forget the player's passkey; False when the player has none with that id."""
+        ...
+
+    def use_passkey(self, passkey_id: str, sign_count: int, key_hash: str,
+                    when: datetime) -> None:
+        """Note a sign-in with the passkey (its new counter) and tie the browser
+        ``key_hash`` to its player, in one transaction."""
+        ...
+
+
+class GameRepository(DeviceRepository, MatchRepository, ChangeLog,
+                     Protocol):
     """Where saved games and the history of finished games live.
 
     Every method that writes commits before it returns, so a crash loses nothing that a

@@ -28,6 +28,7 @@ from typing import Any
 
 from yatzy.app.access import player_key_hash
 from yatzy.app.codes import AppCode
+from yatzy.app.devices import DeviceService
 from yatzy.app.dice import (
     check_action_dice,
     check_dice_mode,
@@ -255,6 +256,8 @@ class GameService:
         self.players = PlayerService(self, repository, clock)
         #: Quick match and ratings.
         self.matches = QuickMatch(self, repository, clock)
+        #: A player's devices: link codes and passkeys.
+        self.devices = DeviceService(repository, clock)
 
     # --- Playing --------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ computers: the one that holds the lease on the game's computer turns
 (:meth:`~yatzy.app.service.GameService.take_turns`). A session takes it once per run of
 computer steps, while its first pause goes by, renews it while it plays, and lets go
 when a person is to move; one that finds it held tries again when it runs out, so that
-a process killed mid-turn is taken over within :data:`LEASE` seconds, and at once when
+a process killed mid-turn is taken over within the lease's length (:data:`LEASE`
+seconds unless the session is given another ``lease``), and at once when
 the holder stops gracefully and hands its turns over (:meth:`stop`).
 
 Blocking work runs off the loop: the database through ``run``, a computer's choice
@@ -72,14 +73,19 @@ PACE = 0.8
 #: Seconds before a computer's turn that the game database refused is tried again.
 STORE_RETRY = 5.0
 
-#: Seconds a lease on a game's computer turns lasts unless renewed: how long a process
-#: killed mid-turn holds up its computers.
+#: Seconds a lease on a game's computer turns lasts unless renewed (by default): how
+#: long a process killed mid-turn holds up its computers.
 LEASE = 3.0
+#: The shortest and longest lease a server may be given (``yatzy serve --lease-seconds``):
+#: a lease is renewed three times in its length, and a killed process's computers wait
+#: up to that long.
+SHORTEST_LEASE = 2
+LONGEST_LEASE = 600
 #: Seconds a session that hears of a change made in another process waits before it
 #: asks for the lease on the computer turns that follow (where turns are leased).
 HEAD_START = 0.2
-#: Seconds between two renewals of a lease held.
-RENEW = LEASE / 3
+#: A lease held is renewed every this share of its length.
+RENEW = 1 / 3
 #: Seconds a stopping session waits for the computer's step under way.
 STOP_WAIT = 10.0
 
@@ -134,10 +140,13 @@ class GameSession:
     """One game in play: its table, its phase, and the task that plays its computers."""
 
     def __init__(self, table: Table, *, pace: float = PACE, run: Runner | None = None,
-                 think: Runner | None = None, sleep: Sleep = asyncio.sleep) -> None:
+                 think: Runner | None = None, sleep: Sleep = asyncio.sleep,
+                 lease: float = LEASE) -> None:
         self.table = table
         #: Seconds a computer seems to think before each step (0: at once).
         self.pace = pace
+        #: Seconds the lease on the computer turns lasts unless renewed (where leased).
+        self.lease = lease
         self._run: Runner = run or executor_runner(None)
         #: Where a computer's choice is worked out (it may load a solver table): the
         #: advice service's pool, never the database threads.
@@ -413,7 +422,8 @@ class GameSession:
             paused = False
             if service.leases_turns:
                 # The lease is taken while the first pause goes by: no wait for it.
-                taking = asyncio.ensure_future(self._run(service.take_turns, game_id, LEASE))
+                taking = asyncio.ensure_future(
+                    self._run(service.take_turns, game_id, self.lease))
                 try:
                     await self._pause(self.pace)
                 finally:
@@ -497,13 +507,13 @@ class GameSession:
             stopped.cancel()
 
     async def _keep(self, game_id: str) -> None:
-        """Renew the lease on the computer turns every :data:`RENEW` seconds while they
-        are played; when another process has taken it over, no new step is begun."""
+        """Renew the lease on the computer turns every :data:`RENEW` of its length while
+        they are played; when another process has taken it over, no new step is begun."""
         service = self.table.service
         while True:
-            await asyncio.sleep(RENEW)
+            await asyncio.sleep(self.lease * RENEW)
             try:
-                lease = await self._run(service.take_turns, game_id, LEASE)
+                lease = await self._run(service.take_turns, game_id, self.lease)
             except StorageError:
                 continue  # the write of the next step fails too, if the database is away
             if lease is not None and not lease.mine:

@@ -7,8 +7,9 @@ terminal game keeps the one it shows. It is the one place where a game in play i
 cached above the service (whose own cache only spares replays).
 
 Where computer turns are leased (several processes on one database), the registry
-also takes over the games whose lease ran out, their holder killed (every
-:data:`~yatzy.app.session.LEASE` seconds it asks the store for them), and at
+also takes over the games whose lease ran out, their holder killed (once every lease's
+length, :data:`~yatzy.app.session.LEASE` seconds by default, it asks the store for
+them), and at
 :meth:`Sessions.close` it stops gracefully: its sessions store the step under way and
 hand their computer turns over to the other processes.
 """
@@ -40,8 +41,11 @@ class Sessions:
     def __init__(self, service: GameService, *, pace: float = PACE,
                  run: Runner | None = None, think: Runner | None = None,
                  sleep: Sleep = asyncio.sleep, max_idle: int = MAX_IDLE,
-                 computer_played: Callable[[Action], None] | None = None) -> None:
+                 computer_played: Callable[[Action], None] | None = None,
+                 lease: float = LEASE) -> None:
         self.service = service
+        #: Seconds a lease on a game's computer turns lasts unless renewed.
+        self.lease = lease
         #: Told of each computer's step the sessions play (and store).
         self.computer_played = computer_played
         self.pace = pace
@@ -136,7 +140,7 @@ class Sessions:
 
     def _session(self, table: Table) -> GameSession:
         session = GameSession(table, pace=self.pace, run=self.run, think=self.think,
-                              sleep=self._sleep)
+                              sleep=self._sleep, lease=self.lease)
         session.on_settled = lambda: self._drop_if_idle(session)
         session.on_computer = self.computer_played
         return session
@@ -166,13 +170,13 @@ class Sessions:
     # --- Computer turns left behind ------------------------------------------------------
 
     async def _adopt(self) -> None:
-        """Every :data:`~yatzy.app.session.LEASE` seconds, open the games whose lease on
+        """Once every lease's length, open the games whose lease on
         their computer turns ran out (the process that held it was killed, and nobody
         that holds the game took it over): each session tries the lease, and the one
         process that gets it plays on."""
         failing = False
         while not self._closing:
-            await asyncio.sleep(LEASE)
+            await asyncio.sleep(self.lease)
             try:
                 await self.adopt()
             except Exception as exc:  # the database away: the next round tries again

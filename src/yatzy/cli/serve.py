@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 #: The environment variable that chooses the log lines' format (``text`` or ``json``).
 LOG_FORMAT_ENV = "YATZY_LOG_FORMAT"
 
+#: The environment variable that sets ``--lease-seconds``.
+LEASE_ENV = "YATZY_LEASE_SECONDS"
+
 #: uvicorn's setting: the addresses of the reverse proxies to believe.
 PROXIES_ENV = "FORWARDED_ALLOW_IPS"
 #: Seconds a server that is told to stop (SIGTERM, Ctrl+C) waits for the requests under
@@ -91,6 +94,15 @@ def register(subparsers: Any, t: Translator) -> None:
                              "change to the other server processes on the same database "
                              "at once (default: $YATZY_REDIS_URL, else none: changes go "
                              "through the database, within a quarter of a second)")
+    from yatzy.app.session import LEASE, LONGEST_LEASE, SHORTEST_LEASE
+
+    parser.add_argument("--lease-seconds", metavar="S", default=None,
+                        type=whole_number(t, SHORTEST_LEASE, LONGEST_LEASE),
+                        help=f"seconds a process holds a game's computer turns unless it "
+                             f"renews them, {SHORTEST_LEASE} to {LONGEST_LEASE}: how long "
+                             f"the computers of a process killed wait for another to take "
+                             f"them over (default: ${LEASE_ENV}, else {LEASE:g}); the same "
+                             f"for every process of a site")
     parser.add_argument("--log-format", choices=("text", "json"), default=None,
                         help="log lines as text for a person, or one JSON object a line "
                              "for a log collector (default: $YATZY_LOG_FORMAT, else text)")
@@ -126,6 +138,9 @@ class ServeOptions:
     rate: float
     access_log: bool
     log_format: str
+    #: Seconds a lease on a game's computer turns lasts (``--lease-seconds``; the
+    #: default is :data:`yatzy.app.session.LEASE`, which a test checks this is).
+    lease: float = 3.0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         options = ServeOptions(
             db=None if args.db is None else str(args.db), redis=redis_url(args.redis),
             pace=args.pace, rate=max(args.rate, 0.0), access_log=args.access_log,
-            log_format=args.log_format or os.environ.get(LOG_FORMAT_ENV) or "text")
+            log_format=args.log_format or os.environ.get(LOG_FORMAT_ENV) or "text",
+            lease=lease_seconds(args.lease_seconds, t))
         structured = _configure_logs(options)
         workers: int = args.workers
         if workers > 1:
@@ -171,10 +187,12 @@ def run(args: argparse.Namespace) -> int:
         if workers > 1:
             # uvicorn's supervisor: starts the workers on the socket, starts one again
             # when it dies, and on Ctrl+C or SIGTERM stops each (its games finished
-            # as a single process finishes them) before it returns.
-            from uvicorn.supervisors import Multiprocess
+            # as a single process finishes them) before it returns. The workers write
+            # their numbers to one folder, so that /metrics says the whole server's.
+            from yatzy.web.workers import Supervisor, shared_metrics
 
-            Multiprocess(config, sockets=[sock]).run()
+            with shared_metrics() as folder:
+                Supervisor(config, [sock], folder).run()
         else:
             uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -206,7 +224,7 @@ def build_app(options: ServeOptions) -> FastAPI:
     service = open_service(options.db, cache_size=GAMES_KEPT, follow=True,
                            redis=options.redis)
     app = create_app(service, Settings(pace=options.pace, rate=options.rate,
-                                       access_log=options.access_log),
+                                       access_log=options.access_log, lease=options.lease),
                      shared=shared_limits(options.redis))
     # A server holds many games for long: move what exists at start out of the
     # garbage collector's way and collect the oldest objects less often (each full
@@ -242,6 +260,24 @@ def redis_url(given: str | None) -> str | None:
     except ValueError:
         raise CommandError(N_("not a Redis URL (redis://host:6379/0): {url}"),
                            url=repr(url[:60])) from None
+
+
+def lease_seconds(given: int | None, t: Translator) -> float:
+    """The lease's seconds: ``given`` (``--lease-seconds``, checked by argparse), else
+    ``$YATZY_LEASE_SECONDS``, else the default; :class:`CommandError` naming the
+    variable when it holds no whole number within the bounds."""
+    from yatzy.app.session import LEASE, LONGEST_LEASE, SHORTEST_LEASE
+
+    if given is not None:
+        return float(given)
+    text = os.environ.get(LEASE_ENV, "").strip()
+    if not text:
+        return LEASE
+    try:
+        return float(whole_number(t, SHORTEST_LEASE, LONGEST_LEASE)(text))
+    except argparse.ArgumentTypeError as exc:
+        raise CommandError(N_("{name} in the environment {problem}"), name=LEASE_ENV,
+                           problem=str(exc)) from None
 
 
 def behind_proxy() -> bool:

@@ -57,6 +57,7 @@ from yatzy.core.errors import RecordError, YatzyError
 from yatzy.core.game import Game
 from yatzy.core.record import record_header, step_entry, with_actions
 from yatzy.core.rulesets import Ruleset
+from yatzy.storage.devices import DeviceRows, same_player_keys
 from yatzy.storage.tables import (
     changes,
     daily_entries,
@@ -179,7 +180,15 @@ class _Write:
     error: BaseException | None = None
 
 
-class SqlGameRepository:
+def _seats_of(key_hash: str) -> sa.Subquery:
+    """The seats (game id, seat) of the browser ``key_hash`` and of every other browser
+    of its player (each once)."""
+    return (sa.select(seat_keys.c.game_id, seat_keys.c.seat)
+            .where(seat_keys.c.key_hash.in_(same_player_keys(key_hash)))
+            .distinct().subquery())
+
+
+class SqlGameRepository(DeviceRows):
     """Saved games and results in a SQL database (SQLite or PostgreSQL)."""
 
     def __init__(self, engine: sa.Engine, *, group_commit: bool = True) -> None:
@@ -757,11 +766,11 @@ class SqlGameRepository:
             return []
         # Ids and seats first (nothing there to decode), then each game: a damaged one
         # is left out of the list instead of stopping it.
+        mine = _seats_of(key_hash)
         query = (
-            sa.select(games.c.id, seat_keys.c.seat)
-            .join(seat_keys, seat_keys.c.game_id == games.c.id)
-            .where(seat_keys.c.key_hash == key_hash)
-            .order_by(games.c.updated_at.desc(), games.c.id, seat_keys.c.seat)
+            sa.select(games.c.id, mine.c.seat)
+            .join(mine, mine.c.game_id == games.c.id)
+            .order_by(games.c.updated_at.desc(), games.c.id, mine.c.seat)
             .limit(limit)
         )
         pairs = self._read(lambda c: c.execute(query).all())
@@ -769,15 +778,15 @@ class SqlGameRepository:
         return [SeatedGame(game, seat) for game, seat in found if isinstance(game, SavedGame)]
 
     def bests(self, key_hash: str) -> list[BestScore]:
+        mine = _seats_of(key_hash)
         query = (
             sa.select(games.c.ruleset, games.c.options_key,
                       sa.func.max(results.c.total).label("best"),
                       sa.func.count().label("games"))
-            .select_from(seat_keys)
-            .join(results, sa.and_(results.c.game_id == seat_keys.c.game_id,
-                                   results.c.seat == seat_keys.c.seat))
-            .join(games, games.c.id == seat_keys.c.game_id)
-            .where(seat_keys.c.key_hash == key_hash)
+            .select_from(mine)
+            .join(results, sa.and_(results.c.game_id == mine.c.game_id,
+                                   results.c.seat == mine.c.seat))
+            .join(games, games.c.id == mine.c.game_id)
             .group_by(games.c.ruleset, games.c.options_key)
         )
         rows = self._read(lambda c: c.execute(query).all())

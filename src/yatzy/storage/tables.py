@@ -318,3 +318,76 @@ rated_games = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("rated_at", UTCDateTime, nullable=True),
 )
+
+#: Link codes: a player's browser asks for one to link another device (good once, for
+#: minutes). Only a slow hash of the code is stored (scrypt, ``code_hash``: 64 hex
+#: digits). A used code keeps its row (``used_at``)
+#: so that giving it again is told apart from a wrong code, until it is cleared a day on.
+link_codes = sa.Table(
+    "link_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Column("used_at", UTCDateTime, nullable=True),
+    sa.Index("ix_link_codes_player_id", "player_id"),
+    sa.Index("ix_link_codes_expires_at", "expires_at"),
+)
+
+#: Refused link codes, by whom they came from (the SHA-256 of a client's address or of
+#: a browser's key hash): counted over minutes, to slow down guessing.
+link_failures = sa.Table(
+    "link_failures",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("subject", sa.String(64), nullable=False),
+    sa.Column("failed_at", UTCDateTime, nullable=False),
+    sa.Index("ix_link_failures_subject_failed_at", "subject", "failed_at"),
+    sa.Index("ix_link_failures_failed_at", "failed_at"),
+)
+
+#: Passkeys (WebAuthn credentials) of players: the credential id (base64url), the
+#: public key (COSE) and the authenticator's signature counter.
+passkeys = sa.Table(
+    "passkeys",
+    metadata,
+    sa.Column("id", sa.String(1400), primary_key=True),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    sa.Column("public_key", sa.LargeBinary, nullable=False),
+    sa.Column("sign_count", sa.BigInteger, nullable=False),
+    #: How the browser may reach the authenticator (["internal", "hybrid"]).
+    sa.Column("transports", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("last_used_at", UTCDateTime, nullable=True),
+    sa.Index("ix_passkeys_player_id", "player_id"),
+)
+
+#: Passkey challenges waiting for their answer (the SHA-256 of the challenge): each is
+#: good once, for minutes, for one purpose ("register", "sign_in") and, to register, one
+#: player.
+webauthn_challenges = sa.Table(
+    "webauthn_challenges",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("purpose", sa.String(16), nullable=False),
+    sa.Column(
+        "player_id",
+        sa.String(32),
+        sa.ForeignKey("players.id", ondelete="CASCADE"),
+        nullable=True,
+    ),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Index("ix_webauthn_challenges_expires_at", "expires_at"),
+)

@@ -38,7 +38,7 @@ from yatzy.web.schemas import (
     SeatOut,
     UndoIn,
 )
-from yatzy.web.security import client_key
+from yatzy.web.security import RateLimiter, client_key
 from yatzy.web.state import game_state
 from yatzy.web.texts import seat_labels
 
@@ -63,9 +63,11 @@ def client_of(request: Request) -> str:
     return client_key(request.client.host if request.client else None)
 
 
-def check_rate(request: Request) -> None:
-    """The per-client rate limit (429 when exceeded)."""
-    if not request.app.state.limiter.allow(client_of(request)):
+async def check_rate(request: Request) -> None:
+    """The per-client rate limit (429 when exceeded): awaited (the shared bucket is
+    asked off the event loop), which a type checker holds every caller to."""
+    limiter: RateLimiter = request.app.state.limiter
+    if not await limiter.allow(client_of(request)):
         raise WebError(429, WebCode.RATE_LIMITED, N_("Too many requests: wait a moment"))
 
 
@@ -101,7 +103,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     """Start a game. Each person's seat gets a secret token and a link holding it; the
     answer is the only time the tokens are shown. With server dice, ``seed_hash``
     commits to the secret seed that the record reveals once the game is over."""
-    check_rate(request)
+    await check_rate(request)
     rooms = rooms_of(request)
     rules = ruleset(body.rules, **body.options)
     seats = _seats(body)
@@ -114,7 +116,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
         return False
 
     policy.check_seats(seats, ready=ready, ruleset=rules)
-    request.app.state.games_started.admit(client_of(request))
+    await request.app.state.games_started.admit_async(client_of(request))
     tokens = {i: new_token() for i, s in enumerate(seats) if s.bot is None and not s.open}
     seats = [Seat(s.name, s.bot, token_hash(tokens[i]) if i in tokens else None, open=s.open)
              for i, s in enumerate(seats)]
@@ -156,7 +158,7 @@ def state_response(room: Room, request: Request) -> Response:
 async def get_game(game_id: GameId, request: Request) -> Response:
     """The game's state as stored now (whichever server process answers); no secret
     (token, unrevealed seed) is ever in it."""
-    check_rate(request)
+    await check_rate(request)
     room = await rooms_of(request).current(game_id)
     return state_response(room, request)
 
@@ -169,7 +171,7 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
     started = time.perf_counter()
     token = credentials.credentials if credentials else None
-    check_rate(request)
+    await check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await perform(room, seat, body)
@@ -186,7 +188,7 @@ async def undo(game_id: GameId, body: UndoIn, request: Request,
     (the turn is back as it was, with its dice); answers the new state."""
     started = time.perf_counter()
     token = credentials.credentials if credentials else None
-    check_rate(request)
+    await check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)
         await room.session.undo(player=seat.name, expected_version=body.expected_version)
@@ -200,7 +202,7 @@ async def record(game_id: GameId, request: Request) -> dict[str, Any]:
     """The game record (``docs/records.md``); ``Game.from_record`` replays it. The
     secret seed is in it once the game is over (``yatzy.audit_record`` checks it); the
     seed of a daily challenge once its day is over."""
-    check_rate(request)
+    await check_rate(request)
     room = await room_of(request, game_id)
     game = room.table.game
     await check_unsealed(request, game)
@@ -212,7 +214,7 @@ async def hint(game_id: GameId, request: Request, credentials: Bearer) -> dict[s
     """The optimal strategy's options for the seat whose turn it is, best first, with
     the expected final score after each (games with hints on)."""
     token = credentials.credentials if credentials else None
-    check_rate(request)
+    await check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     game = room.table.game
@@ -236,7 +238,7 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
     game as it stands when the answer is worked out. Worked out once per version of the
     game and one version at a time (seconds in its first rounds, milliseconds later): a
     request that waited for another gets the game's latest version."""
-    check_rate(request)
+    await check_rate(request)
     room = await room_of(request, game_id)
     # Worked out by the advice service once per version; a request that waited while
     # the game moved on gets the newest version's answer.
@@ -252,7 +254,7 @@ async def chances(game_id: GameId, request: Request) -> dict[str, Any]:
 @router.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
 async def analysis(game_id: GameId, request: Request) -> dict[str, Any]:
     """After the game: what each player's decisions cost against optimal play."""
-    check_rate(request)
+    await check_rate(request)
     room = await room_of(request, game_id)
     game = room.table.game
     advice = advice_of(request)
@@ -270,7 +272,7 @@ QR_MOST_BYTES = 2331
 async def qr(body: QrIn, request: Request) -> Response:
     """A QR code (SVG) of ``text``: an invite link to show a phone. The text is sent
     in the body, never in an address, so no log keeps a token."""
-    check_rate(request)
+    await check_rate(request)
     import io
 
     import segno
@@ -305,7 +307,7 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
     """Note that this browser (its ``X-Player-Key``) sits in the seat of the token, so
     the game shows in its "my games" and counts for its best scores."""
     token = credentials.credentials if credentials else None
-    check_rate(request)
+    await check_rate(request)
     room = await room_of(request, game_id)
     seat = seat_of(room, token)
     key = need_key(player_key)
@@ -317,7 +319,7 @@ async def claim(game_id: GameId, request: Request, credentials: Bearer,
 async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
     """This browser's display name (``null`` until it chooses one, ``PUT /api/me``), its
     games (newest first) and best scores per ruleset variant."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     service = rooms_of(request).service
     name = await run_in_threadpool(service.players.name_of, key)
@@ -345,7 +347,7 @@ async def me(request: Request, player_key: PlayerKey = None) -> dict[str, Any]:
 @router.get("/api/leaderboards", responses=ERRORS, tags=["history"])
 async def leaderboards(request: Request) -> list[dict[str, Any]]:
     """The ten best totals of people for every ruleset variant with finished games."""
-    check_rate(request)
+    await check_rate(request)
     service = rooms_of(request).service
     t = translator(request_lang(request))
 
@@ -364,7 +366,7 @@ async def replay(game_id: GameId, request: Request,
                  step: Annotated[int, Query(ge=0, le=10_000)] = 0) -> dict[str, Any]:
     """The game as it stood after its first ``step`` actions (a step past the end is
     the end), for watching a game again step by step."""
-    check_rate(request)
+    await check_rate(request)
     room = await room_of(request, game_id)
     saved = room.saved
     game = saved.game

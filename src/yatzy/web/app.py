@@ -25,9 +25,10 @@ from yatzy.app.limits import SharedGuard
 from yatzy.app.policy import GameCounter, TablePolicy
 from yatzy.app.ports import SharedLimits
 from yatzy.app.service import GameService
+from yatzy.app.session import LEASE
 from yatzy.core.rulesets import ruleset
 from yatzy.solver import available as solver_available
-from yatzy.web import api, daily, errors, lobby, ops, pages, quickmatch, ws
+from yatzy.web import api, daily, devices, errors, lobby, ops, pages, quickmatch, ws
 from yatzy.web.logs import RequestIds
 from yatzy.web.metrics import Metrics
 from yatzy.web.protocol import HeadAsGet
@@ -56,6 +57,9 @@ class Settings:
     prepare: tuple[str, ...] = ("yatzy", "yahtzee")
     #: Log a line for every request (method, path without its query, status, time).
     access_log: bool = False
+    #: Seconds a lease on a game's computer turns lasts unless renewed (several
+    #: processes on one database): how long a process killed holds its computers up.
+    lease: float = LEASE
 
 
 def create_app(service: GameService, settings: Settings | None = None, *,
@@ -71,7 +75,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
                            shared=guard)
     rooms: Rooms | None = None
     metrics = Metrics(games_held=lambda: 0 if rooms is None else len(rooms))
-    rooms = Rooms(service, pace=settings.pace, think=advice.think,
+    rooms = Rooms(service, pace=settings.pace, think=advice.think, lease=settings.lease,
                   computer_played=lambda action: metrics.computer_step(action.to_dict()["type"]))
 
     @asynccontextmanager
@@ -82,6 +86,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
                 advice.prepare(ruleset(name))
         yield
         await rooms.close()
+        metrics.close()
         advice.close()
         guard.close()
         service.close()
@@ -110,6 +115,7 @@ def create_app(service: GameService, settings: Settings | None = None, *,
     app.include_router(daily.router)
     app.include_router(quickmatch.router)
     app.include_router(lobby.router)
+    app.include_router(devices.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -43,7 +43,7 @@ async def daily(request: Request) -> list[dict[str, Any]]:
     """Today's challenges (UTC), one per ruleset at its standard options: the SHA-256
     of each day's secret seed (revealed once the day is over) and the number of ranked
     attempts so far."""
-    check_rate(request)
+    await check_rate(request)
     found = await run_in_threadpool(players_of(request).today_challenges)
     return [{"rules": c.rules.name, "date": c.day.isoformat(), "seed_hash": c.seed_hash,
              "players": c.players} for c in found]
@@ -51,7 +51,7 @@ async def daily(request: Request) -> list[dict[str, Any]]:
 
 async def _play(request: Request, rules: str, day: str | None,
                 player_key: str | None) -> dict[str, Any]:
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     rooms = rooms_of(request)
     token = new_token()
@@ -116,7 +116,7 @@ async def daily_results(rules: RulesName, date: Day, request: Request,
     over, the par (what optimal play scores on the day's dice) and the ranked attempts
     that count, best total first. With ``X-Player-Key``, this browser's own attempt
     (``me``, with the text to share) and its streak. A day not begun yet is 404."""
-    check_rate(request)
+    await check_rate(request)
     players = players_of(request)
 
     def read() -> tuple[DailyResults, int | None]:
@@ -145,7 +145,7 @@ async def set_name(body: NameIn, request: Request,
                    player_key: PlayerKey = None) -> dict[str, Any]:
     """This browser's display name: the same check as every player's name, and unique
     ignoring case and compatibility forms (409 when another player has it)."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     player = await run_in_threadpool(players_of(request).set_name, key, body.name)
     return {"name": player.name}
@@ -158,7 +158,7 @@ async def player(name: Annotated[str, Path(max_length=200)],
     """A player's profile: games, points lost per game against optimal play, the daily
     streak, and the Glicko-2 rating of the rated games (quick match): ``rating`` and
     ``rating_deviation`` are null until one counted, ``provisional`` until 10 did."""
-    check_rate(request)
+    await check_rate(request)
     profile = await run_in_threadpool(players_of(request).profile, name)
     return {"name": profile.name, "rating": profile.rating,
             "rating_deviation": profile.rating_deviation,

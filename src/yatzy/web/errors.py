@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from yatzy.app import devices as d
 from yatzy.app.advice import AdviceBusy
 from yatzy.app.errors import (
     AlreadyWaiting,
@@ -131,6 +132,8 @@ def error_body(code: str, message: str) -> dict[str, Any]:
 
 def status_of(error: YatzyError) -> int:
     """The HTTP status of a typed error of the core or the app."""
+    if (status := _device_status(error)) is not None:
+        return status
     if isinstance(error, GameNotFound | PlayerNotFound | DayNotOpen | TicketNotFound
                   | NotPublic):
         return 404
@@ -144,6 +147,19 @@ def status_of(error: YatzyError) -> int:
     if isinstance(error, SeatsRefused):
         return 403
     return 422
+
+
+def _device_status(error: YatzyError) -> int | None:
+    """The status of an error of linking a device or of a passkey."""
+    if isinstance(error, d.LinkCodeUnknown | d.PasskeyUnknown):
+        return 404
+    if isinstance(error, d.LinkCodeUsed | d.LinkCodeExpired | d.PasskeyChallenge):
+        return 409
+    if isinstance(error, d.TooManyLinkAttempts):
+        return 429
+    if isinstance(error, d.PasskeyRefused):
+        return 403
+    return None
 
 
 #: Seconds to wait before asking again when the game database failed (it may be back

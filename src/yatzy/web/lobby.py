@@ -58,7 +58,7 @@ async def lobby(request: Request) -> dict[str, Any]:
     and the public games in play to watch, newest first, at most twenty of each. A
     table nobody joins for thirty minutes leaves the list (and closes); a finished game
     leaves it at once."""
-    check_rate(request)
+    await check_rate(request)
     rooms = rooms_of(request)
     waiting, live = await rooms.run(rooms.service.lobby, LOBBY_SIZE)
     t = translator(request_lang(request))
@@ -79,7 +79,7 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
     table is full (409). A private game is no public table (404); a name a player at the
     table has, or a table closed for waiting too long, is 409. The game begins when
     the last seat is taken."""
-    check_rate(request)
+    await check_rate(request)
     rooms = rooms_of(request)
     service = rooms.service
     if player_key is not None:
@@ -87,7 +87,7 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
     name = await rooms.run(service.players.seat_name, player_key,
                            None if body is None else body.name)
     # A seat taken is a game begun for this client: it counts toward its games.
-    request.app.state.games_started.admit(client_of(request))
+    await request.app.state.games_started.admit_async(client_of(request))
     token = new_token()
     async with rooms.using(game_id) as room:
         saved = await room.session.join(name, token_hash=token_hash(token))

@@ -143,6 +143,7 @@ class JsonLines(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", request_id.get()),
+            "pid": record.process,  # which worker of `yatzy serve --workers N`
         }
         for key, value in vars(record).items():
             if key not in _STANDARD and key not in line and not key.startswith("_"):

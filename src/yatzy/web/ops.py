@@ -3,11 +3,16 @@ requests (``/readyz``), and its numbers (``/metrics``, for Prometheus).
 
 - ``GET|HEAD /healthz``: 200 ``{"status": "ok"}`` while the process serves requests at
   all; it asks nothing else, so a load balancer or a supervisor may ask often.
-- ``GET|HEAD /readyz``: 200 ``{"status": "ok", "checks": {...}}`` when the game
-  database answers (and Redis, when the server uses it); else 503 with ``Retry-After``
-  and the one error shape, code ``not_ready``, saying what does not answer.
-- ``GET /metrics``: this process's numbers in Prometheus's text format
-  (:mod:`yatzy.web.metrics`).
+- ``GET|HEAD /readyz``: 200 when the server can serve, that is when the game database
+  answers: ``{"status": "ok", "checks": {"database": "ok", "redis": "ok"}}``, or
+  ``"status": "degraded"`` with ``"redis": "down"`` while Redis (when the server uses
+  it) does not answer: the server serves all the same (changes reach the other
+  processes through the database, the limits are counted in its memory), and every
+  process of a site shares the one Redis, so a load balancer that took them out would
+  take the whole site down for a fault that does not stop it. Else 503 with
+  ``Retry-After`` and the one error shape, code ``not_ready``.
+- ``GET /metrics``: the server's numbers in Prometheus's text format: this process's,
+  or with ``yatzy serve --workers N`` every worker's added up (:mod:`yatzy.web.metrics`).
 """
 
 from __future__ import annotations
@@ -31,11 +36,9 @@ READY_TIMEOUT = 3.0
 #: Seconds a client not served for want of readiness is told to wait.
 RETRY_AFTER = 5
 
-#: What does not answer, in words (the first is told; the checks say every one).
-_DOWN = {
-    "database": N_("Not ready: the game database does not answer"),
-    "redis": N_("Not ready: Redis does not answer"),
-}
+#: What the server cannot serve without (the others make it ``degraded``, not unready).
+NEEDED = ("database",)
+_NOT_READY = N_("Not ready: the game database does not answer")
 
 
 @router.get("/healthz", response_model=Health, operation_id="healthz")
@@ -51,27 +54,29 @@ async def healthz() -> dict[str, str]:
 @router.head("/readyz", response_model=Ready, responses={503: ERRORS[503]},
              operation_id="readyz_head")
 async def readyz(request: Request) -> dict[str, Any]:
-    """200 when the game database answers (and Redis, when the server uses it): the
-    server can take requests. Else 503 with ``Retry-After``, code ``not_ready``."""
+    """200 when the game database answers: the server can take requests (``degraded``
+    while Redis, when the server uses it, does not answer: it serves without). Else 503
+    with ``Retry-After``, code ``not_ready``."""
     service = request.app.state.rooms.service
     try:
         checks: dict[str, bool] = await asyncio.wait_for(
             run_in_threadpool(service.readiness), READY_TIMEOUT)
     except TimeoutError:
         checks = {"database": False}
-    down = [name for name, ok in checks.items() if not ok]
-    if down:
-        raise WebError(503, WebCode.NOT_READY, _DOWN.get(down[0], _DOWN["database"]),
-                       retry_after=RETRY_AFTER)
-    return {"status": "ok", "checks": dict.fromkeys(checks, "ok")}
+    if not all(checks.get(name, False) for name in NEEDED):
+        raise WebError(503, WebCode.NOT_READY, _NOT_READY, retry_after=RETRY_AFTER)
+    return {"status": "ok" if all(checks.values()) else "degraded",
+            "checks": {name: "ok" if ok else "down" for name, ok in checks.items()}}
 
 
 @router.get("/metrics", response_class=Response,
             responses={200: {"content": {CONTENT_TYPE: {}}}})
 async def metrics(request: Request) -> Response:
-    """This process's numbers for Prometheus: ``yatzy_actions_total`` and
-    ``yatzy_action_seconds`` by kind, ``yatzy_websockets_open``, ``yatzy_games_held``,
-    ``yatzy_computer_steps_total`` by kind and ``yatzy_errors_total`` by code."""
+    """The server's numbers for Prometheus (every worker's, with ``--workers N``):
+    ``yatzy_actions_total`` and ``yatzy_action_seconds`` by kind,
+    ``yatzy_websockets_open``, ``yatzy_games_held``, ``yatzy_computer_steps_total`` by
+    kind and ``yatzy_errors_total`` by code."""
     numbers: Metrics = request.app.state.metrics
-    return Response(numbers.render(), media_type=CONTENT_TYPE,
+    # Off the loop: with several workers their numbers are read from files.
+    return Response(await run_in_threadpool(numbers.render), media_type=CONTENT_TYPE,
                     headers={"Cache-Control": "no-store"})

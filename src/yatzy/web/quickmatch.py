@@ -33,7 +33,7 @@ async def request_match(body: QuickMatchIn, request: Request,
     rating first, into one game on server dice whose seats are named after the players.
     The player needs a display name (``PUT /api/me``; 422 without one) and waits with one
     ticket at most (409). Ask about the ticket with ``GET /api/quick-match/{ticket}``."""
-    check_rate(request)
+    await check_rate(request)
     key = need_key(player_key)
     ticket = await run_in_threadpool(matches_of(request).request, key, body.rules)
     return {"ticket": ticket}
@@ -50,7 +50,7 @@ async def match_status(ticket: TicketPath, request: Request,
     ticket is the secret that asks (the seat link comes from it); an ``X-Player-Key``,
     when given, must be the one that made it. An unknown ticket, or another browser's,
     is 404; a cancelled one 409."""
-    check_rate(request)
+    await check_rate(request)
     key = player_key or None
     policy: TablePolicy = request.app.state.policy
     found = await run_in_threadpool(matches_of(request).status, key, ticket, policy.levels)
@@ -69,7 +69,7 @@ async def cancel_match(ticket: TicketPath, request: Request,
     """Stop waiting. A ticket matched already is 409 and its game stands (a cancel
     that comes as the pairing is made changes nothing); an unknown one (or another
     browser's, when an ``X-Player-Key`` is given) 404."""
-    check_rate(request)
+    await check_rate(request)
     key = player_key or None
     await run_in_threadpool(matches_of(request).cancel, key, ticket)
     return Response(status_code=204)

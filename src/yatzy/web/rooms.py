@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
-from yatzy.app.session import GameSession, Note, Runner, executor_runner
+from yatzy.app.session import LEASE, GameSession, Note, Runner, executor_runner
 from yatzy.app.sessions import Sessions
 from yatzy.app.table import Table
 from yatzy.core.actions import Action
@@ -186,12 +186,13 @@ class Rooms:
 
     def __init__(self, service: GameService, *, pace: float = 0.8,
                  think: Runner | None = None,
-                 computer_played: Callable[[Action], None] | None = None) -> None:
+                 computer_played: Callable[[Action], None] | None = None,
+                 lease: float = LEASE) -> None:
         self.service = service
         self._executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="yatzy-db")
         self.run = executor_runner(self._executor)
         self.sessions = Sessions(service, pace=pace, run=self.run, think=think,
-                                 computer_played=computer_played)
+                                 computer_played=computer_played, lease=lease)
         self._rooms: dict[str, Room] = {}
 
     @property

@@ -120,11 +120,11 @@ class Health(BaseModel):
 
 
 class Ready(BaseModel):
-    """Ready: each thing the server needs answers (``database``, and ``redis`` when the
-    server uses it)."""
+    """Ready: the game database answers. ``degraded`` while something the server can
+    do without (``redis``, when it uses it) does not: it serves all the same."""
 
-    status: Literal["ok"]
-    checks: dict[str, Literal["ok"]]
+    status: Literal["ok", "degraded"]
+    checks: dict[str, Literal["ok", "down"]]
 
 
 class QrIn(BaseModel):

@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from yatzy.app.limits import SharedGuard
-from yatzy.app.ports import SharedLimitsDown
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -162,19 +161,19 @@ class RateLimiter:
         self.shared = shared or SharedGuard(None)
         self._buckets: dict[str, tuple[float, float]] = {}
 
-    def allow(self, client: str) -> bool:
-        """Take one request from ``client``'s bucket; False when it is empty."""
+    async def allow(self, client: str) -> bool:
+        """Take one request from ``client``'s bucket; False when it is empty. The shared
+        bucket is asked off the event loop (:meth:`SharedGuard.ask`)."""
         if self.rate <= 0:
             return True
-        store = self.shared.store()
-        if store is not None:
-            try:
-                allowed = store.take(f"rate:{client}", self.rate, self.burst)
-            except SharedLimitsDown as exc:
-                self.shared.failed(exc)
-            else:
-                self.shared.answered()
-                return allowed
+        key, rate, burst = f"rate:{client}", self.rate, self.burst
+        shared = await self.shared.ask(lambda store: store.take(key, rate, burst))
+        if shared is not None:
+            return shared.value
+        return self.allow_here(client)
+
+    def allow_here(self, client: str) -> bool:
+        """:meth:`allow` in this process's memory (the shared limits are away)."""
         now = self.clock()
         tokens, last = self._buckets.get(client, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * self.rate)

@@ -106,7 +106,7 @@ async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
                     N_("The request is not valid: {field}: {problem}"), field="frame",
                     problem="text expected")))
                 return
-            reply = _answer(listener, text, client, limiter)
+            reply = await _answer(listener, text, client, limiter)
             if reply is not None and reply["type"] == "error":
                 metrics.error(reply["error"]["code"])
             if reply is not None:
@@ -115,12 +115,12 @@ async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
         return
 
 
-def _answer(listener: Listener, text: str, client: str,
+async def _answer(listener: Listener, text: str, client: str,
             limiter: RateLimiter) -> dict[str, Any] | None:
     """One message from a client: a ping, or something this socket does not take."""
     if len(text) > MAX_MESSAGE:
         return _error(listener.lang, WebCode.TOO_LARGE, N_("The request is too large"))
-    if not limiter.allow(client):
+    if not await limiter.allow(client):
         return _error(listener.lang, WebCode.RATE_LIMITED, N_("Too many requests: wait a moment"))
     try:
         data = json.loads(text)

@@ -2,13 +2,14 @@
 // the style sheet, the scripts, the icons and the offline page — so that the game starts
 // from a phone's home screen and says clearly when the server is out of reach. It never
 // keeps an API answer, a game's state or a page: those always come from the server.
-const CACHE = "yatzy-shell-4";
+const CACHE = "yatzy-shell-5";
 const SHELL = [
   "/offline",
   "/static/app.css",
   "/static/common.js",
   "/static/connection.js",
   "/static/daily.js",
+  "/static/devices.js",
   "/static/favicon.svg",
   "/static/favicon-turn.svg",
   "/static/game.js",
