@@ -116,3 +116,56 @@ def expected_final_score_by_multisets(ruleset: Ruleset) -> Callable[[Scorecard],
         return best
 
     return start
+
+
+def expected_final_score_saved(ruleset: Ruleset, cap: int | None = None
+                               ) -> Callable[[Scorecard, int], float]:
+    """Like :func:`expected_final_score_by_multisets`, with saved rolls: ``value(card,
+    saved)`` at the start of a turn with ``saved`` saved rolls. The rolls a turn has and
+    those it leaves are the core's (:attr:`Ruleset.rolls`,
+    :func:`~yatzy.core.rules.saved_after_turn`); ``cap``: at most that many are kept
+    (the solver's lower bound)."""
+    n = ruleset.dice_count
+    chances = {k: list(_chances(k).items()) for k in range(n + 1)}
+    starts: dict[tuple[object, ...], float] = {}
+    rolled: dict[tuple[object, ...], float] = {}
+    kept_values: dict[tuple[object, ...], float] = {}
+
+    def start(card: Scorecard, saved: int) -> float:
+        key = (card.entries, saved)
+        if key not in starts:
+            if card.is_complete:
+                starts[key] = float(card.total)
+            else:
+                starts[key] = sum(float(p) * after(card, d, saved, 1) for d, p in chances[n])
+        return starts[key]
+
+    def keep(card: Scorecard, kept: tuple[int, ...], saved: int, used: int) -> float:
+        key = (card.entries, kept, saved, used)
+        if key not in kept_values:
+            kept_values[key] = sum(
+                float(p) * after(card, tuple(sorted(kept + d)), saved, used)
+                for d, p in chances[n - len(kept)])
+        return kept_values[key]
+
+    def after(card: Scorecard, dice: tuple[int, ...], saved: int, used: int) -> float:
+        """After the ``used``-th roll of a turn that started with ``saved``."""
+        key = (card.entries, dice, saved, used)
+        if key in rolled:
+            return rolled[key]
+        (left,) = rules.saved_after_turn(ruleset, (saved,), 0, used)
+        if cap is not None:
+            left = min(left, cap)
+        bonus = rules.earns_yahtzee_bonus(ruleset, card, dice)
+        best = max(
+            start(card.fill(box, points, extra_yahtzee=bonus), left)
+            for box, points in rules.choices(ruleset, card, dice).items()
+        )
+        if used < ruleset.rolls + saved:
+            holds = {tuple(sorted(dice[i] for i in range(n) if mask >> i & 1))
+                     for mask in range((1 << n) - 1)}
+            best = max(best, *(keep(card, kept, saved, used + 1) for kept in holds))
+        rolled[key] = best
+        return best
+
+    return start

@@ -245,6 +245,90 @@ def fuzz_construction(at: int, size: int, which: int, how: int, data: st.DataObj
             attempt("construction", lambda method=method: S.call(made, method))
 
 
+# Saved rolls (saved_layer, saved_turn): on a game without the extra bonus (the small
+# Yahtzee's Kernels refuses them: y matters there), SK; its layers in SL.
+SK: Any = None
+SL: Any = None
+
+
+def _saved_setup() -> None:
+    import dataclasses
+    import tempfile
+    from pathlib import Path
+
+    import yatzy
+    from yatzy.solver.saved import SolveContext, solve_saved
+
+    global SK, SL
+    rules = dataclasses.replace(yatzy.ruleset("maxi_yatzy"), dice_count=3,
+                                boxes=("ones", "sixes", "chance"), upper_count=2,
+                                upper_bonus_threshold=8)
+    with tempfile.TemporaryDirectory() as d:
+        sol = solve_saved(rules, Path(d))
+        SL = (SolveContext.of(rules), [np.array(v) for v in sol.values])
+    SK = SL[0].k
+
+
+@st.composite
+def saved_arguments(draw: st.DrawFn) -> tuple[str, Any, list[Any]]:
+    """A saved-rolls call with arguments of about the right kinds and sizes, one of them
+    often made up (any type, length, layout), on the saved game's Kernels or the small
+    Yahtzee's."""
+    ctx, values = SL
+    nb = ctx.model.boxes
+    stride = ctx.model.threshold + 1
+    n = draw(st.integers(0, nb - 1))
+    following = values[n + 1].reshape(-1)
+    ns_next = values[n + 1].shape[2]
+    ns = values[n].shape[2]
+    count = len(ctx.layers[n]) if draw(st.booleans()) else draw(st.integers(0, 3))
+    jobs = ctx.layers[n][:count] if count <= len(ctx.layers[n]) else np.zeros(count, np.int32)
+    opt = draw(st.sampled_from([None, None, ctx.optimistic_of(n + 1).reshape(-1)]))
+    kernel = draw(st.sampled_from([SK, SK, SK, K]))
+    if draw(st.booleans()):
+        method = "saved_layer"
+        out = np.zeros(max(count, 0) * stride * ns, dtype=np.float32)
+        args: list[Any] = [jobs, ctx.rank, following, ns_next, opt, out, ns,
+                           draw(st.integers(-1, 2)), draw(st.integers(-1, 3))]
+        sizes: list[Any] = [count, 1 << nb, following.size, None, None, out.size, None,
+                            None, None]
+        kinds: list[Any] = [np.int32, np.int32, np.float32, None, np.float32, np.float32,
+                            None, None, None]
+    else:
+        method = "saved_turn"
+        levels = draw(st.integers(-1, 3 + 2 * n + 1))
+        lv = max(levels, 0)
+        width = ctx.model.tables.entry_box.shape[0] + 6 * nb
+        nk = ctx.model.tables.child.shape[0]
+        mask = int(ctx.layers[n][0]) if draw(st.booleans()) else draw(ints)
+        args = [mask, draw(st.integers(-1, stride)), levels, ctx.rank, following, ns_next, opt,
+                np.zeros(nb, np.int64), np.zeros(lv * width), np.zeros(lv * nk)]
+        sizes = [None, None, None, 1 << nb, following.size, None, None, nb, lv * width,
+                 lv * nk]
+        kinds = [None, None, None, np.int32, np.float32, None, np.float32, np.int64,
+                 np.float64, np.float64]
+    which = draw(st.integers(0, len(args) - 1))
+    how = draw(st.integers(0, 3))
+    if how == 0:
+        args[which] = draw(anything)
+    elif how == 1 and sizes[which] is not None:
+        args[which] = draw(arrays(sizes[which], kinds[which], -3, 70))
+    elif how == 2 and isinstance(args[which], np.ndarray) and args[which].size:
+        changed = np.array(args[which], copy=True)
+        changed[draw(st.integers(0, changed.size - 1))] = dtype_cast(draw(ints), changed.dtype)
+        args[which] = changed
+    if draw(st.integers(0, 9)) == 0:
+        args = args[: draw(st.integers(0, len(args)))]
+    return method, kernel, args
+
+
+@given(saved_arguments())
+def fuzz_saved(call: tuple[str, Any, list[Any]]) -> None:
+    method, kernel, args = call
+    EXAMPLES["saved rolls"] += 1
+    attempt("saved rolls", lambda: getattr(kernel, method)(*args))
+
+
 def main() -> int:
     global S, K, NB, DICE, ROLLS, NE, NK
     S = setup()
@@ -257,9 +341,11 @@ def main() -> int:
                       derandomize="--random" not in sys.argv,
                       suppress_health_check=list(HealthCheck))
     report: dict[str, Any] = {}
+    _saved_setup()
     for name, test in (("plausible arguments", fuzz_plausible),
                        ("any arguments", fuzz_anything),
-                       ("construction", fuzz_construction)):
+                       ("construction", fuzz_construction),
+                       ("saved rolls", fuzz_saved)):
         start = time.perf_counter()
         config(test)()
         report[name] = {"examples": EXAMPLES[name], "calls": sum(SEEN[name].values()),

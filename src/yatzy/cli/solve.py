@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from yatzy.app.hints import describe_action
 from yatzy.cli.errors import CommandError
@@ -67,6 +67,23 @@ def register(subparsers: Any, t: Translator) -> None:
                        help="with --distribution: save a chart of it (FILE.png, .svg, .pdf, "
                        "...; no extension: .png)")
     solve.add_argument("--json", action="store_true", help="print JSON for programs")
+    saved = solve.add_argument_group("saved rolls (Maxi Yatzy)")
+    saved.add_argument("--cap", type=whole_number(t, 0, 255), default=None, metavar="K",
+                       help="keep at most K saved rolls: a bound of the value, in a "
+                       "fraction of the exact solve's time")
+    saved.add_argument("--bound", choices=("lower", "upper"), default="lower",
+                       help="with --cap: rolls beyond K are lost (lower, the default), or "
+                       "a state beyond K is worth the most its open boxes could give "
+                       "(upper)")
+    saved.add_argument("--workers", type=whole_number(t, 0, 64), default=0,
+                       help="solve on a Dask cluster of N worker processes on this "
+                       "machine (default 0: this process's threads)")
+    saved.add_argument("--scheduler", metavar="ADDRESS",
+                       help="solve on the workers of this Dask scheduler (they must "
+                       "see the checkpoint folder)")
+    saved.add_argument("--checkpoint", metavar="FOLDER",
+                       help="keep the solved layers in FOLDER, and resume from it "
+                       "(default: a folder beside the table, removed once it is written)")
     add_language_argument(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -127,6 +144,10 @@ def run_solve(args: argparse.Namespace) -> int:
     if (args.plot or args.at_least) and not args.distribution:
         raise CommandError(N_("--plot and --at-least go with --distribution"))
     plot = plot_file(args.plot) if args.plot else None
+    if ruleset.saved_rolls:
+        if args.distribution:
+            raise CommandError(N_("--distribution is not offered with saved rolls"))
+        return _run_saved(t, args, ruleset)
     start = time.perf_counter()
     s = load_strategy(t, ruleset, rebuild=args.rebuild)
     seconds = time.perf_counter() - start
@@ -197,6 +218,95 @@ def run_solve(args: argparse.Namespace) -> int:
         if plot is not None:
             print(t._("chart saved to {file}", file=plot))
     return 0
+
+
+def _run_saved(t: Translator, args: argparse.Namespace, ruleset: Ruleset) -> int:
+    """``yatzy solve`` of a ruleset with saved rolls (Maxi Yatzy): layer by layer, on
+    this process's threads or a Dask cluster, resumable (see yatzy.solver.saved)."""
+    import shutil
+    from pathlib import Path
+
+    from yatzy.solver import artifacts, saved
+
+    cap: int | None = args.cap
+    bound: Literal["lower", "upper"] = args.bound if cap is not None else "lower"
+    start = time.perf_counter()
+    sol = None if args.rebuild else saved.load_table(ruleset, cap, bound)
+    source = "cache"
+    if sol is None:
+        source = "built"
+        path = artifacts.saved_table_path(ruleset, cap, bound)
+        folder = (Path(args.checkpoint) if args.checkpoint
+                  else path.with_name(path.name.removesuffix(".npz") + ".layers"))
+        client = _dask_client(args)
+        title = t._("Solving {rules}", rules=ruleset_title(t, ruleset))
+        try:
+            with progress_line(title) as update:
+                def layer_done(n: int, done: int, total: int, stats: dict[str, Any]) -> None:
+                    if update is not None:
+                        update(done, total)
+
+                sol = saved.solve_saved(ruleset, folder, cap=cap, bound=bound, client=client,
+                                        progress=layer_done)
+        except saved.CheckpointMismatch as exc:
+            raise CommandError(N_("The checkpoint folder {folder} holds another solve"),
+                               folder=str(folder)) from exc
+        finally:
+            if client is not None:
+                client.close()
+        seconds = time.perf_counter() - start
+        sol.path = saved.save_table(sol, {"build_seconds": seconds, "stats": sol.stats})
+        if not args.checkpoint:
+            shutil.rmtree(folder, ignore_errors=True)
+    seconds = time.perf_counter() - start
+    states = saved.state_count(saved.SolveContext.of(ruleset).model, cap)
+    data = {
+        "ruleset": ruleset.to_dict(),
+        "expected_score": sol.start_value,
+        "cap": cap,
+        "bound": bound if cap is not None else "exact",
+        "states": states,
+        "source": source,
+        "seconds": seconds,
+        "build_seconds": seconds if source == "built" else None,
+        "peak_memory_bytes": peak_memory(),
+        "layers": sol.stats,
+        "table": str(sol.path),
+    }
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    print(t._("{rules}: expected score {score}", rules=ruleset_title(t, ruleset),
+              score=decimal(t, sol.start_value, 7)))
+    if cap is not None:
+        print(t._("saved rolls capped at {cap}: a lower bound", cap=cap) if bound == "lower"
+              else t._("saved rolls capped at {cap}: an upper bound", cap=cap))
+    if source == "built":
+        print(t.ngettext("built in {seconds} s, {n} state", "built in {seconds} s, {n} states",
+                         states, seconds=decimal(t, seconds, 2), n=whole(t, states)))
+    else:
+        print(t.ngettext("loaded from the cache in {seconds} s, {n} state",
+                         "loaded from the cache in {seconds} s, {n} states",
+                         states, seconds=decimal(t, seconds, 2), n=whole(t, states)))
+    print(t._("table: {file}", file=sol.path))
+    return 0
+
+
+def _dask_client(args: argparse.Namespace) -> Any:
+    """A Dask client: of the scheduler at ``--scheduler``, or of a new local cluster of
+    ``--workers`` processes; ``None`` for neither."""
+    if not args.scheduler and not args.workers:
+        return None
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as exc:
+        raise CommandError(N_("--workers and --scheduler need Dask: "
+                              "pip install 'yatzy[distributed]'")) from exc
+    if args.scheduler:
+        return Client(args.scheduler)  # type: ignore[no-untyped-call]
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+    return Client(cluster)  # type: ignore[no-untyped-call]
 
 
 def peak_memory() -> int | None:

@@ -102,7 +102,9 @@ def state_count(ruleset: Ruleset) -> int:
 
 def supports(ruleset: Ruleset) -> bool:
     """Whether the solver plays ``ruleset``: not with saved rolls (a turn's rolls then
-    depend on the turns before it), and not past :data:`MAX_STATES` states. The one
+    depend on the turns before it: their table is solved by :mod:`yatzy.solver.saved`
+    and ``yatzy solve``, but advice and the computer levels do not read it yet), and not
+    past :data:`MAX_STATES` states. The one
     check of every solver feature (:func:`check_supported`), and of the front ends that
     offer them. Cheap: the solver itself is not loaded. (A large table may still have
     to be built first: see :func:`builds_on_demand`.)

@@ -378,3 +378,69 @@ def open_remaining(ruleset: Ruleset, directory: Path | None = None
         at = base + offset
         arrays[name] = whole[at:at + count * np.dtype(dtype).itemsize].view(np.dtype(dtype))
     return arrays, header
+
+
+# --- Tables with saved rolls ---------------------------------------------------------------
+
+
+def saved_table_path(ruleset: Ruleset, cap: int | None, bound: str,
+                     directory: Path | None = None) -> Path:
+    """The file of a table with saved rolls (:mod:`yatzy.solver.saved`): the ruleset's
+    :func:`table_path`, with the cap and bound when capped
+    (``…-saved_rolls=true-cap=4-lower-v3.npz``)."""
+    path = table_path(ruleset, directory)
+    if cap is None:
+        return path
+    return path.with_name(path.name.replace(f"-v{SOLVER_VERSION}.npz",
+                                            f"-cap={cap}-{bound}-v{SOLVER_VERSION}.npz"))
+
+
+def save_saved(ruleset: Ruleset, cap: int | None, bound: str,
+               layers: list[npt.NDArray[np.int32]],
+               values: list[npt.NDArray[np.float32]], start_value: float,
+               meta: dict[str, Any], directory: Path | None = None) -> Path:
+    """Write a table with saved rolls atomically, compact as Maxi Yatzy's (``float32``
+    layers ``values_NN[masks, upper sums, saved rolls]`` with their masks ``masks_NN``,
+    the start's value exactly in the header); returns its path."""
+    path = saved_table_path(ruleset, cap, bound, directory)
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    h = hashlib.sha256()
+    for n, (masks, vals) in enumerate(zip(layers, values, strict=True)):
+        arrays[f"masks_{n:02d}"] = masks
+        arrays[f"values_{n:02d}"] = vals
+        h.update(np.ascontiguousarray(masks).data)
+        h.update(np.ascontiguousarray(vals).data)
+    header = {**meta, "ruleset": ruleset.to_dict(), "solver_version": SOLVER_VERSION,
+              "cap": cap, "bound": bound, "start_value": float(start_value),
+              "layers": len(layers), "sha256": h.hexdigest()}
+    _write(path, header, **arrays)
+    return path
+
+
+def load_saved(ruleset: Ruleset, cap: int | None, bound: str, directory: Path | None = None
+               ) -> tuple[list[npt.NDArray[Any]], list[npt.NDArray[np.float32]],
+                          dict[str, Any]] | None:
+    """``(masks, values, header)`` of the stored table with saved rolls (see
+    :func:`save_saved`), or ``None`` when there is none or it does not match."""
+    try:
+        with np.load(saved_table_path(ruleset, cap, bound, directory),
+                     allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            count = int(header["layers"])
+            masks = [data[f"masks_{n:02d}"] for n in range(count)]
+            values = [data[f"values_{n:02d}"] for n in range(count)]
+    except Exception:  # unreadable: rebuilt, as load() explains
+        return None
+    h = hashlib.sha256()
+    for m, v in zip(masks, values, strict=True):
+        h.update(np.ascontiguousarray(m).data)
+        h.update(np.ascontiguousarray(v).data)
+    if (
+        header.get("ruleset") != ruleset.to_dict()
+        or header.get("solver_version") != SOLVER_VERSION
+        or header.get("cap") != cap or header.get("bound") != bound
+        or any(v.dtype != np.float32 for v in values)
+        or header.get("sha256") != h.hexdigest()
+    ):
+        return None
+    return masks, values, header

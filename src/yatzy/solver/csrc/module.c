@@ -72,7 +72,7 @@ int get_array(PyObject *o, Py_buffer *b, int kind, Py_ssize_t itemsize, int writ
 }
 
 /* 1 when two views share a byte. */
-static int overlap(const Py_buffer *a, const Py_buffer *b) {
+int overlap(const Py_buffer *a, const Py_buffer *b) {
     const char *x = a->buf, *y = b->buf;
     return a->len > 0 && b->len > 0 && x < y + b->len && y < x + a->len;
 }
@@ -681,6 +681,12 @@ static PyMethodDef Kernels_methods[] = {
     {"step_games", (PyCFunction)Kernels_step_games, METH_VARARGS,
      "step_games(state, dice, left, scores, history, count, actions, restart, reward, legal)"
      " -> -1 or the first game whose action is illegal"},
+    {"saved_layer", (PyCFunction)Kernels_saved_layer, METH_VARARGS,
+     "saved_layer(jobs, rank, next, ns_next, optimistic, out, ns, start, step): the values "
+     "of a layer of saved rolls (see csrc/saved.c)"},
+    {"saved_turn", (PyCFunction)Kernels_saved_turn, METH_VARARGS,
+     "saved_turn(mask, u, levels, rank, next, ns_next, optimistic, abox, values, keeps) -> "
+     "allowed boxes: one state's turn with saved rolls"},
     {"regrets", (PyCFunction)Kernels_regrets, METH_VARARGS,
      "regrets(state, dice, left, actions, restart, regret, threads): each game's regret"},
     {NULL, NULL, 0, NULL}};

@@ -37,6 +37,13 @@ Kernels *ready(KernelsObject *self);
 int get_array(PyObject *o, Py_buffer *b, int kind, Py_ssize_t itemsize, int writable,
               const char *what);
 
+/* 1 when two views share a byte. */
+int overlap(const Py_buffer *a, const Py_buffer *b);
+
+/* saved_glue.c */
+PyObject *Kernels_saved_layer(KernelsObject *self, PyObject *args);
+PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args);
+
 /* advise.c */
 PyObject *Kernels_advise(KernelsObject *self, PyObject *args);
 PyObject *Kernels_forget(KernelsObject *self, PyObject *ignored);

@@ -64,10 +64,67 @@ void make_plan(const Kernels *t, int mask, int y, Plan *p);
  * with their successors' values in V). */
 void solve_jobs(const Kernels *t, Scratch *s, const int32_t *jobs_mask, const int32_t *jobs_y,
                 ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step);
+/* The layers of a ruleset with saved rolls (see saved.c): the values of a layer of sets
+ * of filled boxes from those of the next one, per state (mask, u, s) with s saved rolls
+ * at the turn's start. */
+typedef struct {
+    const float *next;       /* [next_masks][stride][ns_next]: the next layer's values */
+    const int32_t *rank;     /* [1 << nb]: a mask's row in next (checked where read) */
+    const float *optimistic; /* [next_masks][stride] or NULL: see saved.c */
+    int64_t next_masks;
+    int ns_next, ns;
+    float *out; /* [jobs][stride][ns] */
+} SavedLayer;
+/* The states of jobs start, start + step, ... before stop into L->out (row j for job j).
+ * Returns 0, or -1 when out of memory. */
+int saved_jobs(const Kernels *t, Scratch *s, const SavedLayer *L, const int32_t *jobs,
+               ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step);
+/* One state's turn with saved rolls, for advice and the simulation: for each level m =
+ * 0 .. levels - 1 (m rerolls still to use after the roll), the box values bv[m][ne + 6
+ * nb] (see box_value) of stopping there (s' = m saved, or as the layer caps them) and
+ * keeps[m][nk], the value of keeping k with m rerolls left before the reroll (level 0:
+ * NEG). Returns 0, or -1 when out of memory. */
+int saved_turn(const Kernels *t, Scratch *s, const SavedLayer *L, int mask, int u, int levels,
+               double *bv, double *keeps, int64_t *abox, int *nallowed);
+
 /* Advice's turn tables of state (mask, y, u): the box values bv (see box_value) and the
  * keeps of each number of rerolls (see turn_block). */
 void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u, int rerolls,
                  double *bv, double *keeps);
+
+/* Expect: keep k is worth the mean over the die added to it (A's rolls hold the values
+ * after the roll). */
+INLINE void expect_pass(const Kernels *t, vd *restrict A) {
+    for (int k = t->first_roll - 1; k >= 0; k--) {
+        const int32_t *c = t->child + k * FACES;
+        A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
+    }
+}
+
+/* Best keep, in place: a keep is worth the best of itself and its parts; a roll the best
+ * of stopping (S, the best box of each roll) and its proper parts. Parts come first. */
+INLINE void best_keep_pass(const Kernels *t, vd *restrict A, const vd *restrict S) {
+    const int fr = t->first_roll;
+    const int32_t *kp = t->best_keep, *pp = t->best_par;
+    for (int g = 0; g < t->ngroups; g++) {
+        const int n = t->group_len[g], roll = t->group_roll[g];
+        switch (t->group_par[g]) {
+#define BEST_RUN(C)                                                                     \
+    case C:                                                                             \
+        for (int q = 0; q < n; q++, pp += C) {                                          \
+            const int k = kp[q];                                                        \
+            vd out = roll ? S[k - fr] : A[k];                                           \
+            for (int j = 0; j < C; j++) out = vmax(out, A[pp[j]]);                      \
+            A[k] = out;                                                                 \
+        }                                                                               \
+        break;
+            /* best_keep_order makes runs of 1 to FACES parents only. */
+            BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
+#undef BEST_RUN
+        }
+        kp += n;
+    }
+}
 
 /* The passes of a turn after the best box of every roll (sc->S): A[first_roll + r] ends
  * as the value of roll r with `rerolls` rerolls left, unless the keeps are asked for (see
@@ -78,67 +135,25 @@ INLINE void turn_passes(const Kernels *t, Scratch *sc, int rerolls, double *rest
     vd *restrict S = sc->S, *restrict A = sc->A;
     for (int r = 0; r < nr; r++) A[fr + r] = S[r];
     for (int s = 0; s < rerolls; s++) {
-        /* Expect: keep k is worth the mean over the die added to it. */
-        for (int k = fr - 1; k >= 0; k--) {
-            const int32_t *c = t->child + k * FACES;
-            A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
-        }
+        expect_pass(t, A);
         if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
         if (keeps)
             for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
         /* The table build needs the rolls' values after every step; advice and the
          * simulation only the keeps of the last. */
-        if (s + 1 < rerolls || !(keeps || snap)) {
-            /* Best keep, in place: a keep is worth the best of itself and its parts; a
-             * roll the best of stopping and its proper parts. Parts come first. */
-            const int32_t *kp = t->best_keep, *pp = t->best_par;
-            for (int g = 0; g < t->ngroups; g++) {
-                const int n = t->group_len[g], roll = t->group_roll[g];
-                switch (t->group_par[g]) {
-#define BEST_RUN(C)                                                                     \
-    case C:                                                                             \
-        for (int q = 0; q < n; q++, pp += C) {                                          \
-            const int k = kp[q];                                                        \
-            vd out = roll ? S[k - fr] : A[k];                                           \
-            for (int j = 0; j < C; j++) out = vmax(out, A[pp[j]]);                      \
-            A[k] = out;                                                                 \
-        }                                                                               \
-        break;
-                    /* best_keep_order makes runs of 1 to FACES parents only. */
-                    BEST_RUN(1) BEST_RUN(2) BEST_RUN(3) BEST_RUN(4) BEST_RUN(5) BEST_RUN(6)
-#undef BEST_RUN
-                }
-                kp += n;
-            }
-        }
+        if (s + 1 < rerolls || !(keeps || snap)) best_keep_pass(t, A, S);
     }
 }
 
-/* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
- * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
- * (the first roll's), unless the keeps are asked for, which need one pass less. Keeps
- * are asked for as lane 0's box values bv (see box_value) and keeps[s * nk + k] (the
- * value of keeping k with s rerolls left after the roll), or, with `snap`, as every
- * lane's in sc->snap[s * nk + k] (sc->ev and sc->ev5 then hold the box values). */
-INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
-                       double *restrict bv, double *restrict keeps, int snap) {
+/* The entries' values (sc->ev, sc->ev5) and the best box of every roll (sc->S) from the
+ * rows (sc->rows: a row's value, the plan made); lane 0's box values into bv when asked
+ * (see box_value). */
+INLINE void best_boxes(const Kernels *t, Scratch *sc, double *restrict bv) {
     const Plan *p = &sc->plan;
     const int nr = t->nr, nb = t->nb;
     vd *restrict rows = sc->rows, *restrict ev = sc->ev, *restrict ev5 = sc->ev5,
        *restrict S = sc->S;
     const vd neg = splat(NEG);
-    /* Rows: the upper bonus and the next state's value. */
-    for (int g = 0; g < p->nrow; g++) {
-        const double *after = t->V + ((size_t)p->row_mask[g] * t->y_count + p->row_y[g])
-                                         * t->stride;
-        vd v;
-        for (int q = 0; q < LANES; q++) {
-            int u2;
-            int bonus = add_upper(t, lane_u[q], p->row_up[g], &u2);
-            v[q] = bonus + after[u2];
-        }
-        rows[g] = v;
-    }
     /* Entries: a row and a gain. */
     for (int i = 0; i < p->nallowed; i++) {
         int b = p->abox[i];
@@ -171,6 +186,31 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
         for (int i = 0; i < p->nallowed; i++) out = vmax(out, ev5[f * nb + p->abox[i]]);
         S[t->five_rolls[f]] = out;
     }
+}
+
+/* The values of a turn in state (mask, y) for the upper sums lane_u[0 .. LANES - 1], the
+ * plan made: A[first_roll + r] ends as the value of roll r with `rerolls` rerolls left
+ * (the first roll's), unless the keeps are asked for, which need one pass less. Keeps
+ * are asked for as lane 0's box values bv (see box_value) and keeps[s * nk + k] (the
+ * value of keeping k with s rerolls left after the roll), or, with `snap`, as every
+ * lane's in sc->snap[s * nk + k] (sc->ev and sc->ev5 then hold the box values). */
+INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rerolls,
+                       double *restrict bv, double *restrict keeps, int snap) {
+    const Plan *p = &sc->plan;
+    vd *restrict rows = sc->rows;
+    /* Rows: the upper bonus and the next state's value. */
+    for (int g = 0; g < p->nrow; g++) {
+        const double *after = t->V + ((size_t)p->row_mask[g] * t->y_count + p->row_y[g])
+                                         * t->stride;
+        vd v;
+        for (int q = 0; q < LANES; q++) {
+            int u2;
+            int bonus = add_upper(t, lane_u[q], p->row_up[g], &u2);
+            v[q] = bonus + after[u2];
+        }
+        rows[g] = v;
+    }
+    best_boxes(t, sc, bv);
     turn_passes(t, sc, rerolls, keeps, snap);
 }
 
