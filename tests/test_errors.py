@@ -19,8 +19,6 @@ NOT_INPUT = {
     "TableFull", "TableExpired",
     # Too many refused link codes: later, the same code may be right.
     "TooManyLinkAttempts",
-    # A damaged file of the solver's: it is built again, nothing the caller sent is wrong.
-    "RemainingDamaged",
 }
 
 

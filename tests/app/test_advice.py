@@ -144,28 +144,3 @@ def test_prepare_loads_a_table_once_on_the_pool(advice: AdviceService) -> None:
     finally:
         yatzy.solver.policy.strategy = real  # type: ignore[assignment]
         solver_package.strategy = old  # type: ignore[assignment]
-
-
-def test_win_chances_asked_build_their_table_once_in_the_background(
-        advice: AdviceService) -> None:
-    """The first win chances of a ruleset start the build of its table of the points
-    still to come on the pool (saved for every process); they are answered meanwhile,
-    and once it is there they are looked up in it."""
-    from yatzy.solver import winning
-
-    game = games(2)[1]
-    solved = yatzy.strategy(RULES)
-    assert winning.stored_remaining_table(solved) is None
-    answer = advice.wait("chances", "g", advice.chances("g", 2, game))
-    table = None
-    for _ in range(1200):  # nothing else asks for the build
-        table = winning.stored_remaining_table(solved)
-        if table is not None:
-            break
-        time.sleep(0.1)
-    assert table is not None
-    assert advice.ready(RULES, winner=True)
-    looked_up = dict(zip(game.players, winning.win_chances(table, game), strict=True))
-    assert answer[0] == 2
-    for name, chance in answer[1].items():
-        assert abs(looked_up[name] - chance) < 1e-3

@@ -155,13 +155,6 @@ class AdviceService:
         (:meth:`yatzy.solver.policy.Strategy.win_chances`); :func:`check_chances`
         first."""
         check_chances(check_game(game))
-        from yatzy.solver import builds_on_demand
-
-        if builds_on_demand(game.ruleset):
-            # The table of the points still to come makes win chances a lookup: built
-            # (and saved, for every process) once in the background the first time they
-            # are asked for; until it is there they are worked out, seconds early on.
-            self.prepare(game.ruleset, winner=True)
         return self._ask("chances", game_id, version, functools.partial(_chances, game))
 
     def analysis(self, game_id: str, version: int, game: Game) -> Answer[Any]:
