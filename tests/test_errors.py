@@ -19,6 +19,8 @@ NOT_INPUT = {
     "TableFull", "TableExpired",
     # Too many refused link codes: later, the same code may be right.
     "TooManyLinkAttempts",
+    # A damaged file of the solver's: it is built again, nothing the caller sent is wrong.
+    "RemainingDamaged",
 }
 
 
