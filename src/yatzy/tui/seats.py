@@ -3,11 +3,10 @@
 An entry is a person's name, or ``NAME:LEVEL`` for a computer player (``cpu:LEVEL``
 names it after its level).
 
->>> parse_seats("Ann, Bo, cpu:greedy", ("random", "greedy"))
-(Seat(name='Ann', bot=None, open=False), Seat(name='Bo', bot=None, open=False),
- Seat(name='Greedy', bot='greedy', open=False))
->>> parse_seats("cpu:random, cpu:random", ("random",))[1]
-Seat(name='Random 2', bot='random', open=False)
+>>> [(s.name, s.bot) for s in parse_seats("Ann, Bo, cpu:greedy", ("random", "greedy"))]
+[('Ann', None), ('Bo', None), ('Greedy', 'greedy')]
+>>> parse_seats("cpu:random, cpu:random", ("random",))[1].name
+'Random 2'
 """
 
 from __future__ import annotations
