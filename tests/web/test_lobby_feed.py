@@ -94,3 +94,18 @@ def test_the_openapi_document_types_the_lobby_socket(client: TestClient) -> None
     kinds = {ref["$ref"].rsplit("/", 1)[1]
              for ref in schemas["LobbyServerMessage"]["oneOf"]}
     assert kinds == {"LobbyMessage", "ErrorMessage", "PongMessage"}
+
+
+def test_pings_beyond_the_rate_limit_are_refused(db: Path) -> None:
+    """The lobby socket's messages count against the client's rate limit (as the game
+    socket's do): past the burst, a ping is answered with ``rate_limited``."""
+    app = create_app(open_service(db), Settings(pace=0.0, rate=0.01, burst=3, prepare=()))
+    with TestClient(app) as client, client.websocket_connect("/ws/lobby") as socket:
+        assert received(socket)["type"] == "lobby"
+        answers = []
+        for _ in range(5):
+            socket.send_json({"type": "ping"})
+            answers.append(received(socket))
+        assert answers[0] == {"type": "pong"}
+        assert answers[-1]["type"] == "error"
+        assert answers[-1]["error"]["code"] == "rate_limited"

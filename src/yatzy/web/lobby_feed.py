@@ -270,7 +270,7 @@ async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter) 
             text = message.get("text")
             if text is None:
                 return  # a binary frame: not this protocol
-            if len(text) > MAX_MESSAGE or not limiter.allow(client):
+            if len(text) > MAX_MESSAGE or not await limiter.allow(client):
                 reply = {"type": "error", **error_body(
                     WebCode.RATE_LIMITED, t._(N_("Too many requests: wait a moment")))}
             else:
