@@ -15,6 +15,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -82,3 +83,26 @@ def redis_url() -> str:
     finally:
         client.close()
     return url
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A scratch PostgreSQL database for a test module (see :func:`postgres_database`)."""
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sql_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    """A game database for one test, on SQLite and on PostgreSQL (emptied afterwards):
+    a module imports this fixture with :func:`postgres_url` and names it its ``db``."""
+    if request.param == "sqlite":
+        yield tmp_path / "games.sqlite3"
+        return
+    url: str = request.getfixturevalue("postgres_url")
+    yield url
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        for table in sa.inspect(connection).get_table_names():
+            connection.exec_driver_sql(f'DROP TABLE IF EXISTS "{table}" CASCADE')
+    engine.dispose()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.playing import TickingClock
+from tests.services import postgres_url, sql_db  # noqa: F401 (both databases: see sql_db)
 from yatzy.app import GameService
 from yatzy.bootstrap import open_service
 

@@ -12,7 +12,6 @@ import pytest
 from openskill.models import PlackettLuce
 
 from tests.app.playing import TickingClock
-from tests.services import postgres_database
 from yatzy.app import GameService
 from yatzy.app.errors import BadQuery, PlayerNotFound
 from yatzy.app.profiles import ACCURACY_MIN_GAMES, GLICKO, OPENSKILL
@@ -23,26 +22,10 @@ from yatzy.core.actions import Roll, Score
 from yatzy.core.rulesets import ruleset
 
 
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    with postgres_database() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
-    if request.param == "sqlite":
-        yield tmp_path / "games.sqlite3"
-        return
-    import sqlalchemy as sa
-
-    url: str = request.getfixturevalue("postgres_url")
-    yield url
-    engine = sa.create_engine(url)
-    with engine.begin() as connection:
-        for table in sa.inspect(connection).get_table_names():
-            connection.exec_driver_sql(f'DROP TABLE IF EXISTS "{table}" CASCADE')
-    engine.dispose()
+@pytest.fixture
+def db(sql_db: str | Path) -> str | Path:
+    """Each test on SQLite and on PostgreSQL."""
+    return sql_db
 
 
 @pytest.fixture
