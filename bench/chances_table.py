@@ -27,19 +27,9 @@ import sys
 import time
 from collections.abc import Iterator
 
+from procstat import memory
+
 START = time.perf_counter()
-
-
-def memory() -> dict[str, int]:
-    """This process's resident memory in kB: ``VmRSS``, ``RssAnon``, ``RssFile`` (pages
-    of mapped files, shared) and ``VmHWM`` (the peak)."""
-    found = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            name, _, value = line.partition(":")
-            if name in ("VmRSS", "RssAnon", "RssFile", "VmHWM"):
-                found[name] = int(value.split()[0])
-    return found
 
 
 def play(s: object, rules: str, games: int, seed: int) -> Iterator[object]:

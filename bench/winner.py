@@ -21,24 +21,14 @@ import statistics
 import sys
 import time
 
+from procstat import memory
+
 START = time.perf_counter()
 
 import yatzy  # noqa: E402 - after START: the start-up counts the imports
 from yatzy.bots import make_bot  # noqa: E402
 from yatzy.solver import artifacts  # noqa: E402
 from yatzy.solver.winning import remaining_table  # noqa: E402
-
-
-def memory() -> dict[str, int]:
-    """This process's resident memory in kB: ``VmRSS``, ``RssAnon``, ``RssFile`` (pages
-    of mapped files, shared) and ``VmHWM`` (the peak)."""
-    found = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            name, _, value = line.partition(":")
-            if name in ("VmRSS", "RssAnon", "RssFile", "VmHWM"):
-                found[name] = int(value.split()[0])
-    return found
 
 
 def ms(x: float) -> str:
