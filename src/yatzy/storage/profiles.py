@@ -56,6 +56,21 @@ def _rules(name: str, key: str) -> Ruleset:
     return Ruleset.from_dict({"name": name, "options": json.loads(key)})
 
 
+def bests_query(mine: sa.Subquery) -> sa.Select[Any]:
+    """The best total and the number of games of each ruleset (its name and options)
+    among the seats ``mine`` (``game_id``, ``seat``) whose results are stored."""
+    return (
+        sa.select(games.c.ruleset, games.c.options_key,
+                  sa.func.max(results.c.total).label("best"),
+                  sa.func.count().label("games"))
+        .select_from(mine)
+        .join(results, sa.and_(results.c.game_id == mine.c.game_id,
+                               results.c.seat == mine.c.seat))
+        .join(games, games.c.id == mine.c.game_id)
+        .group_by(games.c.ruleset, games.c.options_key)
+    )
+
+
 class ProfileQueries:
     """The profile part of the SQL repository (a mixin: the repository gives the
     engine, its transactions and reads)."""
@@ -217,17 +232,7 @@ class ProfileQueries:
 
     def player_bests(self, player_id: str, name: str) -> list[BestScore]:
         mine = self._seats_of(player_id, name)
-        query = (
-            sa.select(games.c.ruleset, games.c.options_key,
-                      sa.func.max(results.c.total).label("best"),
-                      sa.func.count().label("games"))
-            .select_from(mine)
-            .join(results, sa.and_(results.c.game_id == mine.c.game_id,
-                                   results.c.seat == mine.c.seat))
-            .join(games, games.c.id == mine.c.game_id)
-            .where(games.c.status == _FINISHED)
-            .group_by(games.c.ruleset, games.c.options_key)
-        )
+        query = bests_query(mine).where(games.c.status == _FINISHED)
         rows = self._read(lambda c: c.execute(query).all())
         found = [BestScore(_rules(r.ruleset, r.options_key), int(r.best), int(r.games))
                  for r in rows]

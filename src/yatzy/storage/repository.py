@@ -58,7 +58,7 @@ from yatzy.core.game import Game
 from yatzy.core.record import record_header, step_entry, with_actions
 from yatzy.core.rulesets import Ruleset
 from yatzy.storage.devices import DeviceRows, same_player_keys
-from yatzy.storage.profiles import ProfileQueries, record_settlement
+from yatzy.storage.profiles import ProfileQueries, bests_query, record_settlement
 from yatzy.storage.tables import (
     changes,
     daily_entries,
@@ -782,17 +782,7 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
         return [SeatedGame(game, seat) for game, seat in found if isinstance(game, SavedGame)]
 
     def bests(self, key_hash: str) -> list[BestScore]:
-        mine = _seats_of(key_hash)
-        query = (
-            sa.select(games.c.ruleset, games.c.options_key,
-                      sa.func.max(results.c.total).label("best"),
-                      sa.func.count().label("games"))
-            .select_from(mine)
-            .join(results, sa.and_(results.c.game_id == mine.c.game_id,
-                                   results.c.seat == mine.c.seat))
-            .join(games, games.c.id == mine.c.game_id)
-            .group_by(games.c.ruleset, games.c.options_key)
-        )
+        query = bests_query(_seats_of(key_hash))
         rows = self._read(lambda c: c.execute(query).all())
         found = [BestScore(_rules_of(r.ruleset, r.options_key), int(r.best), int(r.games))
                  for r in rows]
