@@ -484,6 +484,8 @@ class LobbyGame(BaseModel):
     players: list[str] = Field(description="As a page shows them")
     round: int
     rounds: int
+    rated: bool = Field(description="The result counts for the players' ratings (a "
+                        "full table of named players; each person plays on the move clock)")
     created_at: str
     watch_url: str
 
