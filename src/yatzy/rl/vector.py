@@ -111,9 +111,9 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         #: The solver's strategy, with ``regret=True`` (else ``None``).
         self.strategy: Strategy | None = None
         if self.regret:
-            from yatzy.solver import strategy
+            from yatzy.solver.policy import table_strategy
 
-            self.strategy = strategy(self.ruleset)
+            self.strategy = table_strategy(self.ruleset)
             model = self.strategy.model
             self._kernels = self.strategy.kernels
         else:

@@ -687,6 +687,9 @@ static PyMethodDef Kernels_methods[] = {
     {"saved_turn", (PyCFunction)Kernels_saved_turn, METH_VARARGS,
      "saved_turn(mask, u, levels, rank, next, ns_next, optimistic, abox, values, keeps) -> "
      "allowed boxes: one state's turn with saved rolls"},
+    {"saved_play", (PyCFunction)Kernels_saved_play, METH_VARARGS,
+     "saved_play(mask, u, levels, rank, next, ns_next, optimistic, rows, saved, games): one "
+     "turn of games in one state, played optimally with saved rolls"},
     {"regrets", (PyCFunction)Kernels_regrets, METH_VARARGS,
      "regrets(state, dice, left, actions, restart, regret, threads): each game's regret"},
     {NULL, NULL, 0, NULL}};

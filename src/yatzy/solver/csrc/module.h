@@ -43,6 +43,7 @@ int overlap(const Py_buffer *a, const Py_buffer *b);
 /* saved_glue.c */
 PyObject *Kernels_saved_layer(KernelsObject *self, PyObject *args);
 PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args);
+PyObject *Kernels_saved_play(KernelsObject *self, PyObject *args);
 
 /* advise.c */
 PyObject *Kernels_advise(KernelsObject *self, PyObject *args);

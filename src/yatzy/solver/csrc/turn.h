@@ -87,6 +87,12 @@ int saved_jobs(const Kernels *t, Scratch *s, const SavedLayer *L, const int32_t 
 int saved_turn(const Kernels *t, Scratch *s, const SavedLayer *L, int mask, int u, int levels,
                double *bv, double *keeps, int64_t *abox, int *nallowed);
 
+/* One turn of the games idx[0 .. n - 1] of `rows` in state (mask, 0, u) with saved
+ * rolls, from saved_turn's tables: see saved.c. Returns 0, -1 or -3. */
+int saved_play(const Kernels *t, const SavedLayer *L, int mask, int u, int levels,
+               const double *bv, const double *keeps, const int64_t *abox, int nallowed,
+               int64_t *rows, int64_t *saved, const int64_t *idx, ptrdiff_t n);
+
 /* Advice's turn tables of state (mask, y, u): the box values bv (see box_value) and the
  * keeps of each number of rerolls (see turn_block). */
 void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u, int rerolls,
