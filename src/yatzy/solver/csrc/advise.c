@@ -196,15 +196,20 @@ PyObject *Kernels_advise(KernelsObject *self, PyObject *args) {
     int faces[DICE_MAX];
     int r = read_dice(t, dice, faces);
     if (r < 0) return NULL;
-    if (mask != self->adv_mask || y != self->adv_y || u != self->adv_u) {
+    /* The passes only as far as `left` needs them (none after the last roll): a turn
+     * asks its state again with fewer rolls left. */
+    if (mask != self->adv_mask || y != self->adv_y || u != self->adv_u
+        || left > self->adv_steps) {
         Scratch *s = self->scratch;
         self->adv_mask = -1;
-        turn_tables(t, s, mask, y, u, t->rolls - 1, self->adv_values, self->adv_keeps);
+        turn_single(t, &s->plan, self->adv_work, mask, y, u, left, self->adv_values,
+                    self->adv_keeps);
         self->adv_n = s->plan.nallowed;
         for (int i = 0; i < self->adv_n; i++) self->adv_abox[i] = s->plan.abox[i];
         self->adv_mask = mask;
         self->adv_y = y;
         self->adv_u = u;
+        self->adv_steps = left;
     }
     return option_list(t, self->adv_abox, self->adv_n, self->adv_values,
                        left ? self->adv_keeps + (size_t)(left - 1) * t->nk : NULL, r, faces,
