@@ -669,7 +669,7 @@ static PyMethodDef Kernels_methods[] = {
      "solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ..."},
     {"turn", (PyCFunction)Kernels_turn, METH_VARARGS,
      "turn(mask, y, u, rerolls, abox, values, keeps) -> allowed boxes"},
-    {"advise", (PyCFunction)Kernels_advise, METH_VARARGS,
+    {"advise", (PyCFunction)(void (*)(void))Kernels_advise, METH_FASTCALL,
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"remaining", (PyCFunction)Kernels_remaining, METH_VARARGS,

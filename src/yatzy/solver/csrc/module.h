@@ -46,7 +46,7 @@ PyObject *Kernels_saved_layer(KernelsObject *self, PyObject *args);
 PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args);
 
 /* advise.c */
-PyObject *Kernels_advise(KernelsObject *self, PyObject *args);
+PyObject *Kernels_advise(KernelsObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Kernels_forget(KernelsObject *self, PyObject *ignored);
 /* Learn what a plain Python subclass of tuple looks like (see check_option_type). */
 int advise_module_init(void);
