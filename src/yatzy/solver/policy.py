@@ -104,6 +104,8 @@ class Strategy:
         )
         #: The compiled view of the tables and values.
         self.kernels = kernels.compile_tables(model.tables, values)
+        #: Its advice (``Kernels.advise``), looked up once: :meth:`advise` calls it.
+        self._advise = self.kernels.advise
         #: The turn tables of a state (:func:`turn.turn_routine`).
         self._turn = turn.turn_routine(self.kernels, model.tables, model.rolls - 1)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
@@ -177,18 +179,22 @@ class Strategy:
         """
         if not isinstance(game, Game):
             check_game(game)
-        card, dice = game.card, game.dice
-        r = self.ruleset
-        if dice is not None and (card.ruleset is r or card.ruleset == r):
-            # The game checked its dice and rolls; the compiled code reads the card.
-            options = self.kernels.advise(
-                card.entries, card.yahtzee_bonus_count * r.extra_yahtzee_points, dice,
-                r.rolls - game.rolls_used, self._actions, Option,
-            )
-            if options is not None:
-                return options
+        dice = game.dice
+        if dice is not None:
+            # One player's card is the current one; otherwise the game works it out.
+            cards = game.cards
+            card = cards[0] if len(cards) == 1 else game.card
+            r = self.ruleset
+            if card.ruleset is r or card.ruleset == r:
+                # The game checked its dice and rolls; the compiled code reads the card.
+                options = self._advise(
+                    card.entries, card.yahtzee_bonus_count * r.extra_yahtzee_points, dice,
+                    r.rolls - game.rolls_used, self._actions, Option,
+                )
+                if options is not None:
+                    return options
         # Once the game is over the current player's card is complete: no options.
-        return self.advise_card(card, dice, game.rolls_left)
+        return self.advise_card(game.card, dice, game.rolls_left)
 
     def advise_card(
         self, card: Scorecard, dice: Sequence[int] | None = None, rolls_left: int | None = None

@@ -101,6 +101,8 @@ typedef struct {
     /* Made here: entry_of roll by roll, with five of a kind reading entry 0 ([nr][nb]),
      * and each box's first entry ([nb + 1]). */
     int32_t *entry_by_roll;
+    /* The same box by box ([nb][nr]), for loops over the rolls of one box. */
+    int32_t *entry_by_box;
     int32_t *box_start;
     /* The order of the best-keep pass: keeps 1 .. nk - 1 by number of dice (parts come
      * first), and among as many dice by number of parents, in runs (groups) of keeps

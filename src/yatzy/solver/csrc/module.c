@@ -85,6 +85,7 @@ static void Kernels_dealloc(KernelsObject *self) {
     PyMem_Free(self->adv_abox);
     PyMem_Free(self->adv_values);
     PyMem_Free(self->adv_keeps);
+    PyMem_Free(self->adv_work);
     if (self->scratch) {
         scratch_free(self->scratch);
         PyMem_Free(self->scratch);
@@ -157,13 +158,14 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     /* What the calls keep: their scratch memory and advice's tables. */
     Scratch *scratch = NULL;
     int64_t *abox = NULL;
-    double *values = NULL, *keeps = NULL;
+    double *values = NULL, *keeps = NULL, *work = NULL;
     if (status == K_OK) {
         scratch = PyMem_Calloc(1, sizeof(Scratch));
         abox = PyMem_Malloc(sizeof(int64_t) * t->nb);
         values = PyMem_Malloc(sizeof(double) * ((size_t)t->ne + FACES * t->nb));
         keeps = PyMem_Malloc(sizeof(double) * ((size_t)t->rolls * t->nk));
-        if (!scratch || !abox || !values || !keeps || scratch_init(t, scratch) < 0) {
+        work = PyMem_Malloc(sizeof(double) * ((size_t)t->ne + FACES * t->nb + t->nr));
+        if (!scratch || !abox || !values || !keeps || !work || scratch_init(t, scratch) < 0) {
             PyErr_NoMemory();
             status = K_NOMEM;
             if (scratch) scratch_free(scratch);
@@ -178,6 +180,7 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
         PyMem_Free(abox);
         PyMem_Free(values);
         PyMem_Free(keeps);
+        PyMem_Free(work);
         return -1;
     }
     self->views[0] = b[A_FIVE_POINTS];
@@ -187,6 +190,7 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     self->adv_abox = abox;
     self->adv_values = values;
     self->adv_keeps = keeps;
+    self->adv_work = work;
     self->adv_mask = -1;
     self->t = t;
     return 0;
@@ -665,7 +669,7 @@ static PyMethodDef Kernels_methods[] = {
      "solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ..."},
     {"turn", (PyCFunction)Kernels_turn, METH_VARARGS,
      "turn(mask, y, u, rerolls, abox, values, keeps) -> allowed boxes"},
-    {"advise", (PyCFunction)Kernels_advise, METH_VARARGS,
+    {"advise", (PyCFunction)(void (*)(void))Kernels_advise, METH_FASTCALL,
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"remaining", (PyCFunction)Kernels_remaining, METH_VARARGS,
