@@ -326,7 +326,7 @@ static int block_lanes(const Regrets *rs, ptrdiff_t bk, int *mask, int *y, int *
 
 /* Blocks taken at a time by a thread; how many games ahead the last roll's are fetched;
  * hits taken at a time. */
-#define REGRET_GRAIN 4
+#define REGRET_GRAIN 8
 #define REGRET_AHEAD 6
 #define HIT_GRAIN 256
 #define HIT_AHEAD 4
