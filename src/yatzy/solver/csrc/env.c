@@ -194,8 +194,12 @@ typedef struct {
     int ok;
 } RegretWorker;
 
+/* The levels of keeps a memo row holds: rolls - 2 (a turn's first decision reads the
+ * keeps of rolls - 2 rerolls left, and writes those of fewer). */
+INLINE int memo_levels(const Kernels *t) { return t->rolls > 2 ? t->rolls - 2 : 0; }
+
 int regret_memo_width(const Kernels *t) {
-    return t->key_start[t->nb] + (t->rolls > 2 ? t->rolls - 2 : 0) * t->first_roll;
+    return t->key_start[t->nb] + memo_levels(t) * t->first_roll;
 }
 
 /* The regret of game a: the value of the best option minus that of its action, each
@@ -267,9 +271,12 @@ INLINE uint32_t ask_key(const Kernels *t, const Ask *a) {
     return (uint32_t)(((int64_t)a->mask * t->y_count + a->y) * t->stride + a->u);
 }
 
-/* 1 when memo key `code` answers game a's decision (see RegretMemo), else 0. */
+/* 1 when memo key `code` answers game a's decision (see RegretMemo), else 0: a key
+ * names the row's state and how many rerolls left it answers, and a row holds the keeps
+ * of at most memo_levels(t) levels, whatever a made-up key says. */
 INLINE int memo_answers(const Kernels *t, int64_t code, const Ask *a) {
-    return code >= 0 && (code >> 5) == (int64_t)ask_key(t, a) && a->left <= (code & 31);
+    return code >= 0 && (code >> 5) == (int64_t)ask_key(t, a) && a->left <= (code & 31)
+           && a->left <= memo_levels(t);
 }
 
 /* Game a's regret from its memo row (memo_answers said yes). */
