@@ -182,7 +182,15 @@ def plausible(draw: st.DrawFn, method: str) -> tuple[list[Any], dict[str, Any]]:
     elif method == "regrets":
         n = draw(st.integers(1, 6))
         found = S.regret_args(K, n)
-        for i, a in enumerate(found[:6]):
+        if draw(st.booleans()):  # rows written by a first call: a memo that answers
+            K.regrets(*found)
+            found[2][:] = np.maximum(found[2] - 1, 0)
+        rows = draw(st.integers(0, n + 1))
+        if rows != n:
+            found[7], found[8] = np.full(rows, -1, np.int64), np.zeros((rows, K.memo_width()))
+        for i, a in enumerate(found):
+            if i == 6:
+                continue
             if draw(st.integers(0, 5)) == 0:
                 found[i] = draw(arrays(a.size, a.dtype, -3, 70))
             elif draw(st.integers(0, 2)) == 0 and a.size:
@@ -206,7 +214,7 @@ def fuzz_plausible(call: tuple[str, tuple[list[Any], dict[str, Any]]]) -> None:
 #: How many arguments each method takes (play: 8 or 9).
 ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 2,
          "distribution": 6, "play": 9, "seed_games": 3, "step_games": 10,
-         "regrets": 7}
+         "regrets": 9, "memo_width": 0}
 
 
 @given(st.sampled_from(METHODS).flatmap(lambda m: st.tuples(

@@ -50,7 +50,8 @@ typedef struct {
     vd *ev5;  /* [6 nb]: five of a kind's value in each box */
     vd *S;    /* [nr]: the best box per roll */
     vd *A;    /* [nk]: keeps, then the rolls' values */
-    vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation) */
+    vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation; the
+               * first first_roll of each, the keeps smaller than a roll) */
     void *block;
 } Scratch;
 
@@ -148,7 +149,8 @@ INLINE void turn_passes(const Kernels *t, Scratch *sc, int rerolls, double *rest
     for (int r = 0; r < nr; r++) A[fr + r] = S[r];
     for (int s = 0; s < rerolls; s++) {
         expect_pass(t, A);
-        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
+        /* The keeps smaller than a roll: the options after a roll (sub_keeps). */
+        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * (size_t)t->first_roll);
         if (keeps)
             for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
         /* The table build needs the rolls' values after every step; advice and the
