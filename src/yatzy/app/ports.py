@@ -13,6 +13,7 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from yatzy.app.devices import Passkey
+from yatzy.app.errors import AlreadyWaiting
 from yatzy.app.events import Event
 from yatzy.app.feed import ChangeLog
 from yatzy.app.profiles import ProfileRepository
@@ -34,6 +35,11 @@ from yatzy.core.rulesets import Ruleset
 #: ruleset name (every variant of it) or ``None`` (every ruleset).
 RulesFilter = Ruleset | str | None
 
+#: What :meth:`MatchRepository.add_tickets` answers for an arrival: the ticket as stored
+#: (waiting, or matched) and, when its arrival made the pairing, the ticket it took (seat
+#: 0; the arrival has seat 1); or :class:`~yatzy.app.errors.AlreadyWaiting`.
+Arrived = tuple[Ticket, Ticket | None] | AlreadyWaiting
+
 
 class PlayerRepository(Protocol):
     """Where players, the server's settings and the daily challenges' entries live.
@@ -51,6 +57,11 @@ class PlayerRepository(Protocol):
                       ) -> Player | None:
         """The player whose browser has the key ``key_hash``; with ``create_at``, a new
         player without a name is made for a key no player has."""
+        ...
+
+    def players_of_keys(self, key_hashes: Sequence[str]) -> dict[str, Player]:
+        """The players of the browsers with the keys ``key_hashes`` (by key hash; a key
+        no player has is left out), in one read."""
         ...
 
     def player_named(self, name_key: str) -> Player | None:
@@ -117,6 +128,17 @@ class MatchRepository(Protocol):
         (now matched to ``game_id``, seat 0; the new one has seat 1), else ``None``."""
         ...
 
+    def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
+                    nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                    pool: int = 1000) -> list[Arrived]:
+        """Store new tickets (with the id of the game each would make) in one
+        transaction, as :meth:`add_ticket` one by one in their order would: each pairs
+        with ``nearest(waiting, ticket)`` among the tickets waiting by then (up to
+        ``pool`` stored ones asked about since ``stale_before``, the oldest first, and
+        the earlier arrivals left waiting), or waits. A stored ticket another process's
+        pairing holds at that moment is left to it. The answer of each, in their order."""
+        ...
+
     def ticket(self, ticket_id: str) -> Ticket | None:
         """The ticket whose id (the SHA-256 of the ticket) is ``ticket_id``."""
         ...
@@ -149,6 +171,11 @@ class MatchRepository(Protocol):
 
     def unrated_games(self, player_id: str) -> list[str]:
         """The player's rated games whose result has not counted yet."""
+        ...
+
+    def players_unrated(self, player_ids: Sequence[str]) -> set[str]:
+        """Those of ``player_ids`` who have rated games whose result has not counted
+        yet (:meth:`unrated_games`), in one read."""
         ...
 
     def overdue_rated(self, before: datetime, limit: int) -> list[str]:
@@ -243,6 +270,12 @@ class GameRepository(DeviceRepository, MatchRepository, ProfileRepository, Chang
             claims: Sequence[tuple[int, str]] = ()) -> None:
         """Store a new game; ``claims`` are ``(seat, key_hash)``: browsers that sit in
         its seats from the start (as :meth:`claim`), in the same transaction."""
+        ...
+
+    def add_many(self, new: Sequence[tuple[SavedGame, Sequence[Event],
+                                          Sequence[tuple[int, str]]]]) -> None:
+        """Store new games, each with its events and claims (as :meth:`add`), in one
+        transaction."""
         ...
 
     def save(self, saved: SavedGame, *, expected_version: int,

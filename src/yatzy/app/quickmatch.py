@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from yatzy.app.access import player_key_hash, token_hash
 from yatzy.app.errors import (
+    AlreadyWaiting,
     GameNotFound,
     NameNeeded,
     StorageError,
@@ -54,7 +56,7 @@ from yatzy.app.ratings import (
     ranked_totals,
     rate_pair,
 )
-from yatzy.app.saved import MATCHED, WAITING, SavedGame, Seat, Ticket
+from yatzy.app.saved import MATCHED, WAITING, Player, SavedGame, Seat, Ticket
 from yatzy.app.skill import FEWEST_PLAYERS, MOST_PLAYERS, Skill, rate_field
 from yatzy.bots import bot_names
 from yatzy.core.errors import RecordError
@@ -109,6 +111,38 @@ class MatchStatus:
     offer: str | None = None
 
 
+def nearest(waiting: Sequence[Ticket], mine: Ticket) -> Ticket | None:
+    """The ticket among ``waiting`` that ``mine`` pairs with: of its ruleset and another
+    player, the rating nearest first, then the oldest (then the lowest id); ``None``
+    when there is none.
+
+    >>> from datetime import UTC
+    >>> def t(id, player, rating, minute, rules="yatzy"):
+    ...     at = datetime(2026, 1, 1, 12, minute, tzinfo=UTC)
+    ...     return Ticket(id, player, player, "k", "t", rules, rating, WAITING, at, at)
+    >>> pool = [t("a", "ann", 1530, 2), t("b", "bo", 1470, 1), t("c", "cy", 1500, 0, "yahtzee")]
+    >>> nearest(pool, t("d", "dee", 1500, 3)).id, nearest(pool, t("e", "bo", 1490, 3)).id
+    ('b', 'a')
+    >>> nearest(pool[:1], t("f", "ann", 1500, 3)) is None
+    True
+    """
+    found = [t for t in waiting if t.rules == mine.rules and t.player_id != mine.player_id]
+    if not found:
+        return None
+    return min(found, key=lambda t: (abs(t.rating - mine.rating), t.created_at, t.id))
+
+
+@dataclass
+class _Request:
+    """A quick-match request waiting to be stored with others (:meth:`QuickMatch.request`)."""
+
+    player_key: str
+    rules: str
+    ticket: str
+    done: bool = False
+    error: Exception | None = None
+
+
 class QuickMatch:
     """Quick match and ratings over a :class:`~yatzy.app.ports.GameRepository` and the
     games of a :class:`~yatzy.app.service.GameService` (``service.matches``)."""
@@ -118,6 +152,10 @@ class QuickMatch:
         self._games = games
         self._repo = repository
         self._clock = clock
+        #: Requests waiting to be stored, and the lock of the one that stores them.
+        self._queue: list[_Request] = []
+        self._queued = threading.Lock()
+        self._pairing = threading.Lock()
 
     # --- Tickets --------------------------------------------------------------------
 
@@ -125,31 +163,94 @@ class QuickMatch:
         """Queue the player of ``player_key`` for a rated game of ``rules`` (a ruleset's
         name, its standard options) and pair them at once if someone waits: the ticket.
         The player needs a display name (:class:`~yatzy.app.errors.NameNeeded`) and
-        waits with one ticket at most (:class:`~yatzy.app.errors.AlreadyWaiting`)."""
+        waits with one ticket at most (:class:`~yatzy.app.errors.AlreadyWaiting`).
+
+        The requests that come while another is stored are stored together next (one
+        transaction pairs them all, as one by one in their order, and one more stores
+        their games): so a crowd that asks at once costs a few commits, not two each."""
         from yatzy.app.players import _standard
 
-        standard = _standard(rules)
-        key_hash = player_key_hash(player_key)
-        player = self._games.players.me(player_key)
-        if player.name is None:
-            raise NameNeeded()
-        if self._repo.unrated_games(player.id):
-            self.settle_player(player.id)
-            player = self._games.players.me(player_key)
+        mine = _Request(player_key, _standard(rules).name, new_ticket())
+        with self._queued:
+            self._queue.append(mine)
+        with self._pairing:
+            if not mine.done:
+                with self._queued:
+                    batch, self._queue = self._queue, []
+                try:
+                    self._serve(batch)
+                finally:
+                    for request in batch:
+                        request.done = True
+        if mine.error is not None:
+            raise mine.error
+        return mine.ticket
+
+    def _serve(self, batch: list[_Request]) -> None:
+        """Store and pair the tickets of ``batch``, and store the games of its pairings
+        (the caller holds the pairing lock); each request's failure is kept on it."""
+        try:
+            known = self._repo.players_of_keys(
+                [player_key_hash(request.player_key) for request in batch])
+            players: dict[str, Player] = {}
+            for request in batch:
+                player = known.get(player_key_hash(request.player_key))
+                if player is None:  # a key seen the first time: a player without a name
+                    player = self._games.players.me(request.player_key)
+                if player.name is None:
+                    request.error = NameNeeded()
+                else:
+                    players[request.player_key] = player
+            for player_id in self._repo.players_unrated(
+                    sorted({player.id for player in players.values()})):
+                self.settle_player(player_id)  # their rating counts those games first
+                for player_key, player in list(players.items()):
+                    if player.id == player_id:
+                        players[player_key] = self._games.players.me(player_key)
+            now = self._clock()
+            arrivals = [(self._new(request, players[request.player_key], now), request)
+                        for request in batch if request.player_key in players]
+            answers = self._repo.add_tickets(
+                [(ticket, uuid.uuid4().hex) for ticket, _ in arrivals],
+                stale_before=now - timedelta(seconds=STALE), nearest=nearest)
+        except StorageError as exc:
+            for request in batch:
+                request.error = request.error or exc
+            return
+        pairs: list[tuple[list[Ticket], _Request]] = []
+        for (_, request), answer in zip(arrivals, answers, strict=True):
+            if isinstance(answer, AlreadyWaiting):
+                request.error = answer
+            elif answer[1] is not None:
+                pairs.append(([answer[1], answer[0]], request))
+        try:
+            self._games.add_games([self._game(tickets) for tickets, _ in pairs])
+        except StorageError:
+            for tickets, request in pairs:  # one by one: each failure to its request
+                try:
+                    self._start(tickets[0].game_id or "", tickets)
+                except StorageError as exc:
+                    request.error = exc
+
+    @staticmethod
+    def _new(request: _Request, player: Player, now: datetime) -> Ticket:
+        """The waiting ticket of ``request`` by ``player`` (named)."""
         assert player.name is not None
-        ticket = new_ticket()
-        now = self._clock()
-        mine = Ticket(token_hash(ticket), player.id, player.name, key_hash,
-                      token_hash(seat_token(ticket)), standard.name,
-                      DEFAULT_RATING if player.rating is None else player.rating,
+        ticket = request.ticket
+        return Ticket(token_hash(ticket), player.id, player.name,
+                      player_key_hash(request.player_key), token_hash(seat_token(ticket)),
+                      request.rules, DEFAULT_RATING if player.rating is None else player.rating,
                       WAITING, now, now)
-        game_id = uuid.uuid4().hex
-        partner = self._repo.add_ticket(mine, stale_before=now - timedelta(seconds=STALE),
-                                        game_id=game_id, limit=CANDIDATES)
-        if partner is not None:
-            self._start(game_id, [partner, replace(mine, status=MATCHED, game_id=game_id,
-                                                   seat=1, matched_at=now)])
-        return ticket
+
+    def _game(self, tickets: list[Ticket]) -> tuple[SavedGame, list[tuple[int, str]]]:
+        """The new game of a pairing (its ``tickets`` in seat order) and its seats'
+        claims."""
+        assert tickets[0].game_id is not None
+        saved = self._games.new_game(
+            ruleset(tickets[0].rules),
+            [Seat(t.name, token_hash=t.token_hash) for t in tickets],
+            game_id=tickets[0].game_id, rated=True)
+        return saved, [(t.seat, t.key_hash) for t in tickets if t.seat is not None]
 
     def _mine(self, player_key: str | None, ticket: object) -> Ticket:
         """The ticket (a secret, as a seat's token is: whoever holds it asks about it);
@@ -235,12 +336,9 @@ class QuickMatch:
             except GameNotFound:
                 pass
         tickets = paired or self._repo.match_of(game_id)
-        rules = ruleset(tickets[0].rules)
         try:
-            self._games.create(rules, [Seat(t.name, token_hash=t.token_hash) for t in tickets],
-                               game_id=game_id, rated=True,
-                               claims=[(t.seat, t.key_hash) for t in tickets
-                                       if t.seat is not None])
+            self._games.add_games([self._game(
+                [replace(t, game_id=game_id) for t in tickets])])
         except StorageError as exc:
             try:
                 self._games.load(game_id)  # stored by the other at the same moment

@@ -32,7 +32,7 @@ from yatzy.app.errors import (
 )
 from yatzy.app.events import Event, GameDeleted
 from yatzy.app.feed import StoredChange
-from yatzy.app.ports import RulesFilter
+from yatzy.app.ports import Arrived, RulesFilter
 from yatzy.app.ratings import Rating
 from yatzy.app.saved import (
     CANCELLED,
@@ -78,6 +78,9 @@ from yatzy.storage.tables import (
 T = TypeVar("T")
 
 PLAYING, FINISHED = "playing", "finished"
+
+#: Transactions tried for new quick-match tickets before the store's failure is told.
+_TRIES = 3
 
 #: What decoding a row that was not written by us raises (JSON, dates, seats).
 _DECODING = (ValueError, TypeError, KeyError, AttributeError)
@@ -345,15 +348,26 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
 
     def add(self, saved: SavedGame, *, events: Sequence[Event] = (),
             claims: Sequence[tuple[int, str]] = ()) -> None:
+        self.add_many([(saved, events, claims)])
+
+    def add_many(self, new: Sequence[tuple[SavedGame, Sequence[Event],
+                                          Sequence[tuple[int, str]]]]) -> None:
+        if not new:
+            return
         with self._transaction() as connection:
-            connection.execute(games.insert().values(
-                id=saved.id, record=record_header(saved.game), **self._row(saved)))
+            self._write_rows(connection, games, [
+                {"id": saved.id, "record": record_header(saved.game), **self._row(saved)}
+                for saved, _, _ in new])
             self._write_rows(connection, seat_keys, [
                 {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
-                 "claimed_at": saved.created_at} for seat, key_hash in claims])
-            self._write_rows(connection, moves, self._move_rows(saved, 0))
-            self._write_rows(connection, results, self._result_rows(saved))
-            self._write_rows(connection, changes, self._log_rows(events))
+                 "claimed_at": saved.created_at}
+                for saved, _, claims in new for seat, key_hash in claims])
+            self._write_rows(connection, moves, [
+                row for saved, _, _ in new for row in self._move_rows(saved, 0)])
+            self._write_rows(connection, results, [
+                row for saved, _, _ in new for row in self._result_rows(saved)])
+            self._write_rows(connection, changes, self._log_rows(
+                [event for _, events, _ in new for event in events]))
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
@@ -925,6 +939,15 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 pass  # the same key made a player at the same moment: that one it is
             return self._player(connection.execute(query).one())
 
+    def players_of_keys(self, key_hashes: Sequence[str]) -> dict[str, Player]:
+        if not key_hashes:
+            return {}
+        query = (sa.select(players, player_keys.c.key_hash)
+                 .join(player_keys, player_keys.c.player_id == players.c.id)
+                 .where(player_keys.c.key_hash.in_(sorted(set(key_hashes)))))
+        return {row.key_hash: self._player(row)
+                for row in self._read(lambda c: c.execute(query).all())}
+
     def player_named(self, name_key: str) -> Player | None:
         query = sa.select(players).where(players.c.name_key == name_key)
         row = self._read(lambda c: c.execute(query).first())
@@ -1067,6 +1090,92 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                                matched_at=ticket.created_at)
             return None
 
+    def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
+                    nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                    pool: int = 1000) -> list[Arrived]:
+        for _ in range(_TRIES):
+            try:
+                return self._add_tickets(arrivals, stale_before, nearest, pool)
+            except _NotPaired:
+                continue  # another process wrote a ticket of these players meanwhile
+        raise StorageError("The game database failed: the tickets met others too often")
+
+    def _add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], stale_before: datetime,
+                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                     limit: int) -> list[Arrived]:
+        if not arrivals:
+            return []
+        who = sorted({ticket.player_id for ticket, _ in arrivals})
+        rules = sorted({ticket.rules for ticket, _ in arrivals})
+        with self._transaction() as connection:
+            # A waiting ticket its holder stopped asking about is given up.
+            connection.execute(
+                match_tickets.update()
+                .where(match_tickets.c.waiting_player.in_(who),
+                       match_tickets.c.status == WAITING,
+                       match_tickets.c.seen_at < stale_before)
+                .values(status=EXPIRED, waiting_player=None))
+            waiting = set(connection.scalars(sa.select(match_tickets.c.waiting_player).where(
+                match_tickets.c.waiting_player.in_(who))))
+            # The waiting tickets, locked (on PostgreSQL; the one writer holds SQLite):
+            # one another process's pairing holds is left to it (skipped), and each taken
+            # here is still waiting when it is updated.
+            pool = [self._ticket(row) for row in connection.execute(
+                sa.select(match_tickets)
+                .where(match_tickets.c.status == WAITING, match_tickets.c.ruleset.in_(rules),
+                       match_tickets.c.seen_at >= stale_before)
+                .order_by(match_tickets.c.created_at, match_tickets.c.id).limit(limit)
+                .with_for_update(skip_locked=True))]
+            # The arrivals in their order, as one by one: each pairs with the nearest
+            # ticket waiting by then (stored before, or an earlier arrival), or waits.
+            new: dict[str, Ticket] = {}
+            taken: list[Ticket] = []
+            answers: list[tuple[Ticket, Ticket | None] | None] = []
+            for ticket, game_id in arrivals:
+                if ticket.player_id in waiting:
+                    answers.append(None)
+                    continue
+                partner = nearest(pool, ticket)
+                if partner is None:
+                    pool.append(ticket)
+                    waiting.add(ticket.player_id)
+                    new[ticket.id] = ticket
+                    answers.append((ticket, None))
+                    continue
+                pool.remove(partner)
+                waiting.discard(partner.player_id)
+                first = replace(partner, status=MATCHED, game_id=game_id, seat=0,
+                                matched_at=ticket.created_at)
+                mine = replace(ticket, status=MATCHED, game_id=game_id, seat=1,
+                               matched_at=ticket.created_at)
+                if partner.id in new:
+                    new[partner.id] = first
+                else:
+                    taken.append(first)
+                new[mine.id] = mine
+                answers.append((mine, first))
+            for ticket in sorted(taken, key=lambda t: t.id):
+                if connection.execute(match_tickets.update().where(
+                        match_tickets.c.id == ticket.id, match_tickets.c.status == WAITING,
+                ).values(status=MATCHED, waiting_player=None, game_id=ticket.game_id,
+                         seat=0, matched_at=ticket.matched_at)).rowcount != 1:
+                    raise _NotPaired  # never while it is locked: tried again all the same
+            try:
+                self._write_rows(connection, match_tickets, [
+                    {"id": t.id, "player_id": t.player_id,
+                     "waiting_player": t.player_id if t.status == WAITING else None,
+                     "name": t.name, "key_hash": t.key_hash, "token_hash": t.token_hash,
+                     "ruleset": t.rules, "rating": t.rating, "status": t.status,
+                     "created_at": t.created_at, "seen_at": t.seen_at, "game_id": t.game_id,
+                     "seat": t.seat, "matched_at": t.matched_at} for t in new.values()])
+            except sa.exc.IntegrityError:
+                raise _NotPaired from None  # a ticket of one of them stored meanwhile
+            self._write_rows(connection, rated_games, [
+                {"game_id": mine.game_id, "ruleset": mine.rules, "created_at": mine.matched_at}
+                for mine, partner in filter(None, answers) if partner is not None])
+        return [AlreadyWaiting() if answer is None else
+                (new.get(answer[0].id, answer[0]), answer[1]) for answer in answers]
+
     def ticket(self, ticket_id: str) -> Ticket | None:
         query = sa.select(match_tickets).where(match_tickets.c.id == ticket_id)
         row = self._read(lambda c: c.execute(query).first())
@@ -1140,6 +1249,20 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
             .order_by(rated_games.c.created_at, rated_games.c.game_id)
         )
         return list(self._read(lambda c: c.scalars(query).all()))
+
+    def players_unrated(self, player_ids: Sequence[str]) -> set[str]:
+        if not player_ids:
+            return set()
+        who = sorted(set(player_ids))
+        unrated = rated_games.c.rated_at.is_(None)
+        query = sa.union(
+            sa.select(match_tickets.c.player_id)
+            .join(rated_games, rated_games.c.game_id == match_tickets.c.game_id)
+            .where(unrated, match_tickets.c.player_id.in_(who)),
+            sa.select(rated_seats.c.player_id)
+            .join(rated_games, rated_games.c.game_id == rated_seats.c.game_id)
+            .where(unrated, rated_seats.c.player_id.in_(who)))
+        return set(self._read(lambda c: c.scalars(query).all()))
 
     def overdue_rated(self, before: datetime, limit: int) -> list[str]:
         query = (
