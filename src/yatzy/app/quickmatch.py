@@ -34,7 +34,7 @@ import secrets
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -139,6 +139,8 @@ class _Request:
     player_key: str
     rules: str
     ticket: str
+    #: Set when the request is stored (``done``), or when it is to store the queue.
+    ready: threading.Event = field(default_factory=threading.Event)
     done: bool = False
     error: Exception | None = None
 
@@ -152,10 +154,10 @@ class QuickMatch:
         self._games = games
         self._repo = repository
         self._clock = clock
-        #: Requests waiting to be stored, and the lock of the one that stores them.
+        #: Requests waiting to be stored, and whether one is storing a batch of them.
         self._queue: list[_Request] = []
         self._queued = threading.Lock()
-        self._pairing = threading.Lock()
+        self._busy = False
 
     # --- Tickets --------------------------------------------------------------------
 
@@ -173,15 +175,23 @@ class QuickMatch:
         mine = _Request(player_key, _standard(rules).name, new_ticket())
         with self._queued:
             self._queue.append(mine)
-        with self._pairing:
-            if not mine.done:
+            leads, self._busy = not self._busy, True
+        if not leads:
+            mine.ready.wait()  # stored by another, or handed the lead
+        if not mine.done:
+            with self._queued:
+                batch, self._queue = self._queue, []
+            try:
+                self._serve(batch)
+            finally:
+                for request in batch:
+                    request.done = True
+                    request.ready.set()
                 with self._queued:
-                    batch, self._queue = self._queue, []
-                try:
-                    self._serve(batch)
-                finally:
-                    for request in batch:
-                        request.done = True
+                    if self._queue:  # came meanwhile: the oldest stores them next
+                        self._queue[0].ready.set()
+                    else:
+                        self._busy = False
         if mine.error is not None:
             raise mine.error
         return mine.ticket
