@@ -329,6 +329,10 @@ class GameRepository(DeviceRepository, MatchRepository, ProfileRepository, Chang
         a game that no longer reads. The seed of a game not finished is left out."""
         ...
 
+    def has_game(self, game_id: str) -> bool:
+        """True when the game ``game_id`` is stored (without reading it)."""
+        ...
+
     def ids_starting_with(self, prefix: str) -> list[str]:
         """The ids of the stored games that start with ``prefix`` (ignoring case),
         sorted."""

@@ -339,12 +339,8 @@ class QuickMatch:
         browsers: made by whoever comes first, the request that paired (with the
         ``paired`` tickets, in seat order) or a holder asking about a pairing whose
         maker stopped before the game was stored."""
-        if paired is None:
-            try:
-                self._games.load(game_id)
-                return
-            except GameNotFound:
-                pass
+        if paired is None and self._repo.has_game(game_id):
+            return
         tickets = paired or self._repo.match_of(game_id)
         try:
             self._games.add_games([self._game(

@@ -82,6 +82,46 @@ PLAYING, FINISHED = "playing", "finished"
 #: Transactions tried for new quick-match tickets before the store's failure is told.
 _TRIES = 3
 
+# The statements of a quick match's every question, made once (and their compiled form
+# found at once in SQLAlchemy's cache): building a statement costs more than running it.
+_TICKET = sa.select(match_tickets).where(match_tickets.c.id == sa.bindparam("ticket_id"))
+_HAS_GAME = sa.select(games.c.id).where(games.c.id == sa.bindparam("game_id"))
+# And those of a batch of requests (:meth:`SqlGameRepository.add_tickets`).
+_PLAYERS_OF_KEYS = (
+    sa.select(players, player_keys.c.key_hash)
+    .join(player_keys, player_keys.c.player_id == players.c.id)
+    .where(player_keys.c.key_hash.in_(sa.bindparam("keys", expanding=True))))
+_PLAYERS_UNRATED = sa.union(
+    sa.select(match_tickets.c.player_id)
+    .join(rated_games, rated_games.c.game_id == match_tickets.c.game_id)
+    .where(rated_games.c.rated_at.is_(None),
+           match_tickets.c.player_id.in_(sa.bindparam("who", expanding=True))),
+    sa.select(rated_seats.c.player_id)
+    .join(rated_games, rated_games.c.game_id == rated_seats.c.game_id)
+    .where(rated_games.c.rated_at.is_(None),
+           rated_seats.c.player_id.in_(sa.bindparam("who", expanding=True))))
+_EXPIRE = (
+    match_tickets.update()
+    .where(match_tickets.c.waiting_player.in_(sa.bindparam("who", expanding=True)),
+           match_tickets.c.status == WAITING,
+           match_tickets.c.seen_at < sa.bindparam("stale_before"))
+    .values(status=EXPIRED, waiting_player=None))
+_WAITING_OF = sa.select(match_tickets.c.waiting_player).where(
+    match_tickets.c.waiting_player.in_(sa.bindparam("who", expanding=True)))
+_POOL = (
+    sa.select(match_tickets)
+    .where(match_tickets.c.status == WAITING,
+           match_tickets.c.ruleset.in_(sa.bindparam("rules", expanding=True)),
+           match_tickets.c.seen_at >= sa.bindparam("seen_since"))
+    .order_by(match_tickets.c.created_at, match_tickets.c.id)
+    .limit(sa.bindparam("limit"))
+    .with_for_update(skip_locked=True))
+_TAKE = (
+    match_tickets.update()
+    .where(match_tickets.c.id == sa.bindparam("ticket_id"), match_tickets.c.status == WAITING)
+    .values(status=MATCHED, waiting_player=None, game_id=sa.bindparam("game_id"), seat=0,
+            matched_at=sa.bindparam("matched_at")))
+
 #: What decoding a row that was not written by us raises (JSON, dates, seats).
 _DECODING = (ValueError, TypeError, KeyError, AttributeError)
 
@@ -693,6 +733,10 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 stored["record"]["seed"] = None
         return stored
 
+    def has_game(self, game_id: str) -> bool:
+        return self._read(lambda c: c.execute(_HAS_GAME, {"game_id": game_id}).first()
+                          ) is not None
+
     def ids_starting_with(self, prefix: str) -> list[str]:
         query = (
             sa.select(games.c.id)
@@ -942,11 +986,9 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
     def players_of_keys(self, key_hashes: Sequence[str]) -> dict[str, Player]:
         if not key_hashes:
             return {}
-        query = (sa.select(players, player_keys.c.key_hash)
-                 .join(player_keys, player_keys.c.player_id == players.c.id)
-                 .where(player_keys.c.key_hash.in_(sorted(set(key_hashes)))))
+        keys = {"keys": sorted(set(key_hashes))}
         return {row.key_hash: self._player(row)
-                for row in self._read(lambda c: c.execute(query).all())}
+                for row in self._read(lambda c: c.execute(_PLAYERS_OF_KEYS, keys).all())}
 
     def player_named(self, name_key: str) -> Player | None:
         query = sa.select(players).where(players.c.name_key == name_key)
@@ -1109,23 +1151,13 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
         rules = sorted({ticket.rules for ticket, _ in arrivals})
         with self._transaction() as connection:
             # A waiting ticket its holder stopped asking about is given up.
-            connection.execute(
-                match_tickets.update()
-                .where(match_tickets.c.waiting_player.in_(who),
-                       match_tickets.c.status == WAITING,
-                       match_tickets.c.seen_at < stale_before)
-                .values(status=EXPIRED, waiting_player=None))
-            waiting = set(connection.scalars(sa.select(match_tickets.c.waiting_player).where(
-                match_tickets.c.waiting_player.in_(who))))
+            connection.execute(_EXPIRE, {"who": who, "stale_before": stale_before})
+            waiting = set(connection.scalars(_WAITING_OF, {"who": who}))
             # The waiting tickets, locked (on PostgreSQL; the one writer holds SQLite):
             # one another process's pairing holds is left to it (skipped), and each taken
             # here is still waiting when it is updated.
             pool = [self._ticket(row) for row in connection.execute(
-                sa.select(match_tickets)
-                .where(match_tickets.c.status == WAITING, match_tickets.c.ruleset.in_(rules),
-                       match_tickets.c.seen_at >= stale_before)
-                .order_by(match_tickets.c.created_at, match_tickets.c.id).limit(limit)
-                .with_for_update(skip_locked=True))]
+                _POOL, {"rules": rules, "seen_since": stale_before, "limit": limit})]
             # The arrivals in their order, as one by one: each pairs with the nearest
             # ticket waiting by then (stored before, or an earlier arrival), or waits.
             new: dict[str, Ticket] = {}
@@ -1155,10 +1187,9 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 new[mine.id] = mine
                 answers.append((mine, first))
             for ticket in sorted(taken, key=lambda t: t.id):
-                if connection.execute(match_tickets.update().where(
-                        match_tickets.c.id == ticket.id, match_tickets.c.status == WAITING,
-                ).values(status=MATCHED, waiting_player=None, game_id=ticket.game_id,
-                         seat=0, matched_at=ticket.matched_at)).rowcount != 1:
+                if connection.execute(_TAKE, {
+                        "ticket_id": ticket.id, "game_id": ticket.game_id,
+                        "matched_at": ticket.matched_at}).rowcount != 1:
                     raise _NotPaired  # never while it is locked: tried again all the same
             try:
                 self._write_rows(connection, match_tickets, [
@@ -1177,8 +1208,7 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 (new.get(answer[0].id, answer[0]), answer[1]) for answer in answers]
 
     def ticket(self, ticket_id: str) -> Ticket | None:
-        query = sa.select(match_tickets).where(match_tickets.c.id == ticket_id)
-        row = self._read(lambda c: c.execute(query).first())
+        row = self._read(lambda c: c.execute(_TICKET, {"ticket_id": ticket_id}).first())
         return None if row is None else self._ticket(row)
 
     def see_ticket(self, ticket_id: str, when: datetime) -> None:
@@ -1253,16 +1283,8 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
     def players_unrated(self, player_ids: Sequence[str]) -> set[str]:
         if not player_ids:
             return set()
-        who = sorted(set(player_ids))
-        unrated = rated_games.c.rated_at.is_(None)
-        query = sa.union(
-            sa.select(match_tickets.c.player_id)
-            .join(rated_games, rated_games.c.game_id == match_tickets.c.game_id)
-            .where(unrated, match_tickets.c.player_id.in_(who)),
-            sa.select(rated_seats.c.player_id)
-            .join(rated_games, rated_games.c.game_id == rated_seats.c.game_id)
-            .where(unrated, rated_seats.c.player_id.in_(who)))
-        return set(self._read(lambda c: c.scalars(query).all()))
+        who = {"who": sorted(set(player_ids))}
+        return set(self._read(lambda c: c.scalars(_PLAYERS_UNRATED, who).all()))
 
     def overdue_rated(self, before: datetime, limit: int) -> list[str]:
         query = (
