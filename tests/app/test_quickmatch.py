@@ -19,6 +19,7 @@ from yatzy.app.access import player_key_hash, token_hash
 from yatzy.app.errors import (
     AlreadyWaiting,
     NameNeeded,
+    StorageError,
     TicketClosed,
     TicketNotFound,
 )
@@ -227,6 +228,27 @@ def test_requests_that_come_while_one_is_stored_are_stored_together(
     assert len(games) == 8
     for game_id, names in games.items():
         assert sorted(s.name for s in service.load(game_id).seats) == sorted(names)
+
+
+def test_a_pairing_whose_game_fails_is_not_stored(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tickets, the pairing and its game are one transaction: when the game
+    cannot be stored, nothing is, and the request is told so."""
+    ann, bo = named(service, 1, "Ann"), named(service, 2, "Bo")
+    waiting = service.matches.request(ann, "yatzy")
+
+    def fails(new: object) -> list[object]:
+        raise StorageError("The game database failed: full")
+
+    monkeypatch.setattr(service, "creations", fails)
+    with pytest.raises(StorageError):
+        service.matches.request(bo, "yatzy")
+    assert service.matches.status(ann, waiting).status == "waiting"
+    monkeypatch.undo()
+    again = service.matches.request(bo, "yatzy")  # not waiting with a ticket stored
+    found = service.matches.status(bo, again)
+    assert found.status == "matched" and found.game_id is not None
+    assert [s.name for s in service.load(found.game_id).seats] == ["Ann", "Bo"]
 
 
 def test_a_name_is_needed_and_one_ticket_waits_at_a_time(

@@ -40,6 +40,9 @@ RulesFilter = Ruleset | str | None
 #: 0; the arrival has seat 1); or :class:`~yatzy.app.errors.AlreadyWaiting`.
 Arrived = tuple[Ticket, Ticket | None] | AlreadyWaiting
 
+#: A new game to store: the game, its events and its claims (``(seat, key_hash)``).
+NewGame = tuple[SavedGame, Sequence[Event], Sequence[tuple[int, str]]]
+
 
 class PlayerRepository(Protocol):
     """Where players, the server's settings and the daily challenges' entries live.
@@ -130,13 +133,16 @@ class MatchRepository(Protocol):
 
     def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                    games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,
                     pool: int = 1000) -> list[Arrived]:
         """Store new tickets (with the id of the game each would make) in one
         transaction, as :meth:`add_ticket` one by one in their order would: each pairs
         with ``nearest(waiting, ticket)`` among the tickets waiting by then (up to
         ``pool`` stored ones asked about since ``stale_before``, the oldest first, and
         the earlier arrivals left waiting), or waits. A stored ticket another process's
-        pairing holds at that moment is left to it. The answer of each, in their order."""
+        pairing holds at that moment is left to it. ``games(pairings)`` (each pairing's
+        tickets in seat order) gives the games of the pairings, stored in the same
+        transaction (as :meth:`add_many`). The answer of each, in their order."""
         ...
 
     def ticket(self, ticket_id: str) -> Ticket | None:
@@ -272,8 +278,7 @@ class GameRepository(DeviceRepository, MatchRepository, ProfileRepository, Chang
         its seats from the start (as :meth:`claim`), in the same transaction."""
         ...
 
-    def add_many(self, new: Sequence[tuple[SavedGame, Sequence[Event],
-                                          Sequence[tuple[int, str]]]]) -> None:
+    def add_many(self, new: Sequence[NewGame]) -> None:
         """Store new games, each with its events and claims (as :meth:`add`), in one
         transaction."""
         ...

@@ -47,7 +47,7 @@ from yatzy.app.errors import (
     TicketClosed,
     TicketNotFound,
 )
-from yatzy.app.ports import GameRepository
+from yatzy.app.ports import GameRepository, NewGame
 from yatzy.app.ratings import (
     DEFAULT_RATING,
     Rating,
@@ -167,9 +167,10 @@ class QuickMatch:
         The player needs a display name (:class:`~yatzy.app.errors.NameNeeded`) and
         waits with one ticket at most (:class:`~yatzy.app.errors.AlreadyWaiting`).
 
-        The requests that come while another is stored are stored together next (one
-        transaction pairs them all, as one by one in their order, and one more stores
-        their games): so a crowd that asks at once costs a few commits, not two each."""
+        The requests that come while others are stored are stored together next: one
+        transaction stores their tickets, pairs them as one by one in their order, and
+        stores the games of the pairings, so a crowd that asks at once costs a few
+        commits, not two each."""
         from yatzy.app.players import _standard
 
         mine = _Request(player_key, _standard(rules).name, new_ticket())
@@ -197,8 +198,9 @@ class QuickMatch:
         return mine.ticket
 
     def _serve(self, batch: list[_Request]) -> None:
-        """Store and pair the tickets of ``batch``, and store the games of its pairings
-        (the caller holds the pairing lock); each request's failure is kept on it."""
+        """Store and pair the tickets of ``batch`` and store the games of its pairings,
+        in one transaction (one batch at a time: :meth:`request`); each request's
+        failure is kept on it, and a failure of the whole is every request's."""
         try:
             known = self._repo.players_of_keys(
                 [player_key_hash(request.player_key) for request in batch])
@@ -220,27 +222,23 @@ class QuickMatch:
             now = self._clock()
             arrivals = [(self._new(request, players[request.player_key], now), request)
                         for request in batch if request.player_key in players]
+            made: list[NewGame] = []
+
+            def games(pairings: list[list[Ticket]]) -> list[NewGame]:
+                made[:] = self._games.creations([self._game(p) for p in pairings])
+                return made
+
             answers = self._repo.add_tickets(
                 [(ticket, uuid.uuid4().hex) for ticket, _ in arrivals],
-                stale_before=now - timedelta(seconds=STALE), nearest=nearest)
-        except StorageError as exc:
+                stale_before=now - timedelta(seconds=STALE), nearest=nearest, games=games)
+        except Exception as exc:  # nothing is stored: each request is told why
             for request in batch:
                 request.error = request.error or exc
             return
-        pairs: list[tuple[list[Ticket], _Request]] = []
+        self._games.created(made)
         for (_, request), answer in zip(arrivals, answers, strict=True):
             if isinstance(answer, AlreadyWaiting):
                 request.error = answer
-            elif answer[1] is not None:
-                pairs.append(([answer[1], answer[0]], request))
-        try:
-            self._games.add_games([self._game(tickets) for tickets, _ in pairs])
-        except StorageError:
-            for tickets, request in pairs:  # one by one: each failure to its request
-                try:
-                    self._start(tickets[0].game_id or "", tickets)
-                except StorageError as exc:
-                    request.error = exc
 
     @staticmethod
     def _new(request: _Request, player: Player, now: datetime) -> Ticket:

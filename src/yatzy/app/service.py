@@ -61,7 +61,7 @@ from yatzy.app.events import (
 )
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.players import PlayerService
-from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
+from yatzy.app.ports import GameRepository, Lease, LeaseStore, NewGame, RulesFilter
 from yatzy.app.profiles import ProfileService
 from yatzy.app.quickmatch import QuickMatch
 from yatzy.app.saved import (
@@ -355,13 +355,25 @@ class GameService:
         """Store new games (of :meth:`new_game`) in one transaction, each with its
         ``claims``: ``(seat, key_hash)``, the browsers (hashes of their player keys)
         that sit in its seats from the start."""
-        events = [GameCreated(saved.id, saved.game.players, version=saved.version)
-                  for saved, _ in new]
-        self._repo.add_many([(saved, [event], claims)
-                             for (saved, claims), event in zip(new, events, strict=True)])
-        for (saved, _), event in zip(new, events, strict=True):
+        creations = self.creations(new)
+        self._repo.add_many(creations)
+        self.created(creations)
+
+    @staticmethod
+    def creations(new: Sequence[tuple[SavedGame, Sequence[tuple[int, str]]]]
+                  ) -> list[NewGame]:
+        """New games (of :meth:`new_game`, with their claims) as the store takes them:
+        each with its event (:class:`~yatzy.app.events.GameCreated`); once stored (by
+        :meth:`add_games`, or in another write of the store), :meth:`created`."""
+        return [(saved, [GameCreated(saved.id, saved.game.players, version=saved.version)],
+                 claims) for saved, claims in new]
+
+    def created(self, creations: Sequence[NewGame]) -> None:
+        """Keep and announce the games of :meth:`creations`, stored."""
+        for saved, events, _ in creations:
             self._remember(saved)
-            self._publish(event)
+            for event in events:
+                self._publish(event)
 
     def apply(
         self,

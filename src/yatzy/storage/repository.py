@@ -32,7 +32,7 @@ from yatzy.app.errors import (
 )
 from yatzy.app.events import Event, GameDeleted
 from yatzy.app.feed import StoredChange
-from yatzy.app.ports import Arrived, RulesFilter
+from yatzy.app.ports import Arrived, NewGame, RulesFilter
 from yatzy.app.ratings import Rating
 from yatzy.app.saved import (
     CANCELLED,
@@ -390,24 +390,28 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
             claims: Sequence[tuple[int, str]] = ()) -> None:
         self.add_many([(saved, events, claims)])
 
-    def add_many(self, new: Sequence[tuple[SavedGame, Sequence[Event],
-                                          Sequence[tuple[int, str]]]]) -> None:
+    def add_many(self, new: Sequence[NewGame]) -> None:
         if not new:
             return
         with self._transaction() as connection:
+            self._insert_games(connection, new)
+
+    def _insert_games(self, connection: sa.Connection, new: Sequence[NewGame]) -> None:
+        """Write the rows of new games (with their events and claims)."""
+        if new:
             self._write_rows(connection, games, [
                 {"id": saved.id, "record": record_header(saved.game), **self._row(saved)}
                 for saved, _, _ in new])
-            self._write_rows(connection, seat_keys, [
-                {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
-                 "claimed_at": saved.created_at}
-                for saved, _, claims in new for seat, key_hash in claims])
-            self._write_rows(connection, moves, [
-                row for saved, _, _ in new for row in self._move_rows(saved, 0)])
-            self._write_rows(connection, results, [
-                row for saved, _, _ in new for row in self._result_rows(saved)])
-            self._write_rows(connection, changes, self._log_rows(
-                [event for _, events, _ in new for event in events]))
+        self._write_rows(connection, seat_keys, [
+            {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
+             "claimed_at": saved.created_at}
+            for saved, _, claims in new for seat, key_hash in claims])
+        self._write_rows(connection, moves, [
+            row for saved, _, _ in new for row in self._move_rows(saved, 0)])
+        self._write_rows(connection, results, [
+            row for saved, _, _ in new for row in self._result_rows(saved)])
+        self._write_rows(connection, changes, self._log_rows(
+            [event for _, events, _ in new for event in events]))
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
@@ -1134,16 +1138,18 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
 
     def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                    games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,
                     pool: int = 1000) -> list[Arrived]:
         for _ in range(_TRIES):
             try:
-                return self._add_tickets(arrivals, stale_before, nearest, pool)
+                return self._add_tickets(arrivals, stale_before, nearest, games, pool)
             except _NotPaired:
                 continue  # another process wrote a ticket of these players meanwhile
         raise StorageError("The game database failed: the tickets met others too often")
 
     def _add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], stale_before: datetime,
                      nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                     games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None,
                      limit: int) -> list[Arrived]:
         if not arrivals:
             return []
@@ -1201,9 +1207,13 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                      "seat": t.seat, "matched_at": t.matched_at} for t in new.values()])
             except sa.exc.IntegrityError:
                 raise _NotPaired from None  # a ticket of one of them stored meanwhile
+            paired = [[partner, mine] for mine, partner in filter(None, answers)
+                      if partner is not None]
             self._write_rows(connection, rated_games, [
                 {"game_id": mine.game_id, "ruleset": mine.rules, "created_at": mine.matched_at}
-                for mine, partner in filter(None, answers) if partner is not None])
+                for _, mine in paired])
+            if games is not None:
+                self._insert_games(connection, games(paired))
         return [AlreadyWaiting() if answer is None else
                 (new.get(answer[0].id, answer[0]), answer[1]) for answer in answers]
 
