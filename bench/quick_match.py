@@ -15,8 +15,10 @@ A player's *time to be matched* runs from the moment they sent their request to 
 answer of the question that told them "matched" (their game stored, their seat link in
 the answer): the p50/p99/max of it is what a player waits. Also printed: the same from
 the moment a thread took their request (the server's own time, without the wait for a
-free thread), the time of one request and of one question, the questions asked, and the
-pairs made (each ticket checked to be in exactly one game of two, every game loaded).
+free thread), the time of one request and of one question, the questions asked, the
+process's CPU time from the requests sent to the last player told (all threads: the
+figure that moves least with the machine's other load), and the pairs made (each
+ticket checked to be in exactly one game of two, every game loaded).
 On a SQLite file by default; with ``--postgres`` on a scratch PostgreSQL database. Not
 part of ``make test``.
 """
@@ -89,10 +91,11 @@ def run(service: GameService, players: int, threads: int) -> None:
             took.append(time.perf_counter() - begin)
         pool.submit(question, n)
 
-    sent = time.perf_counter()
+    sent, cpu = time.perf_counter(), time.process_time()
     for n in range(players):
         pool.submit(request, n)
     all_seen = finished.wait(GIVE_UP)
+    cpu = time.process_time() - cpu
     for timer in timers:
         timer.cancel()
     pool.shutdown(wait=True)
@@ -112,7 +115,8 @@ def run(service: GameService, players: int, threads: int) -> None:
     polls = [1000 * t for t in asked]
     print(f"{players} players, {threads} threads: {len(games)} games, "
           f"{players - len(seen)} not told (all told: {all_seen}), {len(asked)} questions; "
-          f"the last told after {max(waited) / 1000:.2f} s")
+          f"the last told after {max(waited) / 1000:.2f} s, {cpu:.2f} s of CPU "
+          f"({1000 * cpu / players:.2f} ms a player)")
     print(f"time to be matched, from the request sent: p50 {percentile(waited, 0.5):.0f} ms, "
           f"p99 {percentile(waited, 0.99):.0f} ms, max {max(waited):.0f} ms, "
           f"mean {statistics.fmean(waited):.0f} ms")

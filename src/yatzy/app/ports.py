@@ -121,14 +121,10 @@ class MatchRepository(Protocol):
     :class:`~yatzy.app.errors.StorageError`.
     """
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
-                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
-        """Store a new waiting ticket; :class:`~yatzy.app.errors.AlreadyWaiting` when
-        the player waits with another (one not asked about since ``stale_before`` is
-        given up first). With ``game_id``, pair it at once in the same transaction, as
-        :meth:`pair_tickets` would, with the first of :meth:`waiting_tickets` (up to
-        ``limit``, asked about since ``stale_before``) that still waits: that ticket
-        (now matched to ``game_id``, seat 0; the new one has seat 1), else ``None``."""
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
+        """Store a new waiting ticket, not paired; :class:`~yatzy.app.errors.AlreadyWaiting`
+        when the player waits with another (one not asked about since ``stale_before``
+        is given up first)."""
         ...
 
     def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
@@ -136,10 +132,10 @@ class MatchRepository(Protocol):
                     games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,
                     pool: int = 1000) -> list[Arrived]:
         """Store new tickets (with the id of the game each would make) in one
-        transaction, as :meth:`add_ticket` one by one in their order would: each pairs
-        with ``nearest(waiting, ticket)`` among the tickets waiting by then (up to
-        ``pool`` stored ones asked about since ``stale_before``, the oldest first, and
-        the earlier arrivals left waiting), or waits. A stored ticket another process's
+        transaction, as one by one in their order: each pairs with ``nearest(waiting,
+        ticket)`` among the tickets waiting by then (up to ``pool`` stored ones asked
+        about since ``stale_before``, the oldest first, and the earlier arrivals left
+        waiting), or waits. A stored ticket another process's
         pairing holds at that moment is left to it. ``games(pairings)`` (each pairing's
         tickets in seat order) gives the games of the pairings, stored in the same
         transaction (as :meth:`add_many`). The answer of each, in their order."""
@@ -147,6 +143,11 @@ class MatchRepository(Protocol):
 
     def ticket(self, ticket_id: str) -> Ticket | None:
         """The ticket whose id (the SHA-256 of the ticket) is ``ticket_id``."""
+        ...
+
+    def ticket_and_game(self, ticket_id: str) -> tuple[Ticket, bool] | None:
+        """The ticket whose id is ``ticket_id`` and whether the game it is matched to
+        is stored (False while it waits), in one read."""
         ...
 
     def see_ticket(self, ticket_id: str, when: datetime) -> None:

@@ -4,10 +4,12 @@ ruleset is paired with the waiting player whose rating is nearest (the oldest fi
 among equals), and the two get one game, seats named after them, server dice, rated.
 
 Everything is decided in the store that every process of a site shares
-(:class:`~yatzy.app.ports.MatchRepository`): a request stores its ticket and, in the same
-transaction, takes the nearest waiting ticket by an update that fails when it no longer
-waits; asking about a waiting ticket pairs it with the tickets stored by then the same
-way (both in one transaction). So two processes never pair one ticket twice. Only the
+(:class:`~yatzy.app.ports.MatchRepository`): the requests a process gets while it stores
+others are stored together next, in one transaction that pairs each, in their order,
+with the nearest ticket waiting by then (:func:`nearest`; the stored ones read locked,
+each taken by an update that fails when it no longer waits) and stores the games of the
+pairings; asking about a waiting ticket pairs it with the tickets stored by then by such
+updates (both in one transaction). So two processes never pair one ticket twice. Only the
 ticket's SHA-256 is stored; the seat token a ticket gives is made from the ticket
 (:func:`seat_token`), so the database holds no working token either. A ticket is asked
 about (polled) while its holder waits; one not asked about for :data:`STALE` seconds is
@@ -260,14 +262,15 @@ class QuickMatch:
             game_id=tickets[0].game_id, rated=True)
         return saved, [(t.seat, t.key_hash) for t in tickets if t.seat is not None]
 
-    def _mine(self, player_key: str | None, ticket: object) -> Ticket:
-        """The ticket (a secret, as a seat's token is: whoever holds it asks about it);
-        with ``player_key``, only if it is that player's."""
+    def _mine(self, player_key: str | None, ticket: object) -> tuple[Ticket, bool]:
+        """The ticket (a secret, as a seat's token is: whoever holds it asks about it),
+        with ``player_key`` only if it is that player's, and whether its game is
+        stored."""
         if not isinstance(ticket, str) or _TICKET.fullmatch(ticket) is None:
             raise TicketNotFound()
-        found = self._repo.ticket(token_hash(ticket))
+        found = self._repo.ticket_and_game(token_hash(ticket))
         if found is None or (player_key is not None and not hmac.compare_digest(
-                found.key_hash, player_key_hash(player_key))):
+                found[0].key_hash, player_key_hash(player_key))):
             raise TicketNotFound()  # another's ticket is none of this player's business
         return found
 
@@ -280,17 +283,18 @@ class QuickMatch:
         levels this server seats for the ruleset). A ticket
         cancelled or given up is :class:`~yatzy.app.errors.TicketClosed`; an unknown
         one, or another browser's, :class:`~yatzy.app.errors.TicketNotFound`."""
-        found = self._mine(player_key, ticket)
+        found, stored = self._mine(player_key, ticket)
         now = self._clock()
         if found.status == WAITING:
             if now - found.seen_at >= _SEEN_EVERY:
                 self._repo.see_ticket(found.id, now)
             if self._pair(found):
                 found = self._repo.ticket(found.id) or found
+                stored = False  # made by the pairing, or to be checked
         waited = max(0.0, (now - found.created_at).total_seconds())
         if found.status == MATCHED:
             assert found.game_id is not None and isinstance(ticket, str)
-            if found.matched_at is None or now - found.matched_at < _RESTART:
+            if not stored and (found.matched_at is None or now - found.matched_at < _RESTART):
                 self._start(found.game_id)
             return MatchStatus(MATCHED, waited, found.game_id, seat_token(ticket))
         if found.status != WAITING:
@@ -303,7 +307,7 @@ class QuickMatch:
         """Cancel the waiting ticket of ``player_key``; one matched (its game stands),
         cancelled or given up already is :class:`~yatzy.app.errors.TicketClosed` and
         nothing changes."""
-        found = self._mine(player_key, ticket)
+        found, _ = self._mine(player_key, ticket)
         if found.status != WAITING or not self._repo.cancel_ticket(found.id):
             now = self._repo.ticket(found.id) or found
             raise TicketClosed(now.status)

@@ -86,6 +86,10 @@ _TRIES = 3
 # found at once in SQLAlchemy's cache): building a statement costs more than running it.
 _TICKET = sa.select(match_tickets).where(match_tickets.c.id == sa.bindparam("ticket_id"))
 _HAS_GAME = sa.select(games.c.id).where(games.c.id == sa.bindparam("game_id"))
+_TICKET_AND_GAME = (
+    sa.select(match_tickets, games.c.id.label("stored"))
+    .outerjoin(games, games.c.id == match_tickets.c.game_id)
+    .where(match_tickets.c.id == sa.bindparam("ticket_id")))
 # And those of a batch of requests (:meth:`SqlGameRepository.add_tickets`).
 _PLAYERS_OF_KEYS = (
     sa.select(players, player_keys.c.key_hash)
@@ -1092,49 +1096,11 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                       row.ruleset, float(row.rating), row.status, row.created_at,
                       row.seen_at, row.game_id, row.seat, row.matched_at)
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
-                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
-        with self._transaction() as connection:
-            # A waiting ticket its holder stopped asking about is given up.
-            connection.execute(
-                match_tickets.update()
-                .where(match_tickets.c.waiting_player == ticket.player_id,
-                       match_tickets.c.status == WAITING,
-                       match_tickets.c.seen_at < stale_before)
-                .values(status=EXPIRED, waiting_player=None))
-            try:
-                with connection.begin_nested():
-                    connection.execute(match_tickets.insert().values(
-                        id=ticket.id, player_id=ticket.player_id,
-                        waiting_player=ticket.player_id, name=ticket.name,
-                        key_hash=ticket.key_hash, token_hash=ticket.token_hash,
-                        ruleset=ticket.rules, rating=ticket.rating, status=WAITING,
-                        created_at=ticket.created_at, seen_at=ticket.seen_at))
-            except sa.exc.IntegrityError:
-                raise AlreadyWaiting() from None
-            if game_id is None:
-                return None
-            # Paired at once, in the same transaction (one commit), with the nearest
-            # waiting ticket that still waits when it is updated: one another pairing
-            # took meanwhile fails its update, and the next is tried.
-            candidates = connection.execute(
-                self._waiting(ticket.rules, near=ticket.rating, seen_since=stale_before,
-                              excluding=ticket.player_id, limit=limit)).all()
-            for row in candidates:
-                if connection.execute(match_tickets.update().where(
-                        match_tickets.c.id == row.id, match_tickets.c.status == WAITING,
-                ).values(status=MATCHED, waiting_player=None, game_id=game_id, seat=0,
-                         matched_at=ticket.created_at)).rowcount != 1:
-                    continue
-                connection.execute(match_tickets.update().where(
-                    match_tickets.c.id == ticket.id).values(
-                        status=MATCHED, waiting_player=None, game_id=game_id, seat=1,
-                        matched_at=ticket.created_at))
-                connection.execute(rated_games.insert().values(
-                    game_id=game_id, ruleset=ticket.rules, created_at=ticket.created_at))
-                return replace(self._ticket(row), status=MATCHED, game_id=game_id, seat=0,
-                               matched_at=ticket.created_at)
-            return None
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
+        answer, = self.add_tickets([(ticket, "")], stale_before=stale_before,
+                                   nearest=lambda waiting, mine: None)
+        if isinstance(answer, AlreadyWaiting):
+            raise answer
 
     def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
@@ -1220,6 +1186,11 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
     def ticket(self, ticket_id: str) -> Ticket | None:
         row = self._read(lambda c: c.execute(_TICKET, {"ticket_id": ticket_id}).first())
         return None if row is None else self._ticket(row)
+
+    def ticket_and_game(self, ticket_id: str) -> tuple[Ticket, bool] | None:
+        row = self._read(lambda c: c.execute(_TICKET_AND_GAME, {"ticket_id": ticket_id})
+                         .first())
+        return None if row is None else (self._ticket(row), row.stored is not None)
 
     def see_ticket(self, ticket_id: str, when: datetime) -> None:
         with self._transaction() as connection:
