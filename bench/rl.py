@@ -2,6 +2,7 @@
 of a random and the optimal agent in them.
 
     python bench/rl.py [--runs 5] [--steps 20000] [--games 2000] [--rules yatzy]
+                       [--regret-only]
 
 Prints, for the ruleset, environment steps per second (the median of ``--runs`` runs of
 about ``--steps`` steps each, recorded with uniform random legal actions and replayed
@@ -15,7 +16,9 @@ with 256 games and ``regret=True``, and with 4096 games without and with ``regre
 Gymnasium's ``SyncVectorEnv`` over 16 single environments for comparison. Then the mean
 final score over ``--games`` games of three agents: uniform random legal actions (mostly
 rerolls while any are left), a random allowed box at once (no rerolls), and the optimal
-agent (``yatzy.rl.optimal_action``), next to the solver's expected score. Not part of ``make test``.
+agent (``yatzy.rl.optimal_action``), next to the solver's expected score. With
+``--regret-only``, only the 4096 games without and with ``regret=True`` (the runs of the
+two alternate, so that both see the same load). Not part of ``make test``.
 """
 
 from __future__ import annotations
@@ -123,6 +126,22 @@ def mean_score(rules: str, agent: Callable[[YatzyEnv, np.ndarray, np.random.Gene
             games / seconds)
 
 
+def measure_regret(rules: str, runs: int, steps: int) -> dict[str, Any]:
+    """Only the 4096 games without and with ``regret=True``, their runs alternating."""
+    yatzy.strategy(yatzy.ruleset(rules))  # the table built or loaded before any timing
+    measured: dict[str, list[Rate]] = {FOUR_K: [], FOUR_K_REGRET: []}
+    for seed in range(runs):
+        for name, regret in ((FOUR_K, False), (FOUR_K_REGRET, True)):
+            print(f"measuring {name}, run {seed + 1} …", file=sys.stderr)
+            measured[name].append(vector_rate(
+                lambda regret=regret: YatzyVectorEnv(4096, rules, regret=regret),
+                steps * 20, seed))
+    rates = {name: (statistics.median(m[0] for m in ms), statistics.median(m[1] for m in ms))
+             for name, ms in measured.items()}
+    return {"rules": rules, "rates": rates, "scores": {},
+            "expected_score": yatzy.strategy(yatzy.ruleset(rules)).expected_score}
+
+
 def measure(rules: str, runs: int, steps: int, games: int) -> dict[str, Any]:
     yatzy.strategy(yatzy.ruleset(rules))  # the table built or loaded before any timing
     env_id = {"yatzy": "yatzy/Yatzy-v0", "yahtzee": "yatzy/Yahtzee-v0"}[rules]
@@ -181,6 +200,8 @@ def report(result: dict[str, Any], runs: int, steps: int, games: int) -> str:
               f"({with_regret[0] / plain[0]:.3f} of the same games without regret), "
               f"{with_regret[1]:,.0f} by wall time ({with_regret[1] / plain[1]:.3f}); the "
               f"regrets run on {kernels.threads()} threads."]
+    if not result["scores"]:
+        return "\n".join(lines)
     lines += ["", "| agent | mean score | standard error | games/s |", "|---|---:|---:|---:|"]
     for name, (mean, se, rate) in result["scores"].items():
         lines.append(f"| {name} | {mean:.2f} | {se:.2f} | {rate:,.0f} |")
@@ -197,9 +218,12 @@ def main() -> int:
                         help="games per agent for the mean scores (default 2000)")
     parser.add_argument("--rules", choices=["yatzy", "yahtzee"], default="yatzy")
     parser.add_argument("--json", action="store_true", help="print the raw figures as JSON")
+    parser.add_argument("--regret-only", action="store_true",
+                        help="only 4096 games without and with regret=True")
     args = parser.parse_args()
     start = time.perf_counter()
-    result = measure(args.rules, args.runs, args.steps, args.games)
+    result = (measure_regret(args.rules, args.runs, args.steps) if args.regret_only
+              else measure(args.rules, args.runs, args.steps, args.games))
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -1,6 +1,7 @@
 """Maxi Yatzy everywhere a ruleset goes: `yatzy score`, the computer levels that play
-it (the simple ones; the solver's only without saved rolls, once its table is built),
-the table policy, the game service, the terminal game and the web app."""
+it (the simple ones; the solver's once its table is built: with saved rolls too, but
+never ``winner``), the table policy, the game service, the terminal game and the web
+app."""
 
 from __future__ import annotations
 
@@ -55,32 +56,37 @@ def test_the_simple_levels_play_it(level: str, saved: bool) -> None:
         assert min(card.total for card in game.cards) > 150
 
 
-def test_the_solver_levels_are_not_offered() -> None:
+def test_the_solver_levels_wait_for_the_table() -> None:
+    """With saved rolls the solver's levels play from the table ``yatzy solve`` built
+    (free order: 50 minutes), never built by a request; ``winner`` never plays it."""
     assert bot_names(MAXI) == ("random", "greedy")
     assert "hard" in bot_names(yatzy.ruleset("yatzy"))
-    for level in ("easy", "medium", "hard", "optimal", "winner"):
-        with pytest.raises(solver.UnsupportedRuleset):
+    for level in ("easy", "medium", "hard", "optimal"):
+        with pytest.raises(solver.TableNotBuilt):
             check_level(level, MAXI)
+    with pytest.raises(solver.ChancesUnsupported):
+        check_level("winner", MAXI)
     from yatzy.app.policy import TablePolicy
     from yatzy.app.saved import Seat
 
     policy = TablePolicy(costly=True)
     assert policy.levels(MAXI) == ("random", "greedy")
-    with pytest.raises(solver.UnsupportedRuleset):
+    with pytest.raises(solver.TableNotBuilt):
         policy.check_seats([Seat("Ann"), Seat("cpu", bot="hard")], ready=lambda _: True,
                            ruleset=MAXI)
     policy.check_seats([Seat("Ann"), Seat("cpu", bot="greedy")], ready=lambda _: True,
                        ruleset=MAXI)
 
 
-def test_the_service_refuses_solver_levels_and_hints(tmp_path: Path) -> None:
+def test_the_service_refuses_solver_levels_and_hints_without_the_table(
+        tmp_path: Path) -> None:
     from yatzy.app.saved import Seat
     from yatzy.bootstrap import open_service
 
     with open_service(tmp_path / "games.sqlite3") as service:
-        with pytest.raises(solver.UnsupportedRuleset):
+        with pytest.raises(solver.TableNotBuilt):
             service.create(MAXI, ["Ann", Seat("Cpu", bot="optimal")])
-        with pytest.raises(solver.UnsupportedRuleset):
+        with pytest.raises(solver.TableNotBuilt):
             service.create(MAXI, ["Ann"], hints=True)
         saved = service.create(MAXI, ["Ann", Seat("Cpu", bot="greedy")])
         assert saved.game.ruleset == MAXI
@@ -90,13 +96,14 @@ def test_the_terminal_seats_and_the_cli(capsys: pytest.CaptureFixture[str]) -> N
     from yatzy.cli import main
     from yatzy.tui.seats import parse_seats
 
-    with pytest.raises(solver.UnsupportedRuleset):
+    with pytest.raises(solver.TableNotBuilt):
         parse_seats("Ann, cpu:hard", bot_names(), MAXI)
     assert parse_seats("Ann, cpu:greedy", bot_names(), MAXI)[1].bot == "greedy"
     for argv in (["match", "hard", "greedy", "--rules", "maxi_yatzy", "-n", "2"],
-                 ["play", "--rules", "maxi_yatzy", "--players", "Ann,cpu:easy"]):
+                 ["play", "--rules", "maxi_yatzy", "--players", "Ann,cpu:easy"],
+                 ["advise", "--rules", "maxi_yatzy", "--saved", "2"]):
         assert main([*argv, "--lang", "sv"]) == 2, argv
-        assert "Lösaren spelar inte Maxi Yatzy" in capsys.readouterr().err, argv
+        assert "Lösarens tabell för Maxi Yatzy har inte byggts" in capsys.readouterr().err, argv
     # The optimal strategy with saved rolls is solved (yatzy solve builds its table, in
     # minutes), and simulated from that table: never built by a simulation.
     argv = ["simulate", "--rules", "maxi_yatzy", "--bot", "optimal", "-n", "2", "--lang", "sv"]
@@ -213,3 +220,72 @@ async def test_the_terminal_plays_it_at_80x24(tmp_path: Path) -> None:
     assert saved.game.is_over and saved.game.turns_played == 40
     assert saved.game.saved_rolls("Ann") == 1 + 2 * 18
     service.close()
+
+
+def test_with_saved_rolls_the_solver_plays_from_the_built_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """In order, the table of saved rolls is built in seconds by ``yatzy solve``; then
+    the solver's levels are offered and play (never ``winner``), hints are given by the
+    advice service, ``yatzy advise`` ranks the options with the player's saved rolls,
+    and ``yatzy simulate`` plays the optimal strategy in compiled code."""
+    from yatzy.app.advice import AdviceService, check_chances
+    from yatzy.app.saved import Seat
+    from yatzy.bootstrap import open_service
+    from yatzy.cli import main
+    from yatzy.core.actions import Reroll, Score
+    from yatzy.core.scorecard import Scorecard
+    from yatzy.solver import artifacts, policy
+
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path / "cache"))
+    monkeypatch.setattr(policy, "_SAVED", {})
+    held: set[object] = set()  # no strategy held from another test, none left to one
+    monkeypatch.setattr(solver, "_HELD", held)
+    monkeypatch.setattr(policy, "_HELD", held)
+    rules = yatzy.ruleset("maxi_yatzy", order="in_order")
+    assert not solver.table_ready(rules)
+    with pytest.raises(solver.TableNotBuilt):
+        solver.strategy(rules)
+    assert not list(tmp_path.glob("cache/*.npz"))  # a request built nothing
+    args = ["--rules", "maxi_yatzy", "--order", "in_order"]
+    assert main(["solve", *args, "--json"]) == 0
+    capsys.readouterr()
+    assert solver.table_ready(rules) and not solver.offers_chances(rules)
+    assert bot_names(rules)[-1] == "optimal" and "winner" not in bot_names(rules)
+    s = solver.strategy(rules)
+    assert s.expected_score == pytest.approx(286.691035, abs=1e-6)
+    with open_service(tmp_path / "games.sqlite3") as service:
+        saved = service.create(rules, ["Ann", Seat("Cpu", bot="optimal")], hints=True)
+        game = saved.game.roll([1, 1, 1, 1, 2, 3])
+        advice = AdviceService(workers=1)
+        try:
+            options = advice.hint(saved.id, 1, game).result()
+        finally:
+            advice.close()
+        assert options == s.advise(game)
+        assert {type(o.action) for o in options} == {Score, Reroll}
+        with pytest.raises(solver.ChancesUnsupported):
+            check_chances(game)
+    # The computer plays a whole game, and saves rolls on the way.
+    game = yatzy.new_game(rules, ["cpu"], seed=5)
+    bot = make_bot("optimal")
+    most = 0
+    while not game.is_over:
+        game = play_turn(game, bot)
+        most = max(most, game.saved_rolls("cpu"))
+    assert most > 0 and game.cards[0].total > 100
+    assert main(["advise", *args, "--card", "ones=4", "--saved", "2", "--json"]) == 0
+    [start] = json.loads(capsys.readouterr().out)["options"]
+    card = Scorecard(rules, (4,) + (None,) * 19)
+    assert start["value"] == s.advise_card(card, None, saved=2)[0].value
+    assert start["value"] > s.advise_card(card, None, saved=0)[0].value  # worth rolls
+    assert main(["advise", *args, "--saved", "1", "--dice", "1", "1", "1", "1", "2", "3",
+                 "--rolls-left", "1"]) == 2
+    assert "--saved is for rules with saved rolls, before the first roll" in (
+        capsys.readouterr().err)
+    assert main(["advise", *args, "--saved", "7"]) == 2
+    assert "--saved must be from 0 to 0, not 7" in capsys.readouterr().err
+    assert main(["simulate", *args, "-n", "20000", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["expected_score"] == s.expected_score
+    assert abs(result["mean"] - result["expected_score"]) < 4 * result["standard_error"]

@@ -51,7 +51,7 @@ from yatzy.core.rulesets import (
 from yatzy.core.seeded import MAX_SEED, Seed, seed_hash
 
 if TYPE_CHECKING:
-    from yatzy.solver import Strategy
+    from yatzy.solver import SavedStrategy, Strategy
 
 __version__ = "0.1.0"
 
@@ -81,8 +81,10 @@ def new_game(
     )
 
 
-def strategy(ruleset: Ruleset) -> Strategy:
-    """The optimal strategy of ``ruleset``: ``expected_score`` and ``advise(game)``.
+def strategy(ruleset: Ruleset) -> Strategy | SavedStrategy:
+    """The optimal strategy of ``ruleset``: ``expected_score`` and ``advise(game)``
+    (with saved rolls a :class:`~yatzy.solver.SavedStrategy`, read from the table
+    ``yatzy solve`` built).
 
     The value table is built once (a second or two) and cached on disk
     (``YATZY_CACHE_DIR``, else the user cache directory). The solver is imported only

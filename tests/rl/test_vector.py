@@ -255,34 +255,110 @@ def per_game_regrets(envs: YatzyVectorEnv, actions: np.ndarray) -> np.ndarray:
     return regrets
 
 
-REGRET_ENVS: dict[tuple[str, str], YatzyVectorEnv] = {}
+#: The rulesets of the regrets' tests: both games, the Joker rules, a play order, and
+#: other numbers of rolls (the memo keeps one level of keeps fewer, or more).
+REGRET_RULES = [("yatzy", ()), ("yahtzee", ()), ("yahtzee", (("joker", "free"),)),
+                ("yatzy", (("order", "in_order"),)), ("yatzy", (("rolls", 4),)),
+                ("yahtzee", (("rolls", 2),))]
+REGRET_ENVS: dict[tuple[str, tuple[tuple[str, Any], ...]], YatzyVectorEnv] = {}
+
+
+def regret_envs(rules: tuple[str, tuple[tuple[str, Any], ...]]) -> YatzyVectorEnv:
+    name, options = rules
+    envs = REGRET_ENVS.get(rules)
+    return envs or REGRET_ENVS.setdefault(
+        rules, YatzyVectorEnv(24, name, regret=True, **dict(options)))
+
+
+def assert_regrets(envs: YatzyVectorEnv, actions: np.ndarray) -> dict[str, Any]:
+    """Step ``actions`` and check the regrets against :func:`per_game_regrets`."""
+    expected = per_game_regrets(envs, actions)
+    stepped = ~envs._autoreset
+    *_, info = envs.step(actions)
+    if not stepped.any():
+        assert "regret" not in info
+        return info
+    assert np.array_equal(info["_regret"], stepped)
+    assert np.array_equal(info["regret"][stepped], expected[stepped])
+    assert (info["regret"] >= 0).all()
+    return info
 
 
 @settings(max_examples=25, deadline=None)
-@given(rules=st.sampled_from([("yatzy", ""), ("yahtzee", ""), ("yahtzee", "free"),
-                              ("yatzy", "in_order")]),
-       seed=st.integers(0, 2**53 - 1), data=st.data())
+@given(rules=st.sampled_from(REGRET_RULES), seed=st.integers(0, 2**53 - 1), data=st.data())
 def test_the_regrets_worked_out_together_are_those_of_each_game(
-    rules: tuple[str, str], seed: int, data: st.DataObject
+    rules: tuple[str, tuple[tuple[str, Any], ...]], seed: int, data: st.DataObject
 ) -> None:
     """``regret=True``: the compiled call's regrets, bit for bit, are those the solver's
     advice gives game by game, over random play (the most common face kept often, so
     that five of a kind and the Joker rules come up)."""
-    name, option = rules
-    options = {"joker": option} if name == "yahtzee" and option else (
-        {"order": option} if option else {})
-    envs = REGRET_ENVS.get(rules) or REGRET_ENVS.setdefault(
-        rules, YatzyVectorEnv(24, name, regret=True, **options))
+    envs = regret_envs(rules)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     obs, _ = envs.reset(seed=seed)
     for _ in range(data.draw(st.integers(1, 60))):
-        actions = choose(obs, envs.layout, rng)
-        expected = per_game_regrets(envs, actions)
-        stepped = ~envs._autoreset
-        obs, _, _, _, info = envs.step(actions)
-        if not stepped.any():
-            assert "regret" not in info
-            continue
-        assert np.array_equal(info["_regret"], stepped)
-        assert np.array_equal(info["regret"][stepped], expected[stepped])
-        assert (info["regret"] >= 0).all()
+        assert_regrets(envs, choose(obs, envs.layout, rng))
+        obs = envs._observation()
+
+
+@pytest.mark.parametrize("rules", REGRET_RULES)
+def test_the_regrets_of_whole_games_are_those_of_each_game(
+        rules: tuple[str, tuple[tuple[str, Any], ...]]) -> None:
+    """Many steps: 64 games played through several games each, every step's regrets
+    compared with the solver's advice on each game."""
+    name, options = rules
+    envs = YatzyVectorEnv(64, name, regret=True, **dict(options))
+    rng = np.random.default_rng(7)
+    obs, _ = envs.reset(seed=11)
+    for _ in range(len(envs.ruleset.boxes) * envs.ruleset.rolls * 2 + 5):
+        assert_regrets(envs, choose(obs, envs.layout, rng))
+        obs = envs._observation()
+    assert (envs._memo_keys >= 0).all()  # every game rerolled and kept its turn
+
+
+def test_a_turn_is_worked_out_once_and_read_at_its_later_decisions() -> None:
+    """After a reroll, the game's next decision in the same turn is answered from its
+    row of the memo, not worked out again: values put there show in its regret (and
+    only there)."""
+    envs = YatzyVectorEnv(8, "yatzy", regret=True)
+    envs.reset(seed=5)
+    envs.step(np.zeros(8, dtype=np.int64))  # every game rerolls all its dice
+    assert (envs._left == 1).all() and (envs._memo_keys >= 0).all()
+    envs._memo[3] += 1.0e6  # game 3's row; a box is chosen at its next decision
+    actions = np.argmax(envs._legal[:, envs.layout.keep_count:], axis=1) + \
+        envs.layout.keep_count
+    expected = per_game_regrets(envs, actions)
+    *_, info = envs.step(actions)
+    assert info["regret"][3] != expected[3]
+    assert np.array_equal(np.delete(info["regret"], 3), np.delete(expected, 3))
+
+
+def test_a_memo_row_of_another_state_is_not_read() -> None:
+    """A game's row holding another state's turn (its keys name that state) is worked
+    out again: the rows of the games shuffled, every regret is still the advice's."""
+    envs = YatzyVectorEnv(16, "yahtzee", regret=True)
+    rng = np.random.default_rng(3)
+    obs, _ = envs.reset(seed=9)
+    for step in range(40):
+        if step % 3 == 1:
+            order = rng.permutation(16)
+            envs._memo_keys[:] = envs._memo_keys[order]
+            envs._memo[:] = envs._memo[order]
+        assert_regrets(envs, choose(obs, envs.layout, rng))
+        obs = envs._observation()
+
+
+def test_games_past_the_memo_rows_work_their_turns_out(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """The memo has rows for the first games only when they would take more than
+    MEMO_BYTES; the others' regrets are the same."""
+    from yatzy.rl import vector
+
+    width = YatzyVectorEnv(1, "yatzy", regret=True)._memo.shape[1]
+    monkeypatch.setattr(vector, "MEMO_BYTES", 5 * 8 * width)
+    envs = YatzyVectorEnv(12, "yatzy", regret=True)
+    assert envs._memo.shape == (5, width)
+    rng = np.random.default_rng(4)
+    obs, _ = envs.reset(seed=2)
+    for _ in range(50):
+        assert_regrets(envs, choose(obs, envs.layout, rng))
+        obs = envs._observation()

@@ -32,7 +32,7 @@ ARRAYS = ("score", "allowed", "five_points", "five_rolls", "five_of", "extra", "
 #: Every method of a Kernels object and arguments that suit a small game's (see
 #: ``Setup.call``).
 METHODS = ("fill", "solve", "turn", "advise", "forget", "remaining", "distribution",
-           "play", "seed_games", "step_games", "regrets")
+           "play", "seed_games", "step_games", "regrets", "memo_width")
 
 
 @dataclass
@@ -88,16 +88,24 @@ class Setup:
         if method == "step_games":
             return k.step_games(*self.env(k, 2))
         if method == "regrets":
-            return k.regrets(*self.regret_args(k, 2))
+            args = self.regret_args(k, 2)
+            k.regrets(*args)  # the games reroll: their memo rows are written ...
+            args[2][:] -= 1  # ... and read at their next decision
+            return k.regrets(*args)
+        if method == "memo_width":
+            return k.memo_width()
         raise AssertionError(method)
 
     def regret_args(self, k: Any, n: int) -> list[Any]:
         """The arguments of ``regrets`` for ``n`` games, just restarted, each with a
-        legal action, on two threads."""
+        legal action (a reroll, the first), on two threads, with an empty memo row for
+        each game."""
         env = self.env(k, n)
         state, dice, left, actions, restart = env[0], env[1], env[2], env[6], env[7]
         actions[:] = np.argmax(env[9], axis=1)
-        return [state, dice, left, actions, restart, np.zeros(n), 2]
+        width = k.memo_width()
+        return [state, dice, left, actions, restart, np.zeros(n), 2,
+                np.full(n, -1, np.int64), np.zeros((n, width))]
 
     def env(self, k: Any, n: int) -> list[np.ndarray]:
         """The arrays of ``step_games`` for ``n`` games, just restarted."""
@@ -398,6 +406,80 @@ def _regret_mask(s: Setup) -> None:
     args = s.regret_args(k, 2)
     args[0][0, 0] = 1 << s.model.boxes
     k.regrets(*args)
+
+
+@case("regrets with a memo of the wrong width", "ValueError", "wrong size (memo)")
+def _memo_width(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[8] = np.zeros((2, k.memo_width() - 1))
+    k.regrets(*args)
+
+
+@case("regrets with fewer memo rows than games, or more", "")
+def _memo_rows(s: Setup) -> None:
+    """The games past the memo's rows have none (any number of rows, 0 too)."""
+    k = s.make()
+    for rows in (0, 1, 5):
+        args = s.regret_args(k, 2)
+        args[7], args[8] = np.full(rows, -1, np.int64), np.zeros((rows, k.memo_width()))
+        k.regrets(*args)
+        args[2][:] -= 1
+        k.regrets(*args)
+
+
+@case("regrets with a read-only memo", "ValueError", "read-only")
+def _memo_read_only(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[8].setflags(write=False)
+    k.regrets(*args)
+
+
+@case("regrets with memo keys of the wrong type", "ValueError", "wrong type")
+def _memo_keys_type(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[7] = args[7].astype(np.float64)
+    k.regrets(*args)
+
+
+@case("regrets with the memo keys over the state", "ValueError", "overlap")
+def _memo_overlap(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[7] = args[0].reshape(-1)[:2]
+    k.regrets(*args)
+
+
+@case("regrets written over the memo", "ValueError", "overlap")
+def _regret_over_memo(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[5] = args[8].reshape(-1)[:2]
+    k.regrets(*args)
+
+
+@case("regrets with the memo keys over the memo", "ValueError", "overlap")
+def _memo_keys_overlap(s: Setup) -> None:
+    k = s.make()
+    args = s.regret_args(k, 2)
+    args[7] = args[8].reshape(-1).view(np.int64)[:2]
+    k.regrets(*args)
+
+
+@case("regrets with made-up memo rows", "")
+def _memo_made_up(s: Setup) -> None:
+    """Keys that claim any state and any number of rerolls, with any values: wrong
+    regrets at worst, never memory outside the arrays."""
+    k = s.make()
+    args = s.regret_args(k, 2)
+    for code in (0, 31, 2**62, -2, (1 << 5) | 2, 2**63 - 1):
+        args[7][:] = code
+        args[8][...] = np.nan if code % 2 else 1e300
+        for left in range(s.model.ruleset.rolls):
+            args[2][:] = left
+            k.regrets(*args)
 
 
 @case("play with choices over the state", "ValueError", "overlap")

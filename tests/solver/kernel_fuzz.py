@@ -182,7 +182,15 @@ def plausible(draw: st.DrawFn, method: str) -> tuple[list[Any], dict[str, Any]]:
     elif method == "regrets":
         n = draw(st.integers(1, 6))
         found = S.regret_args(K, n)
-        for i, a in enumerate(found[:6]):
+        if draw(st.booleans()):  # rows written by a first call: a memo that answers
+            K.regrets(*found)
+            found[2][:] = np.maximum(found[2] - 1, 0)
+        rows = draw(st.integers(0, n + 1))
+        if rows != n:
+            found[7], found[8] = np.full(rows, -1, np.int64), np.zeros((rows, K.memo_width()))
+        for i, a in enumerate(found):
+            if i == 6:
+                continue
             if draw(st.integers(0, 5)) == 0:
                 found[i] = draw(arrays(a.size, a.dtype, -3, 70))
             elif draw(st.integers(0, 2)) == 0 and a.size:
@@ -206,7 +214,7 @@ def fuzz_plausible(call: tuple[str, tuple[list[Any], dict[str, Any]]]) -> None:
 #: How many arguments each method takes (play: 8 or 9).
 ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 2,
          "distribution": 6, "play": 9, "seed_games": 3, "step_games": 10,
-         "regrets": 7}
+         "regrets": 9, "memo_width": 0}
 
 
 @given(st.sampled_from(METHODS).flatmap(lambda m: st.tuples(
@@ -245,7 +253,7 @@ def fuzz_construction(at: int, size: int, which: int, how: int, data: st.DataObj
             attempt("construction", lambda method=method: S.call(made, method))
 
 
-# Saved rolls (saved_layer, saved_turn): on a game without the extra bonus (the small
+# Saved rolls (saved_layer, saved_turn, saved_play): on a game without the extra bonus (the small
 # Yahtzee's Kernels refuses them: y matters there), SK; its layers in SL.
 SK: Any = None
 SL: Any = None
@@ -294,6 +302,25 @@ def saved_arguments(draw: st.DrawFn) -> tuple[str, Any, list[Any]]:
                             None, None]
         kinds: list[Any] = [np.int32, np.int32, np.float32, None, np.float32, np.float32,
                             None, None, None]
+    elif draw(st.booleans()):
+        method = "saved_play"
+        games = draw(st.integers(0, 4))
+        rows = np.zeros((games, 7), np.int64)
+        mask = int(ctx.layers[n][0]) if draw(st.booleans()) else draw(ints)
+        u = draw(st.integers(-1, stride))
+        rows[:, 0] = mask if -(1 << 62) < mask < 1 << 62 else 0
+        rows[:, 2] = max(u, 0)
+        rows[:, 6] = np.arange(games)
+        saved = np.array([draw(st.integers(-1, 2 * n + 1)) for _ in range(games)], np.int64)
+        levels = draw(st.integers(-1, 3 + 2 * n + 2))
+        order = np.arange(games, dtype=np.int64)
+        if draw(st.booleans()):
+            order = order[::-1].copy()
+        args = [mask, u, levels, ctx.rank, following, ns_next, opt, rows, saved, order]
+        sizes = [None, None, None, 1 << nb, following.size, None, None, games * 7, games,
+                 games]
+        kinds = [None, None, None, np.int32, np.float32, None, np.float32, np.int64,
+                 np.int64, np.int64]
     else:
         method = "saved_turn"
         levels = draw(st.integers(-1, 3 + 2 * n + 1))

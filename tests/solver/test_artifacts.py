@@ -35,6 +35,36 @@ def test_round_trip(tmp_path: Path) -> None:
     assert artifacts.load(yatzy.ruleset("yahtzee"), tmp_path) is None
 
 
+def _mapped(values: np.ndarray) -> bool:
+    """Whether ``values`` are read from a file in place (a view of a mapping)."""
+    base = values.base
+    while base is not None and not isinstance(base, np.memmap):
+        base = getattr(base, "base", None)
+    return isinstance(base, np.memmap)
+
+
+def test_a_loaded_tables_values_are_mapped_from_its_file(tmp_path: Path) -> None:
+    """Mapped in place (the process holds only the pages it reads), writable without
+    changing the file, and the same as what was saved; a file written by ``np.savez``
+    (its values at no multiple of 8 bytes) is read as before."""
+    r = yatzy.ruleset("yatzy")
+    values, allowed, five = _arrays()
+    path = artifacts.save(r, values, allowed, five.astype(np.int8), {}, tmp_path)
+    stored = artifacts.load(r, tmp_path)
+    assert stored is not None and _mapped(stored.values)
+    assert type(stored.values) is np.ndarray and np.array_equal(stored.values, values)
+    stored.values[0, 0, 0] = -1.0  # copy on write: the file keeps its value
+    again = artifacts.load(r, tmp_path)
+    assert again is not None and again.values[0, 0, 0] == 0.0
+    with np.load(path) as data:
+        contents = {name: data[name] for name in data.files}
+    with open(path, "wb") as f:
+        np.savez(f, **contents)
+    old = artifacts.load(r, tmp_path)
+    assert old is not None and not _mapped(old.values)
+    assert np.array_equal(old.values, values)
+
+
 def test_a_compact_table_keeps_float32_values_and_the_start_exactly(tmp_path: Path) -> None:
     r = yatzy.ruleset("yatzy")
     values, allowed, five = _arrays()

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 import yatzy
 from tests.solver.games import random_moves
 from yatzy.core import rules
-from yatzy.core.actions import Reroll, Roll, Score
+from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.scorecard import Scorecard
-from yatzy.solver import Strategy, UnreachableCard
+from yatzy.solver import Option, Strategy, UnreachableCard, kernels, turn
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +250,57 @@ def test_advice_on_the_same_state_adds_each_cards_own_total(scandinavian: Strate
     assert [o.value - 7 for o in again] == pytest.approx([o.value for o in first], abs=1e-9)
     scandinavian.forget()
     assert scandinavian.advise_card(low, dice, 1) == first
+
+
+def _options_from_turn_tables(s: Strategy, game: yatzy.Game) -> list[Option]:
+    """``advise(game)`` worked out in Python from the turn tables of ``Kernels.turn`` (the
+    four-lane loops of the table build, not advice's own): the allowed boxes, then the
+    kept multisets (the first dice of each face held) in the tables' order, best first."""
+    card, dice = game.card, game.dice
+    assert dice is not None
+    mask, y, u = s.state_of(card)
+    t = s.model.tables
+    abox, values, keeps = turn.turn_tables(s.kernels, t, mask, y, u, s.ruleset.rolls - 1)
+    vals = turn.box_matrix(t, abox, values)
+    roll = s.model.keeps.roll_index(tuple(sorted(dice)))
+    found: list[tuple[Action, float]] = [
+        (Score(s.ruleset.boxes[b]), float(vals[i, roll])) for i, b in enumerate(abox.tolist())
+        if vals[i, roll] > kernels.NEG / 2]
+    left = game.rolls_left
+    if left:
+        for k in t.sub_keeps[roll, : t.sub_count[roll]].tolist():
+            need = t.counts[k].tolist()
+            held = []
+            for pos, face in enumerate(dice):
+                if need[face - 1]:
+                    need[face - 1] -= 1
+                    held.append(pos)
+            found.append((Reroll(tuple(held)), float(keeps[left - 1, k])))
+    found.sort(key=lambda o: -o[1])  # stable: equal values keep their order
+    return [Option(a, v + card.total) for a, v in found]
+
+
+@pytest.mark.parametrize("name, options", [
+    ("yatzy", {}), ("yahtzee", {"joker": "gated"}), ("yahtzee", {"joker": "forced"}),
+    ("yatzy", {"order": "in_order"})])
+def test_advice_is_what_the_turn_tables_rank(name: str, options: dict[str, object]) -> None:
+    """Advice's own loops (one state at a time, the passes only as far as the rolls left
+    need them) rank every option of many random positions as the table build's loops
+    value them, to the last bit, whatever the order the positions come in."""
+    s = yatzy.strategy(yatzy.ruleset(name, **options))
+    rng = random.Random(11)
+    for i in range(150):
+        game = yatzy.new_game(s.ruleset, ["Ann"], seed=i)
+        for _ in range(rng.randrange(len(s.ruleset.boxes))):
+            game = game.roll()
+            game = game.score(rng.choice(sorted(game.choices())))
+        game = game.roll()
+        for _ in range(rng.randrange(s.ruleset.rolls)):
+            game = game.reroll(rng.sample(range(s.ruleset.dice_count), rng.randrange(5)))
+        if rng.random() < 0.5:
+            s.forget()
+        assert s.advise(game) == _options_from_turn_tables(s, game)
+        if game.rolls_left:  # the same state with fewer rolls left, and back
+            after = game.reroll([])
+            assert s.advise(after) == _options_from_turn_tables(s, after)
+            assert s.advise(game) == _options_from_turn_tables(s, game)

@@ -26,6 +26,7 @@ from yatzy.solver.saved import (
     play_saved,
     ruleset_of_spec,
     ruleset_spec,
+    simulate_saved,
     solve_saved,
 )
 
@@ -176,6 +177,48 @@ def test_games_of_the_strategy_score_the_solved_mean(tmp_path: Path) -> None:
     capped = solved(game, tmp_path / "c0", cap=0)
     low = play_saved(capped, 3000, seed=1)
     assert abs(low.mean() - capped.start_value) < 4 * low.std() / np.sqrt(len(low))
+
+
+def test_compiled_games_play_as_the_python_player(tmp_path: Path) -> None:
+    """The compiled simulation plays the Python player's strategy: on other dice (each
+    game its own stream), so the two agree in the mean over a few thousand games, and
+    the compiled one, fast, within its standard error of the solved value over many."""
+    game = reduced(("twos", "fives", "chance"), 2, 12, dice=3)
+    sol = solved(game, tmp_path)
+    python = play_saved(sol, 3000, seed=1)
+    compiled = simulate_saved(sol, 3000, seed=1)
+    se = np.hypot(python.std(), compiled.scores.std()) / np.sqrt(3000)
+    assert abs(python.mean() - compiled.mean) < 4 * se
+    many = simulate_saved(sol, 200_000, seed=2)
+    assert abs(many.mean - sol.start_value) < 4 * many.standard_error
+    # A capped lower bound plays its own game (rolls past the cap lost), as in Python.
+    capped = solved(game, tmp_path / "c0", cap=0)
+    low = simulate_saved(capped, 100_000, seed=3)
+    assert abs(low.mean - capped.start_value) < 4 * low.standard_error
+    assert low.mean < many.mean
+
+
+def test_compiled_games_depend_on_the_seed_and_the_game_only(tmp_path: Path) -> None:
+    """A seed gives the same games, however they are cut into batches and threads; the
+    games of a state share their turn tables whatever saved rolls each holds."""
+    sol = solved(SIX, tmp_path)
+    one = simulate_saved(sol, 500, seed=7)
+    again = simulate_saved(sol, 500, seed=7, batch=64, threads=1)
+    assert np.array_equal(one.scores, again.scores)
+    assert np.array_equal(one.upper_bonus, again.upper_bonus)
+    assert not np.array_equal(one.scores, simulate_saved(sol, 500, seed=8).scores)
+    assert np.array_equal(simulate_saved(sol, 100, seed=7).scores, one.scores[:100])
+
+
+def test_the_compiled_player_refuses_what_it_cannot_play(tmp_path: Path) -> None:
+    sol = solved(TINY, tmp_path, cap=1, bound="upper")
+    with pytest.raises(ValueError, match="upper bound"):
+        simulate_saved(sol, 10)
+    exact = solved(TINY, tmp_path / "exact")
+    with pytest.raises(ValueError, match="at least one"):
+        simulate_saved(exact, 0)
+    with pytest.raises(ValueError, match="seed"):
+        simulate_saved(exact, 1, seed=-1)
 
 
 @pytest.mark.parametrize("ruleset", [TINY, SIX, UPPER3], ids=["tiny", "six", "upper3"])

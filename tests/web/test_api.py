@@ -217,6 +217,36 @@ def test_hints_only_when_on_and_for_the_player_to_move(client: TestClient) -> No
     assert "," in hint["options"][0]["points"]  # Finnish decimals
 
 
+def test_maxi_yatzy_with_saved_rolls_hints_from_its_table_without_win_chances(
+        client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once ``yatzy solve`` has built the table of saved rolls, a game takes hints (the
+    state says ``advice``), but its win chances are refused (``chances`` false)."""
+    from yatzy import solver
+    from yatzy.solver import artifacts, policy
+    from yatzy.solver.saved import save_table, solve_saved
+
+    monkeypatch.setenv(artifacts.ENV_VAR, str(tmp_path / "cache"))
+    held: set[object] = set()
+    monkeypatch.setattr(solver, "_HELD", held)
+    monkeypatch.setattr(policy, "_HELD", held)
+    monkeypatch.setattr(policy, "_SAVED", {})
+    body = {"rules": "maxi_yatzy", "options": {"order": "in_order"}, "hints": True}
+    refused = client.post("/api/games", json={**body, "seats": [{"name": "Ann"}]})
+    assert refused.json()["error"]["code"] == "table_not_built"
+    rules = yatzy.ruleset("maxi_yatzy", order="in_order")
+    save_table(solve_saved(rules, tmp_path / "layers"), {})
+    created = new_game(client, **body)
+    ann = created["seats"][0]["token"]
+    state = act(client, created["id"], ann, type="roll").json()
+    assert state["advice"] is True and state["chances"] is False
+    hint = client.get(f"/api/games/{created['id']}/hint", headers=bearer(ann)).json()
+    values = [o["value"] for o in hint["options"]]
+    assert values == sorted(values, reverse=True) and len(values) > 1
+    chances = client.get(f"/api/games/{created['id']}/chances")
+    assert chances.status_code == 422
+    assert chances.json()["error"]["code"] == "chances_unsupported"
+
+
 def test_analysis_after_the_game(client: TestClient) -> None:
     created = new_game(client, options={"rolls": 1, "order": "in_order"}, seats=[{"name": "A"}])
     game_id, token = created["id"], created["seats"][0]["token"]

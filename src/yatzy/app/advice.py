@@ -72,10 +72,14 @@ def check_hint(game: Game, player: str) -> None:
 
 def check_chances(game: Game) -> None:
     """Win chances are for games of two players or more
-    (:class:`~yatzy.core.errors.IllegalMove` else)."""
+    (:class:`~yatzy.core.errors.IllegalMove` else), of rules the solver works them out
+    for (:func:`yatzy.solver.check_chances`: not with saved rolls)."""
     if len(game.players) < 2:
         raise IllegalMove("Win chances are for games of two players or more",
                           code=AppCode.NO_OPPONENTS)
+    from yatzy.solver import check_chances as solver_chances
+
+    solver_chances(game.ruleset)
 
 
 def check_analysis(game: Game) -> None:
@@ -349,12 +353,13 @@ def _prepare(rules: Ruleset, winner: bool) -> None:
     from yatzy.solver import strategy
 
     start = time.perf_counter()
-    solved = strategy(rules)
+    strategy(rules)
     log.info("The optimal strategy of %s is ready (%.1f s)", rules, time.perf_counter() - start)
     if winner:
+        from yatzy.solver.policy import table_strategy
         from yatzy.solver.winning import remaining_table
 
         start = time.perf_counter()
-        remaining_table(solved)
+        remaining_table(table_strategy(rules))
         log.info("The winner level's table of %s is ready (%.1f s)", rules,
                  time.perf_counter() - start)

@@ -120,8 +120,18 @@ class SeatIdle(_Event):
     type: str = field(default="seat_idle", init=False)
 
 
+@dataclass(frozen=True)
+class TableRated(_Event):
+    """The public table ``game_id`` became a rated game when its last seat was taken
+    (every seat a named player under their own name): from now on each person to move
+    has the move clock of rated games, and the result counts for their ratings."""
+
+    game_id: str
+    type: str = field(default="table_rated", init=False)
+
+
 Event = (GameCreated | ActionApplied | ActionUndone | GameFinished | GameDeleted
-         | TurnsHandedOver | SeatTaken | SeatIdle)
+         | TurnsHandedOver | SeatTaken | SeatIdle | TableRated)
 
 
 _EVENT_TYPES: dict[str, type[_Event]] = {
@@ -133,6 +143,7 @@ _EVENT_TYPES: dict[str, type[_Event]] = {
     "turns_handed_over": TurnsHandedOver,
     "seat_taken": SeatTaken,
     "seat_idle": SeatIdle,
+    "table_rated": TableRated,
 }
 
 
@@ -154,5 +165,5 @@ def event_from_dict(data: dict[str, Any]) -> Event:
                                  for v in values[name])
     event = kind(**values)
     assert isinstance(event, GameCreated | ActionApplied | ActionUndone | GameFinished
-                      | GameDeleted | TurnsHandedOver | SeatTaken | SeatIdle)
+                      | GameDeleted | TurnsHandedOver | SeatTaken | SeatIdle | TableRated)
     return event

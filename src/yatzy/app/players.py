@@ -226,14 +226,15 @@ def _standard(rules: object) -> Ruleset:
 
 def points_lost(game: Game) -> float | None:
     """The expected points the (only) player's decisions lost against optimal play;
-    ``None`` where the solver does not play the rules."""
-    from yatzy.solver import SolverMissing, check_supported
+    ``None`` where the solver does not play the rules or their table is not built (Maxi
+    Yatzy's, by ``yatzy solve``: never built here)."""
+    from yatzy.solver import SolverMissing, TableNotBuilt, UnsupportedRuleset, check_ready
     from yatzy.solver.analysis import analyse
 
     try:
-        check_supported(game.ruleset)
+        check_ready(game.ruleset)
         return round(analyse(game).players[0].total_loss, 3)
-    except (RulesError, SolverMissing):
+    except (RulesError, UnsupportedRuleset, TableNotBuilt, SolverMissing):
         return None
 
 

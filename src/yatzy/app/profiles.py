@@ -292,7 +292,7 @@ class ProfileService:
         finished game ``game_id`` (the solver's analysis, one per game): the seats
         noted (0 for a game not over, gone, or of rules the solver does not play).
         Costly: for the background, never a request."""
-        from yatzy.solver import SolverMissing, check_supported
+        from yatzy.solver import SolverMissing, TableNotBuilt, UnsupportedRuleset, check_ready
         from yatzy.solver.analysis import analyse
 
         try:
@@ -309,9 +309,9 @@ class ProfileService:
         if not players:
             return 0
         try:
-            check_supported(saved.rules)
+            check_ready(saved.rules)  # a table too large for a request is never built
             analysis = analyse(saved.game)
-        except (RulesError, SolverMissing):
+        except (RulesError, UnsupportedRuleset, TableNotBuilt, SolverMissing):
             return 0
         rows = [(seat, player_id, round(analysis.players[seat].total_loss, 3))
                 for seat, player_id in sorted(players.items())]

@@ -57,6 +57,7 @@ from yatzy.app.events import (
     GameFinished,
     SeatIdle,
     SeatTaken,
+    TableRated,
     TurnsHandedOver,
 )
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
@@ -564,6 +565,35 @@ class GameService:
         self._remember(new)
         self._publish(event)
         return new
+
+    def make_rated(self, game_id: str) -> SavedGame:
+        """Store the public table ``game_id`` as a rated game, once its players are
+        noted as rated (:meth:`ProfileService.rate_table
+        <yatzy.app.profiles.ProfileService.rate_table>`): the move clock runs for it
+        (:meth:`deadline`) from now on, in every process (they hear
+        :class:`~yatzy.app.events.TableRated` and read the game again). A game rated
+        already or over is returned as it is. Decided on the stored game: a move made
+        meanwhile (the first roll at once) is kept, and the mark is made on the game
+        after it."""
+        game_id = _check_game_id(game_id)
+        for _ in range(JOIN_TRIES):
+            saved = self._repo.get(game_id)
+            if saved.rated or saved.finished:
+                self._remember(saved)
+                return saved
+            new = replace(saved, rated=True, updated_at=self._clock(),
+                          version=saved.version + 1)
+            event = TableRated(saved.id, version=new.version)
+            try:
+                self._repo.save(new, expected_version=saved.version, events=[event])
+            except GameChanged:
+                self._forget(game_id)  # a move came first: mark the game after it
+                continue
+            self._remember(new)
+            self._publish(event)
+            return new
+        raise GameChanged(game_id, expected=saved.version, actual=saved.version + 1,
+                          what="version")
 
     def overdue(self, limit: int = OVERDUE_BATCH) -> list[str]:
         """Rated games in play whose player to move may have let the clock run out

@@ -325,6 +325,15 @@ class GameSession:
         await self._changed()
         return self.saved
 
+    async def make_rated(self) -> SavedGame:
+        """Make this full public table a rated game (see
+        :meth:`~yatzy.app.service.GameService.make_rated`): its move clock starts, and
+        the watchers are told."""
+        async with self._lock:
+            await self._write(self.table.make_rated)
+        await self._changed()
+        return self.saved
+
     async def type_dice(self, dice: Sequence[int], *,
                         expected_version: int | None = None) -> SavedGame:
         """Play the computer's roll that waits for its real dice with ``dice``."""

@@ -214,6 +214,11 @@ class Table:
             self.reload()
             raise
 
+    def make_rated(self) -> Game:
+        """Store this public table as a rated game through the service
+        (:meth:`~yatzy.app.service.GameService.make_rated`); returns the game after it."""
+        return self._write(lambda: self.service.make_rated(self.saved.id))
+
     def reload(self) -> Game:
         """Read the game again as stored (another window or process may have moved it)."""
         self._seat(self.service.load(self.saved.id))

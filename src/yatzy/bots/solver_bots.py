@@ -93,10 +93,10 @@ class WinnerBot:
 
 def _planner(ruleset: Ruleset) -> WinPlanner:
     """One planner per ruleset and process (it remembers the turn it planned)."""
-    from yatzy.solver import strategy
+    from yatzy.solver.policy import table_strategy
     from yatzy.solver.winning import WinPlanner
 
-    s = strategy(ruleset)
+    s = table_strategy(ruleset)
     planner = _PLANNERS.get(ruleset)
     if planner is None or planner.strategy is not s:
         planner = _PLANNERS[ruleset] = WinPlanner(s)
@@ -144,15 +144,23 @@ def register_all() -> None:
 def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0
                    ) -> SimulationResult:
     """Solitaire games of the bot called ``name``: the solver's levels on the fast path
-    (:func:`yatzy.solver.simulate.simulate`), any other bot in real games (much slower:
-    hundreds of games a second), seeded from ``seed``."""
+    (:func:`yatzy.solver.simulate.simulate`; with saved rolls ``optimal`` only, by
+    :func:`yatzy.solver.saved.simulate_saved` on the table ``yatzy solve`` built), any
+    other bot in real games (much slower: hundreds of games a second), seeded from
+    ``seed``."""
     import numpy as np
 
-    from yatzy.solver import strategy
+    from yatzy.solver.policy import table_strategy
     from yatzy.solver.simulate import SimulationResult, simulate
 
-    if name in LEVELS:
-        return simulate(strategy(ruleset), games, seed=seed, temperature=LEVELS[name],
+    if name == "optimal" and ruleset.saved_rolls:
+        from yatzy.solver.policy import saved_strategy
+        from yatzy.solver.saved import simulate_saved
+
+        return simulate_saved(saved_strategy(ruleset).solution, games, seed=seed,
+                              player=name)
+    if name in LEVELS and not ruleset.saved_rolls:
+        return simulate(table_strategy(ruleset), games, seed=seed, temperature=LEVELS[name],
                         player=name)
     from yatzy import bots
     from yatzy.core.scorecard import Scorecard

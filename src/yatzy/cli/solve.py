@@ -99,7 +99,11 @@ def register(subparsers: Any, t: Translator) -> None:
     advise.add_argument("--card", default="-", help="filled boxes as box=points (default: empty)")
     advise.add_argument("--dice", nargs="+", help="the dice on the table, e.g. 3 3 5 6 6")
     advise.add_argument("--rolls-left", type=whole_number(t), default=None,
-                        help="rolls left this turn (default: all but the first)")
+                        help="rolls left this turn, saved rolls included (default: all "
+                        "but the first)")
+    advise.add_argument("--saved", type=whole_number(t), default=0,
+                        help="with saved rolls (Maxi Yatzy): the player's saved rolls "
+                        "before the first roll (default 0)")
     advise.add_argument("--top", type=whole_number(t, 1), default=None,
                         help="print only the N best options")
     advise.add_argument("--json", action="store_true", help="print JSON for programs")
@@ -400,15 +404,24 @@ def run_advise(args: argparse.Namespace) -> int:
     if dice is None and args.rolls_left is not None:
         raise CommandError(N_("--rolls-left needs --dice (before the first roll there "
                               "are none)"))
+    if args.saved and (dice is not None or not ruleset.saved_rolls):
+        raise CommandError(N_("--saved is for rules with saved rolls, before the first "
+                              "roll (after it, --rolls-left counts them)"))
     s = load_strategy(t, ruleset)
     try:
-        options = s.advise_card(card, dice, args.rolls_left)
+        if ruleset.saved_rolls:
+            options = s.advise_card(card, dice, args.rolls_left, saved=args.saved)
+        else:
+            options = s.advise_card(card, dice, args.rolls_left)
     except IllegalMove as error:
         if error.code != "bad_rolls_left":
             raise
+        if dice is None:  # saved rolls before the first roll
+            raise CommandError(N_("--saved must be from 0 to {most}, not {value}"),
+                               most=error.params.get("most", 0), value=args.saved) from None
         raise CommandError(N_("--rolls-left after a roll must be from 0 to {most}, not "
-                              "{value}"), most=ruleset.rolls - 1, value=args.rolls_left
-                           ) from None
+                              "{value}"), most=error.params.get("most", ruleset.rolls - 1),
+                           value=args.rolls_left) from None
     if args.top is not None:
         options = options[: args.top]
     best = options[0].value if options else 0.0

@@ -105,9 +105,9 @@ class YatzyEnv(gymnasium.Env[Observation, np.int64]):
         #: The solver's strategy, with ``regret=True`` (else ``None``).
         self.strategy: Strategy | None = None
         if self.regret:
-            from yatzy.solver import strategy
+            from yatzy.solver.policy import table_strategy
 
-            self.strategy = strategy(self.ruleset)
+            self.strategy = table_strategy(self.ruleset)
         self._game: Game | None = None
 
     @property

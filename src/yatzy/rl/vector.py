@@ -14,8 +14,9 @@ no rule is written again here), and writes the next legal actions. There is no
 (the core replaying the slot's game, its dice given), and the tests check every step of
 random games against the core that way. With ``regret=True`` one more compiled call
 (``Kernels.regrets``) works out every game's regret before the step, on every core: the
-turns of four games at a time share one pass of vector arithmetic, and each game's regret
-is, to the last bit, what the solver's advice on that game gives.
+turns of four games at a time share one pass of vector arithmetic, a game that rerolls
+keeps what its turn's later decisions read (a row of memo per game), and each game's
+regret is, to the last bit, what the solver's advice on that game gives.
 
 Dice come from each slot's own stream, drawn in the compiled code from the reset's
 seed and the slot's number (the simulation's generator, not the core's seeded dice: a
@@ -60,6 +61,11 @@ if TYPE_CHECKING:
 
 #: The most games one vector environment plays (about 700 bytes each).
 MAX_ENVS = 1_000_000
+
+#: The most memory the regrets keep of the games' turns between steps (``regret=True``:
+#: about 2 KB a game for Yatzy and Yahtzee, so the first 33,000 games have a row; the
+#: games past them work a turn out again at each decision).
+MEMO_BYTES = 64 << 20
 
 # Columns of a game's row in the compiled code's state (see kernels.COLUMNS).
 _MASK, _Y, _U, _TOTAL, _FIVE_BOX, _EXTRAS = range(6)
@@ -111,9 +117,9 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         #: The solver's strategy, with ``regret=True`` (else ``None``).
         self.strategy: Strategy | None = None
         if self.regret:
-            from yatzy.solver import strategy
+            from yatzy.solver.policy import table_strategy
 
-            self.strategy = strategy(self.ruleset)
+            self.strategy = table_strategy(self.ruleset)
             model = self.strategy.model
             self._kernels = self.strategy.kernels
         else:
@@ -135,6 +141,11 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         self._bits = 1 << np.arange(boxes, dtype=np.int64)
         #: Threads of the regrets' compiled call.
         self._threads = kernels.threads()
+        # The regrets' memo of each game's turn (see _regrets), for the first games.
+        width = self._kernels.memo_width() if self.regret else 0
+        rows = min(n, MEMO_BYTES // (8 * width)) if self.regret else 0
+        self._memo_keys = np.full(rows, -1, dtype=np.int64)
+        self._memo = np.zeros((rows, width), dtype=np.float64)
         self._started = False
         self._autoreset = np.zeros(n, dtype=np.bool_)
 
@@ -256,10 +267,11 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
         threads): the value of the best option minus that of the action, as
         :meth:`Strategy.advise_card <yatzy.solver.policy.Strategy.advise_card>` lists
         them (0 where the game restarts or the action is not legal: the step refuses
-        it)."""
+        it). A game's turn is worked out at its first decision in a state, and what its
+        later rerolls and last roll read is kept in its row of the memo."""
         regrets = np.empty(self.num_envs, dtype=np.float64)
         self._kernels.regrets(self._state, self._dice, self._left, picked, restarted,
-                              regrets, self._threads)
+                              regrets, self._threads, self._memo_keys, self._memo)
         return regrets
 
     def _seeds(self, seed: int | Sequence[int | None] | None) -> int | list[int]:

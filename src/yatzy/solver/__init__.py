@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     )
     from yatzy.solver.model import UnreachableCard
     from yatzy.solver.policy import Option, Strategy, strategy
+    from yatzy.solver.saved_strategy import SavedStrategy
 
 
 class SolverMissing(YatzyError):
@@ -101,10 +102,11 @@ def state_count(ruleset: Ruleset) -> int:
 
 
 def supports(ruleset: Ruleset) -> bool:
-    """Whether the solver plays ``ruleset``: not with saved rolls (a turn's rolls then
-    depend on the turns before it: their table is solved by :mod:`yatzy.solver.saved`
-    and ``yatzy solve``, but advice and the computer levels do not read it yet), and not
-    past :data:`MAX_STATES` states. The one
+    """Whether the solver plays ``ruleset``: advice, analyses and the computer levels
+    built on it, up to :data:`MAX_STATES` states. With saved rolls (Maxi Yatzy) too:
+    their table is solved by :mod:`yatzy.solver.saved` (``yatzy solve``) and read by
+    :class:`~yatzy.solver.saved_strategy.SavedStrategy`, though score distributions
+    and win chances are not worked out with them (:func:`offers_chances`). The one
     check of every solver feature (:func:`check_supported`), and of the front ends that
     offer them. Cheap: the solver itself is not loaded. (A large table may still have
     to be built first: see :func:`builds_on_demand`.)
@@ -113,22 +115,56 @@ def supports(ruleset: Ruleset) -> bool:
     >>> supports(ruleset("yahtzee")), supports(ruleset("maxi_yatzy", saved_rolls=False))
     (True, True)
     >>> supports(ruleset("maxi_yatzy"))
-    False
+    True
     """
-    rules = check_ruleset(ruleset)
-    return not rules.saved_rolls and state_count(rules) <= MAX_STATES
+    return state_count(check_ruleset(ruleset)) <= MAX_STATES
+
+
+def offers_chances(ruleset: Ruleset) -> bool:
+    """Whether the solver works out score distributions and win chances of ``ruleset``
+    (and the ``winner`` level that plays on them): one it plays (:func:`supports`),
+    without saved rolls (a player's points still to come would also depend on their
+    saved rolls, a distribution per saved count that is not worked out). Cheap.
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> offers_chances(ruleset("yatzy")), offers_chances(ruleset("maxi_yatzy"))
+    (True, False)
+    """
+    return supports(ruleset) and not ruleset.saved_rolls
+
+
+class ChancesUnsupported(BadInput):
+    """The solver does not work out score distributions and win chances of a ruleset it
+    plays (:func:`offers_chances`: one with saved rolls); its hints and computer levels
+    are offered. ``params``: ``rules``, the ruleset's name."""
+
+    code = SolverCode.CHANCES_UNSUPPORTED
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        super().__init__(
+            f"Win chances and score distributions are not worked out for "
+            f"{ruleset.title or ruleset.name}", rules=ruleset.title or ruleset.name)
+
+
+def check_chances(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` if :func:`offers_chances`, else :class:`UnsupportedRuleset` (the
+    solver does not play it) or :class:`ChancesUnsupported`."""
+    check_supported(ruleset)
+    if not offers_chances(ruleset):
+        raise ChancesUnsupported(ruleset)
+    return ruleset
 
 
 def builds_on_demand(ruleset: Ruleset) -> bool:
     """Whether the solver builds the table of ``ruleset`` when a caller first needs it
-    (at most :data:`ON_DEMAND_STATES` states); a larger one must have been built before,
-    by ``yatzy solve``. Cheap.
+    (at most :data:`ON_DEMAND_STATES` states, without saved rolls); a larger one, or one
+    with saved rolls, must have been built before, by ``yatzy solve``. Cheap.
 
     >>> from yatzy.core.rulesets import ruleset
     >>> builds_on_demand(ruleset("yatzy")), builds_on_demand(ruleset("maxi_yatzy"))
     (True, False)
     """
-    return state_count(ruleset) <= ON_DEMAND_STATES
+    return not ruleset.saved_rolls and state_count(ruleset) <= ON_DEMAND_STATES
 
 
 def check_supported(ruleset: Ruleset) -> Ruleset:
@@ -158,6 +194,8 @@ def table_ready(ruleset: Ruleset) -> bool:
         return True
     from yatzy.solver import artifacts  # a large table's file name; numpy comes with it
 
+    if ruleset.saved_rolls:  # the exact table (no cap) of yatzy solve
+        return artifacts.saved_table_path(ruleset, None, "lower").is_file()
     return artifacts.table_path(ruleset).is_file()
 
 
@@ -186,10 +224,11 @@ class WinnerUnsupported(BadInput):
 
 
 def check_winner(ruleset: Ruleset) -> Ruleset:
-    """``ruleset`` if the ``winner`` level plays it: one the solver plays, whose table is
-    built on demand (else :class:`WinnerUnsupported`, before any word of building a
-    table that would not help), and :func:`check_ready`."""
-    check_supported(ruleset)
+    """``ruleset`` if the ``winner`` level plays it: one the solver plays, whose win
+    chances it works out (:func:`check_chances`) and whose table is built on demand
+    (else :class:`WinnerUnsupported`, before any word of building a table that would not
+    help), and :func:`check_ready`."""
+    check_chances(ruleset)
     if not builds_on_demand(ruleset):
         raise WinnerUnsupported(ruleset)
     return check_ready(ruleset)
@@ -236,6 +275,7 @@ _EXPORTS = {
     "ScoreDistribution": "yatzy.solver.distribution",
     "UnreachableCard": "yatzy.solver.model",
     "Option": "yatzy.solver.policy",
+    "SavedStrategy": "yatzy.solver.saved_strategy",
     "Strategy": "yatzy.solver.policy",
     "strategy": "yatzy.solver.policy",
 }
@@ -252,10 +292,12 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Analysis",
+    "ChancesUnsupported",
     "Decision",
     "DistributionError",
     "DistributionTooLarge",
     "Option",
+    "SavedStrategy",
     "ScoreDistribution",
     "SolverMissing",
     "Strategy",
@@ -266,9 +308,11 @@ __all__ = [
     "analyse",
     "available",
     "builds_on_demand",
+    "check_chances",
     "check_ready",
     "check_supported",
     "check_winner",
+    "offers_chances",
     "require",
     "state_count",
     "strategy",

@@ -22,7 +22,8 @@ from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
 from yatzy.core.game import Game
 from yatzy.core.scorecard import Scorecard
-from yatzy.solver.policy import Option, Strategy, strategy
+from yatzy.solver.policy import Option, Strategy, strategy, table_strategy
+from yatzy.solver.saved_strategy import SavedStrategy
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def _match(options: list[Option], dice: Dice, action: Action) -> Option:
     raise ValueError(f"{action} is not among the options")  # pragma: no cover
 
 
-def analyse(game: Game, solver: Strategy | None = None) -> Analysis:
+def analyse(game: Game, solver: Strategy | SavedStrategy | None = None) -> Analysis:
     """Replay ``game`` (finished or not) and price every decision with ``solver``
     (default: the optimal strategy of the game's ruleset)."""
     solver = solver or strategy(game.ruleset)
@@ -146,8 +147,9 @@ def win_chance_history(game: Game, solver: Strategy | None = None, *,
     """Every player's chance of winning at the start of every turn of ``game`` and at its
     end (or where it stands, when it is not over), as :meth:`Strategy.win_chances` gives
     them: the graph of a game, as a chess engine draws its evaluation.
-    ``progress(done, total)`` is called after each point (the first ones take seconds)."""
-    solver = solver or strategy(game.ruleset)
+    ``progress(done, total)`` is called after each point (the first ones take seconds).
+    Not with saved rolls (:class:`~yatzy.solver.ChancesUnsupported`)."""
+    solver = solver or table_strategy(game.ruleset)
     replay = game.at_start()
     positions = []
     for step in game.history:

@@ -5,6 +5,9 @@ directory) in one ``.npz`` file per ruleset and solver version. Its header holds
 ruleset, the solver version and a SHA-256 of the arrays, checked on every load; a file
 that does not match, or cannot be read at all, is ignored (and rebuilt by the caller).
 Files are written to a temporary name and renamed, so a reader never sees half a file.
+A table's values are mapped from its file in place (copy on write), not read into the
+process: a page of them is read when first touched and shared by every process that
+loads the table.
 Beside a table, the table of the points still to come (``.remaining.bin``, see
 :func:`save_remaining`) is one file of raw arrays, mapped read-only by every process
 that reads it; one that does not match is refused with :class:`RemainingDamaged`.
@@ -23,11 +26,13 @@ import contextlib
 import hashlib
 import json
 import os
+import struct
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -143,12 +148,98 @@ def _write(path: Path, header: dict[str, Any], **arrays: npt.NDArray[Any]) -> No
         with os.fdopen(fd, "wb") as f:
             contents: dict[str, Any] = {
                 **arrays, "header": np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)}
-            np.savez(f, **contents)
+            _savez(f, contents)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: Bytes of an array written at a time by :func:`_savez`, and read at a time by
+#: :func:`_file_digest`.
+_CHUNK = 1 << 20
+#: The zip extra field that pads a member's local header (as Android's zipalign pads
+#: its files): ignored by every zip reader.
+_PAD_FIELD = 0xD935
+
+
+def _mapped_values(path: Path) -> tuple[FloatArray, int] | None:
+    """The ``values`` member of the table file ``path`` mapped in place (copy on write:
+    a page is read from the file when first touched, and shared with every process
+    that maps it, instead of a private copy of the whole table), with its offset in the
+    file; ``None`` when it cannot be (stored compressed, not ``float64``, or not at a
+    multiple of 8 bytes, as in files that ``np.savez`` wrote)."""
+    with zipfile.ZipFile(path) as z:
+        info = z.getinfo("values.npy")
+    if info.compress_type != zipfile.ZIP_STORED:
+        return None
+    with open(path, "rb") as f:
+        f.seek(info.header_offset)
+        local = f.read(30)
+        if len(local) != 30 or local[:4] != b"PK\x03\x04":
+            return None
+        name_len, extra_len = struct.unpack("<HH", local[26:30])
+        start = info.header_offset + 30 + name_len + extra_len
+        f.seek(start)
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+        else:
+            return None
+        offset = f.tell()
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if (fortran or dtype != np.float64 or offset % dtype.itemsize
+            or offset - start + size != info.file_size):
+        return None
+    mapping = np.memmap(path, dtype=np.float64, mode="c", offset=offset, shape=shape)
+    values: FloatArray = mapping.view(np.ndarray)  # a plain array (the mapping stays open)
+    return values, offset
+
+
+def _file_digest(path: Path, offset: int, size: int, allowed: IntArray,
+                 five_points: SmallIntArray) -> str:
+    """:func:`_digest` of a table whose values are ``size`` bytes at ``offset`` in
+    ``path``, read from the file rather than through their mapping (which would make
+    every page of it the process's own)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        f.seek(offset)
+        while size > 0:
+            chunk = f.read(min(_CHUNK, size))
+            if not chunk:
+                raise EOFError(f"{path} ends inside its values")
+            h.update(chunk)
+            size -= len(chunk)
+    for array in (allowed, five_points):
+        h.update(np.ascontiguousarray(array).data)
+    return h.hexdigest()
+
+
+def _savez(f: BinaryIO, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """What ``np.savez(f, **arrays)`` writes (an uncompressed zip of ``.npy`` members,
+    read by ``np.load``), without its copy of each array in pieces of up to 16 MiB (a
+    table's size, at the peak of a build): the arrays' own bytes, a megabyte at a time."""
+    with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as z:
+        for name, array in arrays.items():
+            data = np.ascontiguousarray(array)
+            member = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            # A padding field in the member's local header puts its .npy at a multiple of
+            # 64 bytes in the file, and so its data (numpy pads the .npy header to 64
+            # bytes): the values can then be mapped in place (see _mapped_values). The
+            # local header is 30 bytes, the name, this field and zipfile's 20-byte zip64
+            # field.
+            start = f.tell() + 30 + len(member.filename.encode()) + 4 + 20
+            pad = -start % 64
+            member.extra = struct.pack("<HH", _PAD_FIELD, pad) + bytes(pad)
+            with z.open(member, "w", force_zip64=True) as out:
+                np.lib.format.write_array_header_1_0(
+                    out, np.lib.format.header_data_from_array_1_0(data))
+                raw = data.reshape(-1).view(np.uint8)  # the same bytes, not a copy
+                for start in range(0, raw.size, _CHUNK):
+                    out.write(raw[start:start + _CHUNK].data)
 
 
 def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
@@ -158,16 +249,19 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(bytes(data["header"]).decode())
-            values = data["values"]
             allowed = data["allowed"]
             small = data["five_points"]
+            compact = isinstance(header, dict) and "start_value" in header
+            mapped = None if compact else _mapped_values(path)
+            values = data["values"] if mapped is None else mapped[0]
+        digest = (_digest(values, allowed, small) if mapped is None
+                  else _file_digest(path, mapped[1], values.nbytes, allowed, small))
     except Exception:
         # A cache file is only a shortcut, and a damaged one makes numpy and zipfile raise
         # nearly anything (EOFError for an empty file, NotImplementedError, RuntimeError
         # for garbled zip flags, MemoryError for a garbled shape...): whatever cannot be
         # read is rebuilt, like a file that does not match.
         return None
-    compact = isinstance(header, dict) and "start_value" in header
     if (
         not isinstance(header, dict)
         or header.get("ruleset") != ruleset.to_dict()
@@ -175,7 +269,7 @@ def load(ruleset: Ruleset, directory: Path | None = None) -> StoredTable | None:
         or small.dtype != np.int8
         or values.dtype != (np.float32 if compact else np.float64)
         or (compact and not isinstance(header["start_value"], float))
-        or header.get("sha256") != _digest(values, allowed, small)
+        or header.get("sha256") != digest
     ):
         return None
     if compact:

@@ -21,6 +21,7 @@ class SolverCode(StrEnum):
     DISTRIBUTION_TOO_LARGE = "distribution_too_large"
     WINNER_UNSUPPORTED = "winner_unsupported"
     REMAINING_DAMAGED = "remaining_damaged"
+    CHANCES_UNSUPPORTED = "chances_unsupported"
 
 
 register_error_texts(SolverCode, {
@@ -46,4 +47,6 @@ register_error_texts(SolverCode, {
     SolverCode.REMAINING_DAMAGED: N_(
             "The table of the points still to come in {path} cannot be used ({reason}): it"
             " is built again"),
+    SolverCode.CHANCES_UNSUPPORTED: N_(
+            "Win chances and score distributions are not worked out for {rules}"),
 })

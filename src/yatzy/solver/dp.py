@@ -48,7 +48,9 @@ def solve(model: Model, progress: Progress | None = None) -> FloatArray:
     V[full] = 0.0
     k = kernels.compile_tables(model.tables, V)
     masks = model.masks[model.masks != full]
-    sizes = np.array([bin(int(m)).count("1") for m in masks])
+    sizes = np.zeros_like(masks)  # how many boxes each mask fills, counted bit by bit
+    for b in range(nb):
+        sizes += (masks >> b) & 1
     ybit = 1 << model.yahtzee_box if model.yahtzee_box >= 0 else 0
     cores = kernels.threads()
     for done, size in enumerate(range(nb - 1, -1, -1)):

@@ -12,8 +12,10 @@ turn tables of advice and the simulation all use it. :func:`fill` exposes it to 
 
 One routine computes a turn's values for four upper sums (*lanes*, one AVX2 vector of
 doubles) of one set of filled boxes at a time: the table build and the simulation fill
-every lane, advice one; the vector environment's regrets (``Kernels.regrets``) give
-each lane a game in a state of its own. Every long call releases the GIL:
+every lane (``Kernels.turn`` one); the vector environment's regrets (``Kernels.regrets``)
+give each lane a game in a state of its own. Advice (``Kernels.advise``) works one state
+out on plain doubles, with the same sums in the same order (the same values to the last
+bit, a quarter of the work). Every long call releases the GIL:
 :func:`run_parallel` runs the table build on every core, and the simulation and the
 regrets start :func:`threads` threads of their own.
 

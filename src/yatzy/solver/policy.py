@@ -16,7 +16,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from yatzy.solver import (
     TableNotBuilt,
     artifacts,
     builds_on_demand,
+    check_chances,
     check_supported,
     dp,
     kernels,
@@ -45,6 +46,9 @@ from yatzy.solver.distribution import (
 )
 from yatzy.solver.keeps import FloatArray, IntArray
 from yatzy.solver.model import Model, Tables, build_model, order_tables
+
+if TYPE_CHECKING:
+    from yatzy.solver.saved_strategy import SavedStrategy
 
 
 class Option(NamedTuple):
@@ -100,6 +104,8 @@ class Strategy:
         )
         #: The compiled view of the tables and values.
         self.kernels = kernels.compile_tables(model.tables, values)
+        #: Its advice (``Kernels.advise``), looked up once: :meth:`advise` calls it.
+        self._advise = self.kernels.advise
         #: The turn tables of a state (:func:`turn.turn_routine`).
         self._turn = turn.turn_routine(self.kernels, model.tables, model.rolls - 1)
         self._turns: dict[tuple[int, int, int], TurnTables] = {}
@@ -173,18 +179,22 @@ class Strategy:
         """
         if not isinstance(game, Game):
             check_game(game)
-        card, dice = game.card, game.dice
-        r = self.ruleset
-        if dice is not None and (card.ruleset is r or card.ruleset == r):
-            # The game checked its dice and rolls; the compiled code reads the card.
-            options = self.kernels.advise(
-                card.entries, card.yahtzee_bonus_count * r.extra_yahtzee_points, dice,
-                r.rolls - game.rolls_used, self._actions, Option,
-            )
-            if options is not None:
-                return options
+        dice = game.dice
+        if dice is not None:
+            # One player's card is the current one; otherwise the game works it out.
+            cards = game.cards
+            card = cards[0] if len(cards) == 1 else game.card
+            r = self.ruleset
+            if card.ruleset is r or card.ruleset == r:
+                # The game checked its dice and rolls; the compiled code reads the card.
+                options = self._advise(
+                    card.entries, card.yahtzee_bonus_count * r.extra_yahtzee_points, dice,
+                    r.rolls - game.rolls_used, self._actions, Option,
+                )
+                if options is not None:
+                    return options
         # Once the game is over the current player's card is complete: no options.
-        return self.advise_card(card, dice, game.rolls_left)
+        return self.advise_card(game.card, dice, game.rolls_left)
 
     def advise_card(
         self, card: Scorecard, dice: Sequence[int] | None = None, rolls_left: int | None = None
@@ -366,6 +376,7 @@ class Strategy:
 
 
 _STRATEGIES: dict[Ruleset, Strategy] = {}
+_SAVED: dict[Ruleset, SavedStrategy] = {}
 #: One lock per ruleset: concurrent callers (the web app's threads) build or load a
 #: table once, and callers of other rulesets do not wait for them.
 _LOCKS: dict[Ruleset, threading.Lock] = {}
@@ -379,7 +390,7 @@ def _lock(ruleset: Ruleset) -> threading.Lock:
 
 def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
              rebuild: bool = False, cache: bool = True, build: bool | None = None
-             ) -> Strategy:
+             ) -> Strategy | SavedStrategy:
     """The optimal strategy of ``ruleset``: from memory, else from the disk cache, else
     built (and saved). ``progress(done, total)`` reports a build's layers;
     ``rebuild=True`` builds even when a table is cached; ``cache=False`` neither reads
@@ -389,8 +400,14 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
     ``False`` never. Safe to call from several threads: each table is built once.
     :class:`~yatzy.solver.UnsupportedRuleset` for a ruleset the solver does not play
     (:func:`~yatzy.solver.supports`), :class:`~yatzy.solver.TableNotBuilt` when the
-    table would have to be built and may not be."""
+    table would have to be built and may not be.
+
+    With saved rolls (Maxi Yatzy) the strategy is a
+    :class:`~yatzy.solver.saved_strategy.SavedStrategy`, read from the table ``yatzy
+    solve`` wrote: it is never built here (:class:`~yatzy.solver.TableNotBuilt`)."""
     check_supported(ruleset)
+    if ruleset.saved_rolls:
+        return saved_strategy(ruleset)
     if build is None:
         build = builds_on_demand(ruleset)
     if not rebuild and (found := _STRATEGIES.get(ruleset)) is not None:
@@ -426,3 +443,37 @@ def strategy(ruleset: Ruleset, *, progress: dp.Progress | None = None,
         _STRATEGIES[ruleset] = result
         _HELD.add(ruleset)
     return result
+
+
+def saved_strategy(ruleset: Ruleset) -> SavedStrategy:
+    """The strategy of ``ruleset`` with saved rolls (as :func:`strategy` gives it): from
+    memory, else from its exact table on the disk (:class:`~yatzy.solver.TableNotBuilt`
+    without one: it is never built here)."""
+    check_supported(ruleset)
+    if not ruleset.saved_rolls:
+        raise ValueError(f"{ruleset} does not save rolls")
+    if (found := _SAVED.get(ruleset)) is not None:
+        return found
+    with _lock(ruleset):
+        if (found := _SAVED.get(ruleset)) is not None:
+            return found
+        from yatzy.solver.saved_strategy import load_saved_strategy
+
+        loaded = load_saved_strategy(ruleset)
+        if loaded is None:
+            raise TableNotBuilt(ruleset)
+        _SAVED[ruleset] = loaded
+        _HELD.add(ruleset)
+    return loaded
+
+
+def table_strategy(ruleset: Ruleset) -> Strategy:
+    """:func:`strategy` of a ruleset without saved rolls: the strategy of a value table
+    per turn-start state, which score distributions, win chances, the ``winner`` level,
+    the fast simulation of the softened levels and the vector environment read;
+    :class:`~yatzy.solver.ChancesUnsupported` for one with saved rolls
+    (:func:`~yatzy.solver.offers_chances`)."""
+    check_chances(ruleset)
+    found = strategy(ruleset)
+    assert isinstance(found, Strategy)
+    return found

@@ -36,15 +36,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from yatzy.core.rulesets import Ruleset
 from yatzy.solver import kernels, turn
+from yatzy.solver.dp import upper_masks
 from yatzy.solver.keeps import IntArray
 from yatzy.solver.model import Model, build_model
+
+if TYPE_CHECKING:
+    from yatzy.solver.simulate import SimulationResult
 
 Bound = Literal["lower", "upper"]
 F32 = npt.NDArray[np.float32]
@@ -521,14 +525,84 @@ def play_saved(sol: SavedSolution, games: int, seed: int = 0) -> npt.NDArray[np.
     return scores
 
 
+def simulate_saved(sol: SavedSolution, games: int, *, seed: int = 0,
+                   batch: int = 1_000_000, threads: int | None = None,
+                   player: str = "optimal") -> SimulationResult:
+    """``games`` solitaire games of the solved strategy with saved rolls, in compiled
+    code: as :func:`play_saved` plays them (the first best option, boxes before keeps on
+    a tie), but on the dice of :func:`yatzy.solver.simulate.simulate` (each game its own
+    stream, from ``seed`` and the game's number: the same games however they are split
+    into batches and threads). The games move in lockstep, a turn at a time; the games
+    of one state ``(mask, u)`` share its turn tables (:func:`saved_turn`), worked out once
+    with as many levels as the most saved rolls among them need, and are played by
+    ``Kernels.saved_play`` on this process's threads."""
+    from yatzy.solver.simulate import SimulationResult
+
+    if sol.cap is not None and sol.bound == "upper":
+        raise ValueError("an upper bound is no strategy to play")
+    if games < 1:
+        raise ValueError("Simulate at least one game")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"The seed must be a whole number from 0 to 2**64 - 1, not {seed}")
+    ctx = SolveContext.of(sol.ruleset)
+    m = ctx.model
+    stride = m.threshold + 1
+    threads = threads or kernels.threads()
+    start = time.perf_counter()
+    parts = []
+    for lo in range(0, games, batch):
+        n = min(batch, games - lo)
+        rows = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
+        ctx.k.seed_games(rows, seed, lo)
+        saved = np.zeros(n, dtype=np.int64)
+        for turn_no in range(m.boxes):
+            _play_turn(ctx, sol, turn_no, rows, saved, stride, threads)
+        parts.append((rows[:, 3].copy(), rows[:, 2] >= m.threshold, rows[:, 4] > 0))
+    return SimulationResult(
+        player=player, ruleset_name=str(sol.ruleset), seed=seed,
+        seconds=time.perf_counter() - start,
+        scores=np.concatenate([p[0] for p in parts]),
+        upper_bonus=np.concatenate([p[1] for p in parts]),
+        yahtzee=np.concatenate([p[2] for p in parts]),
+        extra_yahtzees=np.zeros(games, dtype=np.int64))
+
+
+def _play_turn(ctx: SolveContext, sol: SavedSolution, n: int, rows: IntArray,
+               saved: IntArray, stride: int, threads: int) -> None:
+    """Turn ``n`` of every game of ``rows``: grouped by state, each group's turn played
+    by ``Kernels.saved_play`` (which releases the GIL: the groups on ``threads``)."""
+    m = ctx.model
+    following = np.ascontiguousarray(sol.values[n + 1], dtype=np.float32)
+    ns_next = following.shape[2]
+    opt = None  # an exact table or a lower bound: rolls past a cap are lost
+    # Upper sums of one lane share their values (and so their turn tables).
+    t = m.tables
+    um = upper_masks(m, rows[:, 0])
+    key = rows[:, 0] * stride + t.lanes[um, t.lane_of[um, rows[:, 2]]]
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    starts = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
+    ends = np.r_[starts[1:], len(sk)]
+    most = np.maximum.reduceat(saved[order], starts)
+    groups = [(int(sk[a]), np.ascontiguousarray(order[a:b]), m.rolls + int(top))
+              for a, b, top in zip(starts, ends, most, strict=True)]
+    # The largest groups first, spread over the threads.
+    groups.sort(key=lambda g: -len(g[1]))
+
+    def work(i: int, parts: int) -> None:
+        for state, games, levels in groups[i::parts]:
+            ctx.k.saved_play(state // stride, state % stride, levels, ctx.rank, following,
+                             ns_next, opt, rows, saved, games)
+
+    kernels.run_parallel(work, max(1, min(threads, len(groups))))
+
+
 # --- The table on disk ----------------------------------------------------------------------
 
 
 def state_count(model: Model, cap: int | None) -> int:
     """How many turn-start states (mask, upper sum that needs its own value, saved
     rolls) the table of saved rolls holds, the full card aside."""
-    from yatzy.solver.dp import upper_masks
-
     layers, _ = layer_masks(model)
     total = 0
     for n, masks in enumerate(layers[:-1]):

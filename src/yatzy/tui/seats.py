@@ -34,13 +34,14 @@ def parse_seats(text: str, levels: Sequence[str],
                 ruleset: Ruleset | None = None) -> tuple[Seat, ...]:
     """The seats that ``text`` lists, in order; raises :class:`SeatsError`,
     :class:`~yatzy.app.UnknownBot`, or with ``ruleset`` the error of a level that does
-    not play it (:class:`~yatzy.solver.UnsupportedRuleset`).
+    not play it (:class:`~yatzy.solver.UnsupportedRuleset`,
+    :class:`~yatzy.solver.TableNotBuilt`, ...).
 
     >>> import yatzy
-    >>> parse_seats("Ann, cpu:hard", ("greedy", "hard"), yatzy.ruleset("maxi_yatzy"))
+    >>> parse_seats("Ann, cpu:winner", ("greedy", "winner"), yatzy.ruleset("maxi_yatzy"))
     Traceback (most recent call last):
     ...
-    yatzy.solver.UnsupportedRuleset: The solver does not play Maxi Yatzy: ...
+    yatzy.solver.ChancesUnsupported: Win chances and score distributions are not ...
     """
     entries = [part.strip() for part in text.split(",") if part.strip()]
     if not entries:

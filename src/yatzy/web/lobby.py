@@ -13,7 +13,7 @@ from fastapi import Request
 from fastapi.routing import APIRouter
 
 from yatzy.app.access import new_token, player_key_hash, token_hash
-from yatzy.app.errors import StorageError
+from yatzy.app.errors import GameChanged, StorageError
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import LOBBY_SIZE, TABLE_WAIT
 from yatzy.i18n import Translator, translator
@@ -50,7 +50,8 @@ def _live(t: Translator, base: str, saved: SavedGame) -> dict[str, Any]:
         "options_text": " · ".join(option_texts(t, rules)),
         "players": [seat_label(t, s.name, s.bot) for s in saved.seats],
         "round": min(saved.game.round, len(rules.boxes)), "rounds": len(rules.boxes),
-        "created_at": _when(saved.created_at), "watch_url": f"{base}/games/{saved.id}",
+        "rated": saved.rated, "created_at": _when(saved.created_at),
+        "watch_url": f"{base}/games/{saved.id}",
     }
 
 
@@ -97,8 +98,10 @@ async def join(game_id: GameId, request: Request, body: JoinIn | None = None,
         await rooms.run(service.claim_seat, saved.id, name, player_key)
     if saved.open_seats == 0:
         # The last seat: a table of named players under their own names becomes rated.
-        with contextlib.suppress(StorageError):  # else it is played unrated
-            await rooms.run(service.profiles.rate_table, saved)
+        with contextlib.suppress(StorageError, GameChanged):  # else it is played unrated
+            if await rooms.run(service.profiles.rate_table, saved):
+                async with rooms.using(game_id) as room:
+                    saved = await room.session.make_rated()
     page = f"{str(request.base_url).rstrip('/')}/games/{saved.id}"
     return {"id": saved.id,
             "seat": SeatOut(name=name, token=token, url=f"{page}#token={token}"),

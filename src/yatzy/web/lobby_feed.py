@@ -47,7 +47,7 @@ router = APIRouter()
 SETTLE = 0.1
 #: The event types that may change the lobby whatever the game.
 _CHANGES = frozenset({"game_created", "seat_taken", "game_finished", "game_deleted",
-                      "seat_idle"})
+                      "seat_idle", "table_rated"})
 #: The largest message a client may send (bytes).
 MAX_MESSAGE = 1024
 #: Close code: fell behind, or the server stops (try again).

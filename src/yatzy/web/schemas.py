@@ -223,8 +223,9 @@ class GameState(BaseModel):
     #: Each player's saved rolls (rolls earlier turns did not use; 0 unless the ruleset
     #: saves them); the player to move's are counted in ``rolls_left`` too.
     saved_rolls: dict[str, int]
-    advice: bool = Field(description="The solver plays these rules: hints, win chances and "
-                                     "the analysis are offered")
+    advice: bool = Field(description="The solver plays these rules and its table is ready: "
+                                     "hints and the analysis are offered")
+    chances: bool = Field(description="Win chances are offered too (not with saved rolls)")
     round: int
     rounds: int
     is_over: bool
@@ -484,6 +485,8 @@ class LobbyGame(BaseModel):
     players: list[str] = Field(description="As a page shows them")
     round: int
     rounds: int
+    rated: bool = Field(description="The result counts for the players' ratings (a "
+                        "full table of named players; each person plays on the move clock)")
     created_at: str
     watch_url: str
 

@@ -22,7 +22,7 @@ from yatzy.core.actions import Action
 from yatzy.core.game import Game
 from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import seed_hash
-from yatzy.solver import table_ready
+from yatzy.solver import offers_chances, table_ready
 
 
 def card_state(card: Scorecard) -> dict[str, int | None]:
@@ -111,6 +111,7 @@ def game_state(
         "rolls_left": game.rolls_left,
         "saved_rolls": {player: game.saved_rolls(player) for player in game.players},
         "advice": table_ready(rules),
+        "chances": offers_chances(rules) and table_ready(rules),
         "round": game.round,
         "rounds": len(rules.boxes),
         "is_over": game.is_over,

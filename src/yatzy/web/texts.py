@@ -168,6 +168,7 @@ TEXTS: dict[str, str] = {
     "no_live": N_("No public game is in play."),
     "join": N_("Join"),
     "watch": N_("Watch"),
+    "rated_game": N_("Rated: the result counts for the players' ratings"),
     "open_table": N_("Open a public table"),
     "open_table_help": N_("Anyone can take its free seats from the lobby; the game begins "
                           "when every seat is taken."),

@@ -55,6 +55,20 @@ static int check_actions(const Kernels *t, PyObject *actions, PyTypeObject *opti
     return 0;
 }
 
+/* order[i]: the option that comes i-th among value[0 .. n - 1], best first, equal values
+ * in the order they come (boxes, then keeps): its rank is the number of options before
+ * it that are worth at least as much and after it that are worth more. Without a branch
+ * on the values, so that it stays fast whatever their order. */
+HOT static void rank_options(const double *value, int n, int *order) {
+    for (int i = 0; i < n; i++) {
+        const double v = value[i];
+        int rank = 0;
+        for (int j = 0; j < i; j++) rank += value[j] >= v;
+        for (int j = i + 1; j < n; j++) rank += value[j] > v;
+        order[rank] = i;
+    }
+}
+
 /* Every option of roll r (faces in their positions) from a turn's tables, best first, as
  * option_type((action, total + value)) tuples: the n boxes abox and, when kv is not NULL,
  * the keeps of the row kv. actions[b] fills box b, actions[nb + m] holds the dice of
@@ -64,12 +78,14 @@ static PyObject *option_list(const Kernels *t, const int64_t *abox, int n,
                              PyObject *actions, PyTypeObject *option_type, double total) {
     const int nb = t->nb, nd = t->dice;
     int count = 0, most = nb + t->sub_width;
-    int code_here[64];
+    int code_here[64], order_here[64];
     double value_here[64];
     int *code = most <= 64 ? code_here : PyMem_Malloc(sizeof(int) * most);
+    int *order = most <= 64 ? order_here : PyMem_Malloc(sizeof(int) * most);
     double *value = most <= 64 ? value_here : PyMem_Malloc(sizeof(double) * most);
-    if (!code || !value) {
+    if (!code || !order || !value) {
         if (code != code_here) PyMem_Free(code);
+        if (order != order_here) PyMem_Free(order);
         if (value != value_here) PyMem_Free(value);
         return PyErr_NoMemory();
     }
@@ -82,36 +98,32 @@ static PyObject *option_list(const Kernels *t, const int64_t *abox, int n,
         }
     }
     if (kv) {
+        /* first[f][c]: the positions of the first c dice showing face f + 1. */
+        int first[FACES][DICE_MAX + 1];
+        int seen[FACES] = {0, 0, 0, 0, 0, 0};
+        for (int f = 0; f < FACES; f++) first[f][0] = 0;
+        for (int pos = 0; pos < nd; pos++) {
+            const int f = faces[pos] - 1;
+            first[f][seen[f] + 1] = first[f][seen[f]] | 1 << pos;
+            seen[f]++;
+        }
+        const int32_t *sub = t->sub_keeps + (size_t)r * t->sub_width;
         for (int i = 0; i < t->sub_count[r]; i++) {
-            int k = t->sub_keeps[r * t->sub_width + i];
-            int need[FACES], m = 0;
-            for (int f = 0; f < FACES; f++) need[f] = t->counts[k * FACES + f];
-            for (int pos = 0; pos < nd; pos++)
-                if (need[faces[pos] - 1] > 0) {
-                    need[faces[pos] - 1]--;
-                    m |= 1 << pos;
-                }
+            const int k = sub[i];
+            const int32_t *need = t->counts + (size_t)k * FACES;
+            int m = 0;
+            /* A sub-multiset of the roll: it needs at most the dice each face shows. */
+            for (int f = 0; f < FACES; f++) m |= first[f][need[f]];
             code[count] = nb + m;
             value[count++] = kv[k];
         }
     }
-    /* Best first; equal values keep their order (boxes, then keeps). */
-    for (int i = 1; i < count; i++) {
-        int ci = code[i];
-        double vi = value[i];
-        int j = i - 1;
-        while (j >= 0 && value[j] < vi) {
-            code[j + 1] = code[j];
-            value[j + 1] = value[j];
-            j--;
-        }
-        code[j + 1] = ci;
-        value[j + 1] = vi;
-    }
+    rank_options(value, count, order);
     PyObject *list = PyList_New(count);
     for (int i = 0; list && i < count; i++) {
-        PyObject *v = PyFloat_FromDouble(value[i] + total);
-        PyObject *a = PyTuple_GET_ITEM(actions, code[i]);
+        const int o = order[i];
+        PyObject *v = PyFloat_FromDouble(value[o] + total);
+        PyObject *a = PyTuple_GET_ITEM(actions, code[o]);
 #if PY_VERSION_HEX < 0x030E0000
         /* As tuple.__new__(option_type, (a, v)) makes it, without the two tuples on the
          * way (tuples cache no hash before Python 3.14). */
@@ -138,6 +150,7 @@ static PyObject *option_list(const Kernels *t, const int64_t *abox, int n,
         PyList_SET_ITEM(list, i, opt);
     }
     if (code != code_here) PyMem_Free(code);
+    if (order != order_here) PyMem_Free(order);
     if (value != value_here) PyMem_Free(value);
     return list;
 }
@@ -150,17 +163,37 @@ static PyObject *option_list(const Kernels *t, const int64_t *abox, int n,
  * in one call. An empty list for a full card; None for entries no game of these tables
  * reaches (points a box cannot hold, or boxes the play order cannot have filled), which
  * the caller words. */
-PyObject *Kernels_advise(KernelsObject *self, PyObject *args) {
+PyObject *Kernels_advise(KernelsObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Kernels *t = ready(self);
     if (!t) return NULL;
-    PyObject *entries, *dice, *actions;
-    PyTypeObject *option_type;
-    long long ybonus;
-    int left;
-    if (!PyArg_ParseTuple(args, "O!LO!iO!O!", &PyTuple_Type, &entries, &ybonus,
-                          &PyTuple_Type, &dice, &left, &PyTuple_Type, &actions,
-                          &PyType_Type, &option_type))
+    /* Read as PyArg_ParseTuple("O!LO!iO!O!") reads them, without making a tuple of the
+     * arguments: advice's every call comes here. */
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "advise() takes 6 arguments (%zd given)", nargs);
         return NULL;
+    }
+    PyObject *entries = args[0], *dice = args[2], *actions = args[4];
+    if (!PyTuple_Check(entries) || !PyTuple_Check(dice) || !PyTuple_Check(actions)
+        || !PyType_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type):"
+                        " tuples, ints and a type");
+        return NULL;
+    }
+    PyTypeObject *option_type = (PyTypeObject *)args[5];
+    if (PyFloat_Check(args[1]) || PyFloat_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "advise: yahtzee_bonus and rolls_left are ints");
+        return NULL;
+    }
+    const long long ybonus = PyLong_AsLongLong(args[1]);
+    if (ybonus == -1 && PyErr_Occurred()) return NULL;
+    const long left_long = PyLong_AsLong(args[3]);
+    if (left_long == -1 && PyErr_Occurred()) return NULL;
+    if (left_long < INT_MIN || left_long > INT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "advise: rolls_left does not fit a C int");
+        return NULL;
+    }
+    const int left = (int)left_long;
     const int nb = t->nb, pw = t->pw;
     if (check_actions(t, actions, option_type) < 0) return NULL;
     if (left < 0 || left >= t->rolls) {
@@ -196,15 +229,20 @@ PyObject *Kernels_advise(KernelsObject *self, PyObject *args) {
     int faces[DICE_MAX];
     int r = read_dice(t, dice, faces);
     if (r < 0) return NULL;
-    if (mask != self->adv_mask || y != self->adv_y || u != self->adv_u) {
+    /* The passes only as far as `left` needs them (none after the last roll): a turn
+     * asks its state again with fewer rolls left. */
+    if (mask != self->adv_mask || y != self->adv_y || u != self->adv_u
+        || left > self->adv_steps) {
         Scratch *s = self->scratch;
         self->adv_mask = -1;
-        turn_tables(t, s, mask, y, u, t->rolls - 1, self->adv_values, self->adv_keeps);
+        turn_single(t, &s->plan, self->adv_work, mask, y, u, left, self->adv_values,
+                    self->adv_keeps);
         self->adv_n = s->plan.nallowed;
         for (int i = 0; i < self->adv_n; i++) self->adv_abox[i] = s->plan.abox[i];
         self->adv_mask = mask;
         self->adv_y = y;
         self->adv_u = u;
+        self->adv_steps = left;
     }
     return option_list(t, self->adv_abox, self->adv_n, self->adv_values,
                        left ? self->adv_keeps + (size_t)(left - 1) * t->nk : NULL, r, faces,

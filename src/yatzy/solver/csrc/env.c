@@ -170,8 +170,9 @@ typedef struct {
     int64_t total;
 } Ask;
 
-/* The games of one call, in blocks: a block is up to LANES runs of games in one state
- * (runs of the same number of rerolls left), whose turns turn_mixed works out at once. */
+/* The games of one call: the games whose turn is to be worked out, in blocks (a block is
+ * up to LANES runs of games in one state, of the same number of rerolls left, whose
+ * turns turn_mixed works out at once), and the games the memo answers (hits). */
 typedef struct {
     const Kernels *t;
     const Ask *asks;
@@ -179,6 +180,11 @@ typedef struct {
     const ptrdiff_t *blocks; /* [nblocks + 1]: where each block starts in runs */
     ptrdiff_t nblocks;
     ptrdiff_t next; /* the next block to take (atomic) */
+    const Ask *hits;
+    ptrdiff_t nhits;
+    ptrdiff_t next_hit; /* the next hit to take (atomic) */
+    RegretMemo *memo;
+    int width;
     double *regret;
 } Regrets;
 
@@ -188,30 +194,36 @@ typedef struct {
     int ok;
 } RegretWorker;
 
+/* The levels of keeps a memo row holds: rolls - 2 (a turn's first decision reads the
+ * keeps of rolls - 2 rerolls left, and writes those of fewer). */
+INLINE int memo_levels(const Kernels *t) { return t->rolls > 2 ? t->rolls - 2 : 0; }
+
+int regret_memo_width(const Kernels *t) {
+    return t->key_start[t->nb] + memo_levels(t) * t->first_roll;
+}
+
 /* The regret of game a: the value of the best option minus that of its action, each
  * with the game's total added (as advice lists them), or 0 when the action is no option
- * now. The boxes' values come from lane q of a turn's values (see turn_mixed), or, with
- * no rerolls left (`last`), are worked out for the one roll (fill_value); the keeps'
- * from lane q. */
-INLINE double ask_regret(const Kernels *t, const Scratch *sc, const Ask *a, int q, int last) {
-    const int nb = t->nb, nr = t->nr, r = a->roll, f = t->five_of[r];
+ * now. bv[b]: box b's value with the game's roll (read for the boxes its state allows;
+ * NEG where the rules forbid it); keeps[k * step]: keep k's, with left - 1 rerolls left
+ * after the reroll (NULL with no rerolls left). */
+INLINE double ask_regret(const Kernels *t, const Ask *a, const double *bv, const double *keeps,
+                         ptrdiff_t step) {
+    const int nb = t->nb, r = a->roll;
     const int allowed = t->allowed[a->mask];
     double best = NEG, chosen = NEG;
     for (int b = 0; b < nb; b++) {
         if (!((allowed >> b) & 1)) continue;
-        const double v = last ? fill_value(t, a->mask, a->y, a->u, r, b)
-                         : f >= 0 ? sc->ev5[f * nb + b][q]
-                                  : sc->ev[t->entry_of[(size_t)b * nr + r]][q];
+        const double v = bv[b];
         if (v > NEG / 2) {
             if (v > best) best = v;
             if (b == a->chosen) chosen = v;
         }
     }
-    if (!last && a->left > 0) {
-        const vd *kv = sc->snap + (size_t)(a->left - 1) * t->nk;
+    if (keeps && a->left > 0) {
         const int32_t *sub = t->sub_keeps + r * t->sub_width;
         for (int i = 0; i < t->sub_count[r]; i++) {
-            const double v = kv[sub[i]][q];
+            const double v = keeps[sub[i] * step];
             if (v > best) best = v;
             if (nb + sub[i] == a->chosen) chosen = v;
         }
@@ -219,6 +231,89 @@ INLINE double ask_regret(const Kernels *t, const Scratch *sc, const Ask *a, int 
     if (!(chosen > NEG / 2)) return 0.0;
     const double total = (double)a->total;
     return (best + total) - (chosen + total);
+}
+
+/* The values of game a's allowed boxes with its roll into bv, worked out for the one
+ * roll (fill_value). */
+INLINE void boxes_filled(const Kernels *t, const Ask *a, double *bv) {
+    const int allowed = t->allowed[a->mask];
+    for (int b = 0; b < t->nb; b++)
+        if ((allowed >> b) & 1) bv[b] = fill_value(t, a->mask, a->y, a->u, a->roll, b);
+}
+
+/* The same from lane q of a turn's entries (turn_mixed: the same sums). */
+INLINE void boxes_of_lane(const Kernels *t, const Scratch *sc, const Ask *a, int q,
+                          double *bv) {
+    const int allowed = t->allowed[a->mask], nb = t->nb, r = a->roll, f = t->five_of[r];
+    for (int b = 0; b < nb; b++)
+        if ((allowed >> b) & 1)
+            bv[b] = f >= 0 ? sc->ev5[f * nb + b][q]
+                           : sc->ev[t->entry_of[(size_t)b * t->nr + r]][q];
+}
+
+/* The same from a row of keys' values (turn_mixed's rows, lane by lane: an entry is its
+ * key's value plus its gain, as there); five of a kind worked out for the one roll. */
+INLINE void boxes_of_keys(const Kernels *t, const double *keys, const Ask *a, double *bv) {
+    const int allowed = t->allowed[a->mask], r = a->roll;
+    if (t->five_of[r] >= 0) {
+        boxes_filled(t, a, bv);
+        return;
+    }
+    for (int b = 0; b < t->nb; b++)
+        if ((allowed >> b) & 1) {
+            const int e = t->entry_of[(size_t)b * t->nr + r];
+            bv[b] = keys[t->key_start[b] + t->entry_key[e]] + t->entry_gain[e];
+        }
+}
+
+/* A game's state's number (see state_ok): below 1 << 31. */
+INLINE uint32_t ask_key(const Kernels *t, const Ask *a) {
+    return (uint32_t)(((int64_t)a->mask * t->y_count + a->y) * t->stride + a->u);
+}
+
+/* 1 when memo key `code` answers game a's decision (see RegretMemo), else 0: a key
+ * names the row's state and how many rerolls left it answers, and a row holds the keeps
+ * of at most memo_levels(t) levels, whatever a made-up key says. */
+INLINE int memo_answers(const Kernels *t, int64_t code, const Ask *a) {
+    return code >= 0 && (code >> 5) == (int64_t)ask_key(t, a) && a->left <= (code & 31)
+           && a->left <= memo_levels(t);
+}
+
+/* Game a's regret from its memo row (memo_answers said yes). */
+INLINE double memo_regret(const Kernels *t, const Regrets *rs, const Ask *a) {
+    const double *row = rs->memo->values + a->g * (ptrdiff_t)rs->width;
+    const double *keeps = row + t->key_start[t->nb];
+    double bv[NB_MAX];
+    boxes_of_keys(t, row, a, bv);
+    return ask_regret(t, a, bv, a->left > 0 ? keeps + (a->left - 1) * t->first_roll : NULL,
+                      1);
+}
+
+/* Ask the memory for what memo_regret reads of game a's row, without waiting for it. */
+INLINE void prefetch_memo(const Kernels *t, const Regrets *rs, const Ask *a) {
+    const double *row = rs->memo->values + a->g * (ptrdiff_t)rs->width;
+    const int nkeys = t->key_start[t->nb];
+    for (int k = 0; k < nkeys; k += 8) __builtin_prefetch(row + k);
+    if (a->left > 0) {
+        const double *keeps = row + nkeys + (a->left - 1) * t->first_roll;
+        const int32_t *sub = t->sub_keeps + a->roll * t->sub_width;
+        for (int i = 0; i < t->sub_count[a->roll]; i++) __builtin_prefetch(keeps + sub[i]);
+    }
+}
+
+/* Lane q of a turn with `rerolls` rerolls left (turn_mixed) into game a's memo row: what
+ * its decisions with fewer rerolls left read. */
+static void memo_write(const Kernels *t, const Regrets *rs, const Scratch *sc, const Ask *a,
+                       int q, int rerolls) {
+    const int nkeys = t->key_start[t->nb], fr = t->first_roll;
+    double *row = rs->memo->values + a->g * (ptrdiff_t)rs->width;
+    for (int k = 0; k < nkeys; k++) row[k] = sc->rows[k][q];
+    double *keeps = row + nkeys;
+    for (int l = 0; l + 1 < rerolls; l++) {
+        const vd *kv = sc->snap + (size_t)l * t->nk;
+        for (int k = 0; k < fr; k++) keeps[(ptrdiff_t)l * fr + k] = kv[k][q];
+    }
+    rs->memo->keys[a->g] = ((int64_t)ask_key(t, a) << 5) | (rerolls - 1);
 }
 
 /* The lanes of block bk (lanes past its runs repeat its last); returns the most rerolls
@@ -236,13 +331,17 @@ static int block_lanes(const Regrets *rs, ptrdiff_t bk, int *mask, int *y, int *
     return rerolls;
 }
 
-/* Blocks taken at a time by a thread; how many games ahead the last roll's are fetched. */
-#define REGRET_GRAIN 4
+/* Blocks taken at a time by a thread; how many games ahead the last roll's are fetched;
+ * hits taken at a time. */
+#define REGRET_GRAIN 8
 #define REGRET_AHEAD 6
+#define HIT_GRAIN 256
+#define HIT_AHEAD 4
 
 HOT static void regret_blocks(RegretWorker *w) {
     Regrets *rs = w->rs;
     const Kernels *t = rs->t;
+    const Scratch *sc = &w->scratch;
     int lane_mask[LANES], lane_y[LANES], lane_u[LANES];
     int next_mask[LANES], next_y[LANES], next_u[LANES];
     for (;;) {
@@ -265,7 +364,9 @@ HOT static void regret_blocks(RegretWorker *w) {
                         const Ask *b = rs->asks + i + REGRET_AHEAD;
                         prefetch_turn(t, b->mask, b->y, b->u);
                     }
-                    rs->regret[rs->asks[i].g] = ask_regret(t, NULL, &rs->asks[i], 0, 1);
+                    double bv[NB_MAX];
+                    boxes_filled(t, &rs->asks[i], bv);
+                    rs->regret[rs->asks[i].g] = ask_regret(t, &rs->asks[i], bv, NULL, 1);
                 }
                 if (bk + 1 < last) next_rerolls = block_lanes(rs, bk + 1, next_mask, next_y,
                                                               next_u);
@@ -282,9 +383,27 @@ HOT static void regret_blocks(RegretWorker *w) {
                     prefetch_turn(t, lane_mask[q], lane_y[q], lane_u[q]);
             }
             turn_mixed(t, &w->scratch, lane_mask, lane_y, lane_u, rerolls);
+            const double *kv = (const double *)(sc->snap + (size_t)(rerolls - 1) * t->nk);
             for (int q = 0; q < LANES && r0 + q < r1; q++)
-                for (ptrdiff_t i = rs->runs[r0 + q]; i < rs->runs[r0 + q + 1]; i++)
-                    rs->regret[rs->asks[i].g] = ask_regret(t, &w->scratch, &rs->asks[i], q, 0);
+                for (ptrdiff_t i = rs->runs[r0 + q]; i < rs->runs[r0 + q + 1]; i++) {
+                    const Ask *a = &rs->asks[i];
+                    double bv[NB_MAX];
+                    boxes_of_lane(t, sc, a, q, bv);
+                    rs->regret[a->g] = ask_regret(t, a, bv, kv + q, LANES);
+                    /* A reroll: the game's next decision is in this state. */
+                    if (a->chosen >= t->nb && a->g < rs->memo->rows)
+                        memo_write(t, rs, sc, a, q, rerolls);
+                }
+        }
+    }
+    /* The memo's rows are not those the turns above write (a game is a hit or not). */
+    for (;;) {
+        const ptrdiff_t first = __atomic_fetch_add(&rs->next_hit, HIT_GRAIN, __ATOMIC_RELAXED);
+        if (first >= rs->nhits) break;
+        const ptrdiff_t last = first + HIT_GRAIN < rs->nhits ? first + HIT_GRAIN : rs->nhits;
+        for (ptrdiff_t i = first; i < last; i++) {
+            if (i + HIT_AHEAD < rs->nhits) prefetch_memo(t, rs, &rs->hits[i + HIT_AHEAD]);
+            rs->regret[rs->hits[i].g] = memo_regret(t, rs, &rs->hits[i]);
         }
     }
 }
@@ -292,11 +411,6 @@ HOT static void regret_blocks(RegretWorker *w) {
 static void *regret_thread(void *arg) {
     regret_blocks(arg);
     return NULL;
-}
-
-/* A game's state's number (see state_ok): below 1 << 31. */
-INLINE uint32_t ask_key(const Kernels *t, const Ask *a) {
-    return (uint32_t)(((int64_t)a->mask * t->y_count + a->y) * t->stride + a->u);
 }
 
 /* The keep that holds the dice at the positions of bit mask m of faces d. */
@@ -310,7 +424,7 @@ static int keep_of(const Kernels *t, const int8_t *d, int64_t m) {
 }
 
 int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int threads,
-                char *err, size_t errlen) {
+                RegretMemo *memo, char *err, size_t errlen) {
     e->keeps = (1 << t->dice) - 1;
     e->nactions = e->keeps + t->nb;
     e->hrows = t->nb * t->rolls + 1;
@@ -318,16 +432,18 @@ int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int 
     if (threads > THREADS_MAX) threads = THREADS_MAX;
     Ask *asks = malloc(sizeof(Ask) * (size_t)(n + 1));
     Ask *sorted = malloc(sizeof(Ask) * (size_t)(n + 1));
+    Ask *hits = malloc(sizeof(Ask) * (size_t)(n + 1));
     ptrdiff_t *runs = malloc(sizeof(ptrdiff_t) * (size_t)(n + 2));
     ptrdiff_t *blocks = malloc(sizeof(ptrdiff_t) * (size_t)(n + 2));
     ptrdiff_t *per_left = calloc(ROLLS_MAX + 1, sizeof(ptrdiff_t));
     ptrdiff_t *count = malloc(sizeof(ptrdiff_t) * 2049);
     RegretWorker *workers = calloc((size_t)threads, sizeof(RegretWorker));
     pthread_t *ids = calloc((size_t)threads, sizeof(pthread_t));
-    int status = (!asks || !sorted || !runs || !blocks || !per_left || !count || !workers || !ids)
-                     ? K_NOMEM : K_OK;
-    /* Every game read once, here: the threads below read only these copies. */
-    ptrdiff_t na = 0;
+    int status = (!asks || !sorted || !hits || !runs || !blocks || !per_left || !count
+                  || !workers || !ids) ? K_NOMEM : K_OK;
+    /* Every game read once, here: the threads below read only these copies (and the
+     * memo's rows, whose keys are read here too). */
+    ptrdiff_t na = 0, nhits = 0;
     Seen s;
     for (ptrdiff_t g = 0; status == K_OK && g < n; g++) {
         regret[g] = 0.0;
@@ -338,7 +454,7 @@ int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int 
             break;
         }
         if (!env_legal(t, e, &s)) continue; /* the step refuses it */
-        Ask *a = asks + na++;
+        Ask *a = asks + na;
         a->g = g;
         a->mask = s.mask;
         a->y = s.y;
@@ -348,14 +464,16 @@ int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int 
         a->total = e->state[g * G_COLS + G_TOTAL];
         if (s.action < e->keeps) {
             const int k = keep_of(t, s.dice, s.action);
-            if (k < 0) { /* no keep of the tables: no regret */
-                na--;
-                continue;
-            }
+            if (k < 0) continue; /* no keep of the tables: no regret */
             a->chosen = t->nb + k;
         } else {
             a->chosen = (int)(s.action - e->keeps);
         }
+        if (g < memo->rows && memo_answers(t, memo->keys[g], a)) {
+            hits[nhits++] = *a;
+            continue;
+        }
+        na++;
         per_left[a->left + 1]++;
     }
     ptrdiff_t nblocks = 0;
@@ -399,10 +517,11 @@ int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int 
         w->ok = scratch_init(t, &w->scratch) == 0;
         if (!w->ok) status = K_NOMEM;
     }
-    if (status == K_OK && nblocks > 0) {
-        Regrets rs = {t, sorted, runs, blocks, nblocks, 0, regret};
+    if (status == K_OK && (nblocks > 0 || nhits > 0)) {
+        Regrets rs = {t, sorted, runs, blocks, nblocks, 0, hits, nhits, 0, memo,
+                      regret_memo_width(t), regret};
         int started = 0;
-        for (int i = 1; i < threads && nblocks > (ptrdiff_t)i * 8; i++) {
+        for (int i = 1; i < threads && nblocks * 64 + nhits > (ptrdiff_t)i * 512; i++) {
             workers[i].rs = &rs;
             if (pthread_create(&ids[i], NULL, regret_thread, &workers[i]) != 0) break;
             started = i;
@@ -416,6 +535,7 @@ int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int 
     }
     free(asks);
     free(sorted);
+    free(hits);
     free(runs);
     free(blocks);
     free(per_left);

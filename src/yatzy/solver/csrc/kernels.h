@@ -101,6 +101,8 @@ typedef struct {
     /* Made here: entry_of roll by roll, with five of a kind reading entry 0 ([nr][nb]),
      * and each box's first entry ([nb + 1]). */
     int32_t *entry_by_roll;
+    /* The same box by box ([nb][nr]), for loops over the rolls of one box. */
+    int32_t *entry_by_box;
     int32_t *box_start;
     /* The order of the best-keep pass: keeps 1 .. nk - 1 by number of dice (parts come
      * first), and among as many dice by number of parents, in runs (groups) of keeps
@@ -209,6 +211,25 @@ typedef struct {
     int keeps, nactions, hrows;
 } EnvGames;
 
+/* What the regrets keep of a game's turn between steps, in rows the caller keeps (row g
+ * for game g, for the first `rows` games): what the game's later decisions in the turn
+ * read, written when it rerolls, so that a turn is worked out once rather than at each
+ * reroll and again for the last roll. keys[g] names what row g holds: (state number (see
+ * ask_key in env.c) << 5) | the most rerolls left of the decisions it answers, or -1 for
+ * nothing. A row (`width` doubles, see regret_memo_width): the value of each key of the
+ * boxes' fills (the rows of turn_mixed: key_start[nb]), then for l = 0, 1 ... the value
+ * of each keep smaller than a roll with l rerolls left after the reroll (first_roll
+ * each). The values are a state's, whichever game wrote them: a key that does not match
+ * is a row not used, and made-up values are wrong regrets, never wrong memory. */
+typedef struct {
+    int64_t *keys;
+    double *values;
+    ptrdiff_t rows;
+} RegretMemo;
+
+/* The doubles of a row of RegretMemo. */
+int regret_memo_width(const Kernels *t);
+
 /* Step the n games (see EnvGames.keeps and friends, set here): returns K_OK with *bad
  * -1 (every game stepped) or the first game whose action is illegal (then no game
  * changed); K_BAD with a message when a game's row is no state of the tables. */
@@ -222,6 +243,6 @@ int env_step(const Kernels *t, EnvGames *e, ptrdiff_t n, ptrdiff_t *bad, char *e
  * threads. Returns K_OK, K_NOMEM, or K_BAD with a message when a game's row is no state
  * of the tables (as env_step). */
 int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int threads,
-                char *err, size_t errlen);
+                RegretMemo *memo, char *err, size_t errlen);
 
 #endif

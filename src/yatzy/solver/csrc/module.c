@@ -85,6 +85,7 @@ static void Kernels_dealloc(KernelsObject *self) {
     PyMem_Free(self->adv_abox);
     PyMem_Free(self->adv_values);
     PyMem_Free(self->adv_keeps);
+    PyMem_Free(self->adv_work);
     if (self->scratch) {
         scratch_free(self->scratch);
         PyMem_Free(self->scratch);
@@ -157,13 +158,14 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     /* What the calls keep: their scratch memory and advice's tables. */
     Scratch *scratch = NULL;
     int64_t *abox = NULL;
-    double *values = NULL, *keeps = NULL;
+    double *values = NULL, *keeps = NULL, *work = NULL;
     if (status == K_OK) {
         scratch = PyMem_Calloc(1, sizeof(Scratch));
         abox = PyMem_Malloc(sizeof(int64_t) * t->nb);
         values = PyMem_Malloc(sizeof(double) * ((size_t)t->ne + FACES * t->nb));
         keeps = PyMem_Malloc(sizeof(double) * ((size_t)t->rolls * t->nk));
-        if (!scratch || !abox || !values || !keeps || scratch_init(t, scratch) < 0) {
+        work = PyMem_Malloc(sizeof(double) * ((size_t)t->ne + FACES * t->nb + t->nr));
+        if (!scratch || !abox || !values || !keeps || !work || scratch_init(t, scratch) < 0) {
             PyErr_NoMemory();
             status = K_NOMEM;
             if (scratch) scratch_free(scratch);
@@ -178,6 +180,7 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
         PyMem_Free(abox);
         PyMem_Free(values);
         PyMem_Free(keeps);
+        PyMem_Free(work);
         return -1;
     }
     self->views[0] = b[A_FIVE_POINTS];
@@ -187,6 +190,7 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     self->adv_abox = abox;
     self->adv_values = values;
     self->adv_keeps = keeps;
+    self->adv_work = work;
     self->adv_mask = -1;
     self->t = t;
     return 0;
@@ -597,41 +601,50 @@ static PyObject *Kernels_step_games(KernelsObject *self, PyObject *args) {
     return PyLong_FromSsize_t(bad);
 }
 
-/* regrets(state, dice, left, actions, restart, regret, threads): the regret of each
- * game's action before step_games takes it (see env_regrets), into regret (float64, one
- * per game), on `threads` threads (at most THREADS_MAX). The arrays are step_games's
- * (regret written, the others read). */
+/* regrets(state, dice, left, actions, restart, regret, threads, memo_keys, memo): the
+ * regret of each game's action before step_games takes it (see env_regrets), into regret
+ * (float64, one per game), on `threads` threads (at most THREADS_MAX). The arrays are
+ * step_games's (regret written, the others read), and the memo of the first `rows`
+ * games' turns (RegretMemo, read and written): memo_keys int64 [rows], memo float64
+ * [rows][memo_width()], any rows (0 for none). */
 static PyObject *Kernels_regrets(KernelsObject *self, PyObject *args) {
     Kernels *t = ready(self);
     if (!t) return NULL;
-    PyObject *o[6];
+    enum { N = 8 };
+    PyObject *o[N];
     int threads;
-    if (!PyArg_ParseTuple(args, "OOOOOOi", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
-                          &threads))
+    if (!PyArg_ParseTuple(args, "OOOOOOiOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &threads, &o[6], &o[7]))
         return NULL;
-    Py_buffer b[6];
-    static const char *const names[6] = {"state", "dice", "left", "actions", "restart",
-                                         "regret"};
-    static const int kinds[6] = {SIGNED, SIGNED, SIGNED, SIGNED, UNSIGNED, FLOAT};
-    static const Py_ssize_t sizes[6] = {8, 1, 1, 8, 1, 8};
-    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    Py_buffer b[N];
+    static const char *const names[N] = {"state", "dice", "left", "actions", "restart",
+                                         "regret", "memo_keys", "memo"};
+    static const int kinds[N] = {SIGNED, SIGNED, SIGNED, SIGNED, UNSIGNED, FLOAT, SIGNED,
+                                 FLOAT};
+    static const Py_ssize_t sizes[N] = {8, 1, 1, 8, 1, 8, 8, 8};
+    static const int writable[N] = {0, 0, 0, 0, 0, 1, 1, 1};
     int got = 0;
-    for (; got < 6; got++)
+    for (; got < N; got++)
         if (get_array(o[got], &b[got], kinds[got], sizes[got], writable[got], names[got]) < 0)
             break;
-    const Py_ssize_t n = got == 6 ? b[0].len / (8 * G_COLS) : 0;
-    const Py_ssize_t need[6] = {n * G_COLS, n * t->dice, n, n, n, n};
-    int ok = got == 6;
-    for (int i = 0; ok && i < 6; i++)
+    const Py_ssize_t n = got == N ? b[0].len / (8 * G_COLS) : 0;
+    const Py_ssize_t rows = got == N ? b[6].len / 8 : 0;
+    const Py_ssize_t need[N] = {n * G_COLS, n * t->dice, n, n, n, n, rows,
+                                rows * regret_memo_width(t)};
+    int ok = got == N;
+    for (int i = 0; ok && i < N; i++)
         if (b[i].len != need[i] * sizes[i]) {
-            PyErr_SetString(PyExc_ValueError, "regrets: arrays of the wrong size");
+            PyErr_Format(PyExc_ValueError, "regrets: arrays of the wrong size (%s)", names[i]);
             ok = 0;
         }
-    for (int i = 0; ok && i < 5; i++)
-        if (overlap(&b[i], &b[5])) {
-            PyErr_Format(PyExc_ValueError, "regrets: %s and regret overlap", names[i]);
-            ok = 0;
-        }
+    /* The arrays written (regret, memo_keys, memo) overlap no other. */
+    for (int i = 0; ok && i < N; i++)
+        for (int j = i + 1; ok && j < N; j++)
+            if (writable[j] && overlap(&b[i], &b[j])) {
+                PyErr_Format(PyExc_ValueError, "regrets: %s and %s overlap", names[i],
+                             names[j]);
+                ok = 0;
+            }
     if (ok && threads < 1) {
         PyErr_SetString(PyExc_ValueError, "regrets: threads must be 1 or more");
         ok = 0;
@@ -640,10 +653,11 @@ static PyObject *Kernels_regrets(KernelsObject *self, PyObject *args) {
     if (ok) {
         EnvGames e = {b[0].buf, b[1].buf, b[2].buf, NULL, NULL, NULL,
                       NULL, NULL, b[3].buf, b[4].buf, 0, 0, 0};
+        RegretMemo memo = {b[6].buf, b[7].buf, rows};
         char err[ERRLEN] = "";
         int status;
         Py_BEGIN_ALLOW_THREADS
-        status = env_regrets(t, &e, n, b[5].buf, threads, err, sizeof(err));
+        status = env_regrets(t, &e, n, b[5].buf, threads, &memo, err, sizeof(err));
         Py_END_ALLOW_THREADS
         if (status == K_NOMEM) {
             PyErr_NoMemory();
@@ -658,6 +672,13 @@ static PyObject *Kernels_regrets(KernelsObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* memo_width() -> the doubles of a row of the regrets' memo (see RegretMemo). */
+static PyObject *Kernels_memo_width(KernelsObject *self, PyObject *Py_UNUSED(ignored)) {
+    Kernels *t = ready(self);
+    if (!t) return NULL;
+    return PyLong_FromLong(regret_memo_width(t));
+}
+
 static PyMethodDef Kernels_methods[] = {
     {"fill", (PyCFunction)Kernels_fill, METH_VARARGS,
      "fill(mask, y, u, roll, box) -> (points, extra, bonus, mask2, y2, u2)"},
@@ -665,7 +686,7 @@ static PyMethodDef Kernels_methods[] = {
      "solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ..."},
     {"turn", (PyCFunction)Kernels_turn, METH_VARARGS,
      "turn(mask, y, u, rerolls, abox, values, keeps) -> allowed boxes"},
-    {"advise", (PyCFunction)Kernels_advise, METH_VARARGS,
+    {"advise", (PyCFunction)(void (*)(void))Kernels_advise, METH_FASTCALL,
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"remaining", (PyCFunction)Kernels_remaining, METH_VARARGS,
@@ -687,8 +708,14 @@ static PyMethodDef Kernels_methods[] = {
     {"saved_turn", (PyCFunction)Kernels_saved_turn, METH_VARARGS,
      "saved_turn(mask, u, levels, rank, next, ns_next, optimistic, abox, values, keeps) -> "
      "allowed boxes: one state's turn with saved rolls"},
+    {"saved_play", (PyCFunction)Kernels_saved_play, METH_VARARGS,
+     "saved_play(mask, u, levels, rank, next, ns_next, optimistic, rows, saved, games): one "
+     "turn of games in one state, played optimally with saved rolls"},
     {"regrets", (PyCFunction)Kernels_regrets, METH_VARARGS,
-     "regrets(state, dice, left, actions, restart, regret, threads): each game's regret"},
+     "regrets(state, dice, left, actions, restart, regret, threads, memo_keys, memo): each "
+     "game's regret"},
+    {"memo_width", (PyCFunction)Kernels_memo_width, METH_NOARGS,
+     "memo_width() -> the doubles of a row of the regrets' memo"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject KernelsType = {

@@ -20,10 +20,11 @@ typedef struct {
     /* Scratch memory of the calls that keep the GIL (turn, advise): one at a time. */
     Scratch *scratch;
     /* advise's turn tables of the state it was last asked (adv_mask -1: none): the
-     * allowed boxes, the box values by entry, the keeps of each number of rerolls. */
-    int adv_mask, adv_y, adv_u, adv_n;
+     * allowed boxes, the box values by entry, the keeps of each number of rerolls up to
+     * adv_steps (those made so far), and turn_single's work memory. */
+    int adv_mask, adv_y, adv_u, adv_n, adv_steps;
     int64_t *adv_abox;
-    double *adv_values, *adv_keeps;
+    double *adv_values, *adv_keeps, *adv_work;
 } KernelsObject;
 
 /* The kinds of array items. */
@@ -43,9 +44,10 @@ int overlap(const Py_buffer *a, const Py_buffer *b);
 /* saved_glue.c */
 PyObject *Kernels_saved_layer(KernelsObject *self, PyObject *args);
 PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args);
+PyObject *Kernels_saved_play(KernelsObject *self, PyObject *args);
 
 /* advise.c */
-PyObject *Kernels_advise(KernelsObject *self, PyObject *args);
+PyObject *Kernels_advise(KernelsObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Kernels_forget(KernelsObject *self, PyObject *ignored);
 /* Learn what a plain Python subclass of tuple looks like (see check_option_type). */
 int advise_module_init(void);

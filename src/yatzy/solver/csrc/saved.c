@@ -129,3 +129,72 @@ int saved_turn(const Kernels *t, Scratch *s, const SavedLayer *L, int mask, int 
     for (int i = 0; i < s->plan.nallowed; i++) abox[i] = s->plan.abox[i];
     return 0;
 }
+
+/* One turn of each game idx[0 .. n - 1] (rows of `rows`, G_COLS columns each, the dice
+ * drawn from the row's stream G_RNG; saved[g]: game g's saved rolls), all in state
+ * (mask, 0, u) or one that shares its values (an upper sum of u's lane), by the optimal play of the turn tables bv and keeps of `levels` levels
+ * (saved_turn: every game's rolls - 1 + saved[g] below levels), as play_saved plays it in
+ * Python: the first best box, the first best keep, a keep only when it is worth more than
+ * the box. The filled box moves the row on (fill_row) and saved[g] becomes the rolls left
+ * unused, capped by the next layer (ns_next). The rows and saved rolls are the caller's,
+ * checked before and read again here. Returns 0, -1 when a game had no option, -3 when
+ * a game's row or saved rolls are not what the tables are for. */
+HOT int saved_play(const Kernels *t, const SavedLayer *L, int mask, int u, int levels,
+                   const double *bv, const double *keeps, const int64_t *abox, int nallowed,
+                   int64_t *rows, int64_t *saved, const int64_t *idx, ptrdiff_t n) {
+    const size_t nbv = (size_t)t->ne + FACES * t->nb;
+    const int rolls = t->rolls, dice = t->dice;
+    const int32_t *lane_of = t->lane_of + (size_t)upper_mask(t, mask) * t->stride;
+    for (ptrdiff_t j = 0; j < n; j++) {
+        int64_t *row = rows + (size_t)idx[j] * G_COLS;
+        const int64_t s = saved[idx[j]], gu = row[G_U];
+        if (row[G_MASK] != mask || gu < 0 || gu > t->threshold || lane_of[gu] != lane_of[u]
+            || s < 0 || s > levels - rolls)
+            return -3;
+        uint64_t rng = (uint64_t)row[G_RNG];
+        int c[FACES] = {0, 0, 0, 0, 0, 0};
+        for (int i = 0; i < dice; i++) c[die(&rng) - 1]++;
+        int level = rolls - 1 + (int)s;
+        for (;;) {
+            const int r = roll_of_counts(t, c);
+            const double *b = bv + (size_t)level * nbv;
+            int pick = -1;
+            double best = NEG;
+            for (int i = 0; i < nallowed; i++) {
+                const double v = box_value(t, b, r, (int)abox[i]);
+                if (v > NEG / 2 && (pick < 0 || v > best)) {
+                    best = v;
+                    pick = (int)abox[i];
+                }
+            }
+            if (level > 0) {
+                const double *kv = keeps + (size_t)level * t->nk;
+                const int32_t *sub = t->sub_keeps + (size_t)r * t->sub_width;
+                int keep = -1;
+                double kbest = NEG;
+                for (int i = 0; i < t->sub_count[r]; i++)
+                    if (keep < 0 || kv[sub[i]] > kbest) {
+                        kbest = kv[sub[i]];
+                        keep = sub[i];
+                    }
+                if (keep >= 0 && (pick < 0 || kbest > best)) {
+                    int kept = 0;
+                    for (int f = 0; f < FACES; f++) {
+                        c[f] = t->counts[keep * FACES + f];
+                        kept += c[f];
+                    }
+                    for (int i = kept; i < dice; i++) c[die(&rng) - 1]++;
+                    level--;
+                    continue;
+                }
+            }
+            row[G_RNG] = (int64_t)rng;
+            if (pick < 0) return -1;
+            fill_row(t, row, mask, 0, (int)gu, r, pick, NULL);
+            row[G_Y] = 0; /* no extra bonus with saved rolls: y is not followed */
+            saved[idx[j]] = level < L->ns_next ? level : L->ns_next - 1;
+            break;
+        }
+    }
+    return 0;
+}

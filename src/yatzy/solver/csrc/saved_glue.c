@@ -188,3 +188,130 @@ PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args) {
     for (int i = 0; i < 2 + has_opt; i++) PyBuffer_Release(&b[i]);
     return result;
 }
+
+/* saved_play(mask, u, levels, rank, next, ns_next, optimistic, rows, saved, games) ->
+ * None: one turn of the games `games` (int64 row numbers) of `rows` (int64 [n][G_COLS],
+ * the simulation's rows) with saved rolls `saved` (int64 [n]), all in state (mask, 0, u)
+ * or one with an upper sum of u's lane (the same values),
+ * played optimally on the turn tables of `levels` levels (see saved_play in saved.c).
+ * Releases the GIL: callers play the groups of a turn on threads. */
+PyObject *Kernels_saved_play(KernelsObject *self, PyObject *args) {
+    Kernels *t = ready(self);
+    if (!t) return NULL;
+    int mask, u, levels, ns_next;
+    PyObject *orank, *onext, *oopt, *o[3];
+    if (!PyArg_ParseTuple(args, "iiiOOiOOOO", &mask, &u, &levels, &orank, &onext, &ns_next,
+                          &oopt, &o[0], &o[1], &o[2]))
+        return NULL;
+    if (!state_ok(t, mask, 0, u)) {
+        PyErr_Format(PyExc_ValueError, "no state (%d, 0, %d)", mask, u);
+        return NULL;
+    }
+    if (t->lane_of[(size_t)upper_mask(t, mask) * t->stride + u] < 0) {
+        PyErr_Format(PyExc_ValueError, "no game reaches upper sum %d in state %d", u, mask);
+        return NULL;
+    }
+    if (levels < t->rolls || levels > t->rolls + SAVED_MAX) {
+        PyErr_SetString(PyExc_ValueError, "saved rolls: levels out of range");
+        return NULL;
+    }
+    Py_buffer b[6];
+    int has_opt;
+    SavedLayer L;
+    if (layer_views(t, orank, onext, ns_next, oopt, b, &has_opt, &L) < 0) return NULL;
+    static const char *const names[3] = {"rows", "saved", "games"};
+    static const int writable[3] = {1, 1, 0};
+    int got = 0, ok = 1;
+    for (; got < 3; got++)
+        if (get_array(o[got], &b[3 + got], SIGNED, 8, writable[got], names[got]) < 0) {
+            ok = 0;
+            break;
+        }
+    const Py_ssize_t games = ok ? b[4].len / 8 : 0, n = ok ? b[5].len / 8 : 0;
+    if (ok && b[3].len != games * 8 * G_COLS) {
+        PyErr_SetString(PyExc_ValueError, "rows: one row of G_COLS items per saved count");
+        ok = 0;
+    }
+    for (int i = 0; ok && i < 3; i++)
+        for (int j = 0; ok && j < 3 + i; j++)
+            if ((j < 2 + has_opt || j >= 3) && (j < 3 || writable[i] || writable[j - 3])
+                && overlap(&b[j], &b[3 + i])) {
+                PyErr_Format(PyExc_ValueError, "%s overlaps another array", names[i]);
+                ok = 0;
+            }
+    int64_t *idx = NULL, *abox = NULL;
+    double *bv = NULL, *keeps = NULL;
+    const size_t nbv = (size_t)t->ne + FACES * t->nb;
+    if (ok) {
+        idx = PyMem_Malloc(sizeof(int64_t) * (n + 1));
+        abox = PyMem_Malloc(sizeof(int64_t) * t->nb);
+        bv = PyMem_Malloc(sizeof(double) * nbv * levels);
+        keeps = PyMem_Malloc(sizeof(double) * t->nk * levels);
+        if (!idx || !abox || !bv || !keeps) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+    }
+    if (ok) {
+        /* The games are copied, then checked: each game once, its row in this state, its
+         * saved rolls within the levels. */
+        memcpy(idx, b[5].buf, sizeof(int64_t) * n);
+        const int64_t *rows = b[3].buf, *saved = b[4].buf;
+        const int32_t *lane_of = t->lane_of + (size_t)upper_mask(t, mask) * t->stride;
+        for (Py_ssize_t j = 0; ok && j < n; j++) {
+            const int64_t g = idx[j];
+            if (g < 0 || g >= games) {
+                PyErr_Format(PyExc_ValueError, "games: no game %lld", (long long)g);
+                ok = 0;
+            } else if (rows[g * G_COLS + G_MASK] != mask || rows[g * G_COLS + G_U] < 0
+                       || rows[g * G_COLS + G_U] > t->threshold
+                       || lane_of[rows[g * G_COLS + G_U]] != lane_of[u]) {
+                PyErr_Format(PyExc_ValueError, "game %lld is not in state (%d, 0, %d)",
+                             (long long)g, mask, u);
+                ok = 0;
+            } else if (saved[g] < 0 || saved[g] > levels - t->rolls) {
+                PyErr_Format(PyExc_ValueError, "game %lld: saved rolls not 0 to %d",
+                             (long long)g, levels - t->rolls);
+                ok = 0;
+            }
+        }
+        for (Py_ssize_t j = 1; ok && j < n; j++)
+            if (idx[j] <= idx[j - 1]) {
+                PyErr_SetString(PyExc_ValueError, "games: in increasing order, each once");
+                ok = 0;
+            }
+    }
+    if (ok) {
+        Scratch s;
+        int status = scratch_init(t, &s);
+        if (status == 0) {
+            int nallowed = 0;
+            L.ns = 1;
+            L.out = NULL;
+            Py_BEGIN_ALLOW_THREADS
+            saved_turn(t, &s, &L, mask, u, levels, bv, keeps, abox, &nallowed);
+            status = saved_play(t, &L, mask, u, levels, bv, keeps, abox, nallowed, b[3].buf,
+                                b[4].buf, idx, n);
+            Py_END_ALLOW_THREADS
+            scratch_free(&s);
+            if (status == -1) {
+                PyErr_SetString(PyExc_ValueError, "saved_play: a game had no option");
+                ok = 0;
+            } else if (status == -3) {
+                PyErr_SetString(PyExc_ValueError, "saved_play: a game changed while it played");
+                ok = 0;
+            }
+        } else {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+    }
+    PyMem_Free(idx);
+    PyMem_Free(abox);
+    PyMem_Free(bv);
+    PyMem_Free(keeps);
+    for (int i = 0; i < got; i++) PyBuffer_Release(&b[3 + i]);
+    for (int i = 0; i < 2 + has_opt; i++) PyBuffer_Release(&b[i]);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}

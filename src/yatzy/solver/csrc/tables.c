@@ -345,19 +345,21 @@ static int build(Kernels *t, void *const arrays[N_ARRAYS], const int64_t items[N
         || (status = check_lanes(t, err, errlen)))
         return status;
     int32_t *by_roll = own(t, NULL, sizeof(int32_t) * nr * nb);
+    int32_t *by_box = own(t, NULL, sizeof(int32_t) * nr * nb);
     int32_t *box_start = own(t, NULL, sizeof(int32_t) * (nb + 1));
-    if (!by_roll || !box_start) return K_NOMEM;
+    if (!by_roll || !by_box || !box_start) return K_NOMEM;
     for (int b = 0; b < nb; b++)
         for (int r = 0; r < nr; r++) {
             /* Five of a kind (-1) reads entry 0 here and is set apart afterwards. */
             const int32_t e = t->entry_of[(size_t)b * nr + r];
-            by_roll[(size_t)r * nb + b] = e >= 0 ? e : 0;
+            by_roll[(size_t)r * nb + b] = by_box[(size_t)b * nr + r] = e >= 0 ? e : 0;
         }
     for (int b = 0, e = 0; b <= nb; b++) {
         while (e < t->ne && t->entry_box[e] < b) e++;
         box_start[b] = e;
     }
     t->entry_by_roll = by_roll;
+    t->entry_by_box = by_box;
     t->box_start = box_start;
     if ((status = best_keep_order(t, err, errlen))) return status;
     return entry_keys(t);

@@ -123,3 +123,98 @@ HOT void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u,
     turn_block(t, s, lu, rerolls, bv, keeps, 0);
 }
 
+
+/* --- Advice: one state's turn, one value at a time ---------------------------------- */
+
+/* The larger of a and b (no NaN here: see NEG), as vmax takes it lane by lane. */
+INLINE double dmax(double a, double b) { return a > b ? a : b; }
+
+/* turn_block's passes for one state, on plain doubles: the same sums in the same order
+ * and maxima over the same values as lane 0 of turn_tables, to the last bit, without
+ * the three idle lanes (a quarter of the memory and of the work). keeps[s * nk ..] is
+ * the row of s rerolls left after the roll; rows before it are read, not written. */
+static void single_passes(const Kernels *t, const double *restrict S, int rerolls,
+                          double *restrict keeps) {
+    const int nr = t->nr, nk = t->nk, fr = t->first_roll;
+    memcpy(keeps + fr, S, sizeof(double) * nr);
+    for (int s = 0; s < rerolls; s++) {
+        double *restrict A = keeps + (size_t)s * nk;
+        if (s > 0) {
+            /* The rolls' values with s rerolls left: the best of stopping and of the
+             * keeps of the row before, parts first (best_keep_pass). */
+            const double *restrict prev = A - nk;
+            const int32_t *kp = t->best_keep, *pp = t->best_par;
+            A[0] = prev[0];
+            for (int g = 0; g < t->ngroups; g++) {
+                const int n = t->group_len[g];
+                /* A roll starts from stopping, a keep from itself. */
+                const int roll = t->group_roll[g], off = roll ? fr : 0;
+                const double *restrict start = roll ? S : prev;
+                switch (t->group_par[g]) {
+#define SINGLE_RUN(C)                                                                   \
+    case C:                                                                             \
+        for (int q = 0; q < n; q++, pp += C) {                                          \
+            const int k = kp[q];                                                        \
+            double out = start[k - off];                                                \
+            for (int j = 0; j < C; j++) out = dmax(out, A[pp[j]]);                      \
+            A[k] = out;                                                                 \
+        }                                                                               \
+        break;
+                    /* best_keep_order makes runs of 1 to FACES parents only. */
+                    SINGLE_RUN(1) SINGLE_RUN(2) SINGLE_RUN(3) SINGLE_RUN(4) SINGLE_RUN(5)
+                    SINGLE_RUN(6)
+#undef SINGLE_RUN
+                }
+                kp += n;
+            }
+        }
+        /* Expect: a keep is worth the mean over the die added to it (expect_pass). */
+        for (int k = fr - 1; k >= 0; k--) {
+            const int32_t *c = t->child + k * FACES;
+            A[k] = (A[c[0]] + A[c[1]] + A[c[2]] + A[c[3]] + A[c[4]] + A[c[5]]) * (1.0 / 6.0);
+        }
+    }
+}
+
+HOT void turn_single(const Kernels *t, Plan *p, double *restrict work, int mask, int y, int u,
+                     int rerolls, double *restrict bv, double *restrict keeps) {
+    const int nb = t->nb, nr = t->nr, ne = t->ne;
+    double *restrict rows = work, *restrict S = work + ne + FACES * nb;
+    make_plan(t, mask, y, p);
+    /* Rows: the upper bonus and the next state's value (turn_block). */
+    for (int g = 0; g < p->nrow; g++) {
+        const double *after = t->V + ((size_t)p->row_mask[g] * t->y_count + p->row_y[g])
+                                         * t->stride;
+        int u2;
+        const int bonus = add_upper(t, u, p->row_up[g], &u2);
+        rows[g] = bonus + after[u2];
+    }
+    /* The box values by entry, straight into bv (best_boxes: ev and ev5). */
+    for (int e = 0; e < ne + FACES * nb; e++) bv[e] = NEG;
+    double *restrict ev5 = bv + ne;
+    const int na = p->nallowed;
+    for (int i = 0; i < na; i++) {
+        const int b = p->abox[i];
+        const double *box_rows = rows + p->box_row[i];
+        for (int e = t->box_start[b]; e < t->box_start[b + 1]; e++)
+            bv[e] = box_rows[t->entry_key[e]] + t->entry_gain[e];
+        for (int f = 0; f < FACES; f++) {
+            const int j = f * nb + b;
+            ev5[j] = p->group5[j] >= 0 ? rows[p->group5[j]] + p->gain5[j] : NEG;
+        }
+    }
+    if (rerolls <= 0) return;
+    /* The best box for every roll: the same maximum as best_boxes, box by box (five of
+     * a kind reads entry 0 here, which exists: bv holds ne + 6 nb values). */
+    for (int r = 0; r < nr; r++) S[r] = NEG;
+    for (int i = 0; i < na; i++) {
+        const int32_t *col = t->entry_by_box + (size_t)p->abox[i] * nr;
+        for (int r = 0; r < nr; r++) S[r] = dmax(S[r], bv[col[r]]);
+    }
+    for (int f = 0; f < FACES; f++) {
+        double out = NEG;
+        for (int i = 0; i < na; i++) out = dmax(out, ev5[f * nb + p->abox[i]]);
+        S[t->five_rolls[f]] = out;
+    }
+    single_passes(t, S, rerolls, keeps);
+}

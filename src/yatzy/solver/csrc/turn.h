@@ -50,7 +50,8 @@ typedef struct {
     vd *ev5;  /* [6 nb]: five of a kind's value in each box */
     vd *S;    /* [nr]: the best box per roll */
     vd *A;    /* [nk]: keeps, then the rolls' values */
-    vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation) */
+    vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation; the
+               * first first_roll of each, the keeps smaller than a roll) */
     void *block;
 } Scratch;
 
@@ -87,9 +88,21 @@ int saved_jobs(const Kernels *t, Scratch *s, const SavedLayer *L, const int32_t 
 int saved_turn(const Kernels *t, Scratch *s, const SavedLayer *L, int mask, int u, int levels,
                double *bv, double *keeps, int64_t *abox, int *nallowed);
 
+/* One turn of the games idx[0 .. n - 1] of `rows` in state (mask, 0, u) with saved
+ * rolls, from saved_turn's tables: see saved.c. Returns 0, -1 or -3. */
+int saved_play(const Kernels *t, const SavedLayer *L, int mask, int u, int levels,
+               const double *bv, const double *keeps, const int64_t *abox, int nallowed,
+               int64_t *rows, int64_t *saved, const int64_t *idx, ptrdiff_t n);
+
 /* Advice's turn tables of state (mask, y, u): the box values bv (see box_value) and the
  * keeps of each number of rerolls (see turn_block). */
 void turn_tables(const Kernels *t, Scratch *s, int mask, int y, int u, int rerolls,
+                 double *bv, double *keeps);
+
+/* turn_tables on plain doubles, for one state (advice): the same values to the last bit,
+ * in less time. The plan goes in *p; `work` holds ne + 6 nb + nr doubles. With 0
+ * rerolls only the box values bv are made (keeps is not read or written). */
+void turn_single(const Kernels *t, Plan *p, double *work, int mask, int y, int u, int rerolls,
                  double *bv, double *keeps);
 
 /* Expect: keep k is worth the mean over the die added to it (A's rolls hold the values
@@ -136,7 +149,8 @@ INLINE void turn_passes(const Kernels *t, Scratch *sc, int rerolls, double *rest
     for (int r = 0; r < nr; r++) A[fr + r] = S[r];
     for (int s = 0; s < rerolls; s++) {
         expect_pass(t, A);
-        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * nk);
+        /* The keeps smaller than a roll: the options after a roll (sub_keeps). */
+        if (snap) memcpy(sc->snap + (size_t)s * nk, A, sizeof(vd) * (size_t)t->first_roll);
         if (keeps)
             for (int k = 0; k < nk; k++) keeps[(size_t)s * nk + k] = A[k][0];
         /* The table build needs the rolls' values after every step; advice and the
@@ -173,13 +187,19 @@ INLINE void best_boxes(const Kernels *t, Scratch *sc, double *restrict bv) {
             for (int f = 0; f < FACES; f++) bv[t->ne + f * nb + b] = ev5[f * nb + b][0];
         }
     }
-    /* The best box for every roll. */
+    /* The best box for every roll, two maxima at a time (the same maximum, in whatever
+     * order it is taken). */
     const int na = p->nallowed;
     for (int r = 0; r < nr; r++) {
         const int32_t *row = t->entry_by_roll + (size_t)r * nb;
-        vd out = neg;
-        for (int i = 0; i < na; i++) out = vmax(out, ev[row[p->abox[i]]]);
-        S[r] = out;
+        vd out = neg, out2 = neg;
+        int i = 0;
+        for (; i + 1 < na; i += 2) {
+            out = vmax(out, ev[row[p->abox[i]]]);
+            out2 = vmax(out2, ev[row[p->abox[i + 1]]]);
+        }
+        if (i < na) out = vmax(out, ev[row[p->abox[i]]]);
+        S[r] = vmax(out, out2);
     }
     for (int f = 0; f < FACES; f++) {
         vd out = neg;

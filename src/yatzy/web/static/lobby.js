@@ -72,6 +72,7 @@ function liveItem(game) {
             el("p", game.options_text, { class: "small" }),
             el("p", game.players.join(" · ")),
             el("p", fill(T.round, { round: game.round, rounds: game.rounds }), { class: "small" }));
+  if (game.rated) li.append(el("p", T.rated_game, { class: "small rated" }));
   const actions = el("p", "", { class: "actions" });
   actions.append(watchLink(game.watch_url));
   li.append(actions);

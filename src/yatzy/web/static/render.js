@@ -110,8 +110,8 @@ export function render() {
   $("hint").hidden = !(s.hints && view.me);
   $("hint").disabled = !mine;
   $("undo").hidden = !canUndo(view.state, view.me, view.replay);
-  // The live game's, not a step's; only where the solver plays these rules.
-  $("chances").hidden = view.replay || s.players.length < 2 || !s.advice || waiting;
+  // The live game's, not a step's; only where the solver works them out for these rules.
+  $("chances").hidden = view.replay || s.players.length < 2 || !s.chances || waiting;
   const notes = [];
   if (s.last && s.last.type === "score") {
     notes.push(fill(T.put, { player: named(s.last.player), points: s.last.points, box: BOXES[s.last.box] }));
