@@ -6,6 +6,7 @@ processes) on one database."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,10 +19,18 @@ from yatzy.app.access import player_key_hash, token_hash
 from yatzy.app.errors import (
     AlreadyWaiting,
     NameNeeded,
+    StorageError,
     TicketClosed,
     TicketNotFound,
 )
-from yatzy.app.quickmatch import OFFER_AFTER, STALE, QuickMatch, new_ticket, seat_token
+from yatzy.app.quickmatch import (
+    OFFER_AFTER,
+    STALE,
+    QuickMatch,
+    nearest,
+    new_ticket,
+    seat_token,
+)
 from yatzy.app.ratings import Rating, game_scores, rate_pair
 from yatzy.app.saved import SavedGame, Ticket
 from yatzy.bootstrap import open_service
@@ -130,6 +139,116 @@ def test_other_rulesets_wait_apart_and_the_nearest_rating_comes_first(
     assert service.matches.status(players[2], waiting[2]).game_id == paired.game_id
     for n in (0, 1, 3):
         assert repo.ticket(token_hash(waiting[n])).status == "waiting"
+
+
+def waiting_ticket(service: GameService, clock: Clock, n: int, rules: str,
+                   rating: float) -> Ticket:
+    """A new waiting ticket of player ``n`` (named), not stored."""
+    ticket = new_ticket()
+    player = service.players.me(key(n))
+    return Ticket(token_hash(ticket), player.id, f"P{n}", player_key_hash(key(n)),
+                  token_hash(seat_token(ticket)), rules, rating, "waiting", clock(), clock())
+
+
+def test_tickets_stored_together_pair_as_one_by_one_in_their_order(
+        service: GameService, clock: Clock) -> None:
+    """A batch of arrivals (one transaction) pairs each, in turn, with the nearest
+    ticket waiting by then: stored before, or an earlier arrival of the batch."""
+    for n in range(1, 7):
+        named(service, n)
+    repo = service.matches._repo
+    stale_before = clock() - timedelta(seconds=STALE)
+    # Stored before: P4 (1510) waits for yatzy, P5 for yahtzee.
+    four, five = (waiting_ticket(service, clock, 4, "yatzy", 1510.0),
+                  waiting_ticket(service, clock, 5, "yahtzee", 1500.0))
+    for ticket in (four, five):
+        repo.add_ticket(ticket, stale_before=stale_before)
+    clock.advance(1)
+    one, two, two_again, three = (
+        waiting_ticket(service, clock, 1, "yatzy", 1500.0),
+        waiting_ticket(service, clock, 2, "yatzy", 1900.0),
+        waiting_ticket(service, clock, 2, "yahtzee", 1900.0),
+        waiting_ticket(service, clock, 3, "yatzy", 1880.0))
+    answers = repo.add_tickets(
+        [(one, "g1"), (two, "g2"), (two_again, "g3"), (three, "g4")],
+        stale_before=stale_before, nearest=nearest)
+    # P1 takes the one waiting for yatzy (P4 sits first), P2 waits (nobody left), P2's
+    # second ticket is refused (P2 waits already), and P3 takes P2's ticket.
+    first, second, refused, last = answers
+    assert not isinstance(first, AlreadyWaiting) and not isinstance(last, AlreadyWaiting)
+    assert first[1] is not None and first[1].id == four.id and first[1].seat == 0
+    assert (first[0].status, first[0].game_id, first[0].seat) == ("matched", "g1", 1)
+    assert isinstance(refused, AlreadyWaiting)
+    assert last[1] is not None and last[1].id == two.id
+    assert not isinstance(second, AlreadyWaiting) and second[1] is None
+    assert (second[0].status, second[0].game_id, second[0].seat) == ("matched", "g4", 0)
+    stored = {t.id: repo.ticket(t.id) for t in (one, two, two_again, three, four, five)}
+    assert [(stored[t.id].status, stored[t.id].game_id, stored[t.id].seat)
+            for t in (four, one, two, three)] == [
+        ("matched", "g1", 0), ("matched", "g1", 1), ("matched", "g4", 0),
+        ("matched", "g4", 1)]
+    assert stored[two_again.id] is None and stored[five.id].status == "waiting"
+    assert sorted(t.id for t in repo.match_of("g4")) == sorted([two.id, three.id])
+    assert repo.unrated_games(stored[one.id].player_id) == ["g1"]  # both rated
+
+
+def test_requests_that_come_while_one_is_stored_are_stored_together(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixteen players ask at once: while the first request is stored, the others
+    queue, and one transaction stores and pairs them all (then one stores their
+    games); each player gets a ticket, every pair one game."""
+    keys = [named(service, n) for n in range(16)]
+    repo = service.matches._repo
+    batches: list[int] = []
+    stored = repo.add_tickets
+
+    def add_tickets(arrivals, **kwargs):  # type: ignore[no-untyped-def]
+        batches.append(len(arrivals))
+        if len(batches) == 1:  # the first holds on until the others wait behind it
+            deadline = time.monotonic() + 30
+            while len(service.matches._queue) < 16 - batches[0]:
+                assert time.monotonic() < deadline, "the others never came"
+                time.sleep(0.01)
+        return stored(arrivals, **kwargs)
+
+    monkeypatch.setattr(repo, "add_tickets", add_tickets)
+    tickets: dict[int, str] = {}
+    threads = [threading.Thread(target=lambda n=n: tickets.__setitem__(
+        n, service.matches.request(keys[n], "yatzy"))) for n in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(batches) == 2 and sum(batches) == 16  # two transactions for sixteen
+    games: dict[str, list[str]] = {}
+    for n, ticket in tickets.items():
+        found = service.matches.status(keys[n], ticket)
+        assert found.status == "matched" and found.game_id is not None
+        games.setdefault(found.game_id, []).append(f"P{n}")
+    assert len(games) == 8
+    for game_id, names in games.items():
+        assert sorted(s.name for s in service.load(game_id).seats) == sorted(names)
+
+
+def test_a_pairing_whose_game_fails_is_not_stored(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tickets, the pairing and its game are one transaction: when the game
+    cannot be stored, nothing is, and the request is told so."""
+    ann, bo = named(service, 1, "Ann"), named(service, 2, "Bo")
+    waiting = service.matches.request(ann, "yatzy")
+
+    def fails(new: object) -> list[object]:
+        raise StorageError("The game database failed: full")
+
+    monkeypatch.setattr(service, "creations", fails)
+    with pytest.raises(StorageError):
+        service.matches.request(bo, "yatzy")
+    assert service.matches.status(ann, waiting).status == "waiting"
+    monkeypatch.undo()
+    again = service.matches.request(bo, "yatzy")  # not waiting with a ticket stored
+    found = service.matches.status(bo, again)
+    assert found.status == "matched" and found.game_id is not None
+    assert [s.name for s in service.load(found.game_id).seats] == ["Ann", "Bo"]
 
 
 def test_a_name_is_needed_and_one_ticket_waits_at_a_time(

@@ -13,6 +13,7 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from yatzy.app.devices import Passkey
+from yatzy.app.errors import AlreadyWaiting
 from yatzy.app.events import Event
 from yatzy.app.feed import ChangeLog
 from yatzy.app.profiles import ProfileRepository
@@ -34,6 +35,14 @@ from yatzy.core.rulesets import Ruleset
 #: ruleset name (every variant of it) or ``None`` (every ruleset).
 RulesFilter = Ruleset | str | None
 
+#: What :meth:`MatchRepository.add_tickets` answers for an arrival: the ticket as stored
+#: (waiting, or matched) and, when its arrival made the pairing, the ticket it took (seat
+#: 0; the arrival has seat 1); or :class:`~yatzy.app.errors.AlreadyWaiting`.
+Arrived = tuple[Ticket, Ticket | None] | AlreadyWaiting
+
+#: A new game to store: the game, its events and its claims (``(seat, key_hash)``).
+NewGame = tuple[SavedGame, Sequence[Event], Sequence[tuple[int, str]]]
+
 
 class PlayerRepository(Protocol):
     """Where players, the server's settings and the daily challenges' entries live.
@@ -51,6 +60,11 @@ class PlayerRepository(Protocol):
                       ) -> Player | None:
         """The player whose browser has the key ``key_hash``; with ``create_at``, a new
         player without a name is made for a key no player has."""
+        ...
+
+    def players_of_keys(self, key_hashes: Sequence[str]) -> dict[str, Player]:
+        """The players of the browsers with the keys ``key_hashes`` (by key hash; a key
+        no player has is left out), in one read."""
         ...
 
     def player_named(self, name_key: str) -> Player | None:
@@ -107,18 +121,33 @@ class MatchRepository(Protocol):
     :class:`~yatzy.app.errors.StorageError`.
     """
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
-                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
-        """Store a new waiting ticket; :class:`~yatzy.app.errors.AlreadyWaiting` when
-        the player waits with another (one not asked about since ``stale_before`` is
-        given up first). With ``game_id``, pair it at once in the same transaction, as
-        :meth:`pair_tickets` would, with the first of :meth:`waiting_tickets` (up to
-        ``limit``, asked about since ``stale_before``) that still waits: that ticket
-        (now matched to ``game_id``, seat 0; the new one has seat 1), else ``None``."""
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
+        """Store a new waiting ticket, not paired; :class:`~yatzy.app.errors.AlreadyWaiting`
+        when the player waits with another (one not asked about since ``stale_before``
+        is given up first)."""
+        ...
+
+    def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
+                    nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                    games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,
+                    pool: int = 1000) -> list[Arrived]:
+        """Store new tickets (with the id of the game each would make) in one
+        transaction, as one by one in their order: each pairs with ``nearest(waiting,
+        ticket)`` among the tickets waiting by then (up to ``pool`` stored ones asked
+        about since ``stale_before``, the oldest first, and the earlier arrivals left
+        waiting), or waits. A stored ticket another process's
+        pairing holds at that moment is left to it. ``games(pairings)`` (each pairing's
+        tickets in seat order) gives the games of the pairings, stored in the same
+        transaction (as :meth:`add_many`). The answer of each, in their order."""
         ...
 
     def ticket(self, ticket_id: str) -> Ticket | None:
         """The ticket whose id (the SHA-256 of the ticket) is ``ticket_id``."""
+        ...
+
+    def ticket_and_game(self, ticket_id: str) -> tuple[Ticket, bool] | None:
+        """The ticket whose id is ``ticket_id`` and whether the game it is matched to
+        is stored (False while it waits), in one read."""
         ...
 
     def see_ticket(self, ticket_id: str, when: datetime) -> None:
@@ -149,6 +178,11 @@ class MatchRepository(Protocol):
 
     def unrated_games(self, player_id: str) -> list[str]:
         """The player's rated games whose result has not counted yet."""
+        ...
+
+    def players_unrated(self, player_ids: Sequence[str]) -> set[str]:
+        """Those of ``player_ids`` who have rated games whose result has not counted
+        yet (:meth:`unrated_games`), in one read."""
         ...
 
     def overdue_rated(self, before: datetime, limit: int) -> list[str]:
@@ -245,6 +279,11 @@ class GameRepository(DeviceRepository, MatchRepository, ProfileRepository, Chang
         its seats from the start (as :meth:`claim`), in the same transaction."""
         ...
 
+    def add_many(self, new: Sequence[NewGame]) -> None:
+        """Store new games, each with its events and claims (as :meth:`add`), in one
+        transaction."""
+        ...
+
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
         """Replace the stored game ``saved.id``, which must still be at
@@ -294,6 +333,10 @@ class GameRepository(DeviceRepository, MatchRepository, ProfileRepository, Chang
         """The row of game ``game_id`` as stored, JSON-ready (columns that do not
         decode stay text), or :class:`~yatzy.app.errors.GameNotFound`: the way out for
         a game that no longer reads. The seed of a game not finished is left out."""
+        ...
+
+    def has_game(self, game_id: str) -> bool:
+        """True when the game ``game_id`` is stored (without reading it)."""
         ...
 
     def ids_starting_with(self, prefix: str) -> list[str]:

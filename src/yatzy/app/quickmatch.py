@@ -4,10 +4,12 @@ ruleset is paired with the waiting player whose rating is nearest (the oldest fi
 among equals), and the two get one game, seats named after them, server dice, rated.
 
 Everything is decided in the store that every process of a site shares
-(:class:`~yatzy.app.ports.MatchRepository`): a request stores its ticket and, in the same
-transaction, takes the nearest waiting ticket by an update that fails when it no longer
-waits; asking about a waiting ticket pairs it with the tickets stored by then the same
-way (both in one transaction). So two processes never pair one ticket twice. Only the
+(:class:`~yatzy.app.ports.MatchRepository`): the requests a process gets while it stores
+others are stored together next, in one transaction that pairs each, in their order,
+with the nearest ticket waiting by then (:func:`nearest`; the stored ones read locked,
+each taken by an update that fails when it no longer waits) and stores the games of the
+pairings; asking about a waiting ticket pairs it with the tickets stored by then by such
+updates (both in one transaction). So two processes never pair one ticket twice. Only the
 ticket's SHA-256 is stored; the seat token a ticket gives is made from the ticket
 (:func:`seat_token`), so the database holds no working token either. A ticket is asked
 about (polled) while its holder waits; one not asked about for :data:`STALE` seconds is
@@ -31,21 +33,23 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from yatzy.app.access import player_key_hash, token_hash
 from yatzy.app.errors import (
+    AlreadyWaiting,
     GameNotFound,
     NameNeeded,
     StorageError,
     TicketClosed,
     TicketNotFound,
 )
-from yatzy.app.ports import GameRepository
+from yatzy.app.ports import GameRepository, NewGame
 from yatzy.app.ratings import (
     DEFAULT_RATING,
     Rating,
@@ -54,7 +58,7 @@ from yatzy.app.ratings import (
     ranked_totals,
     rate_pair,
 )
-from yatzy.app.saved import MATCHED, WAITING, SavedGame, Seat, Ticket
+from yatzy.app.saved import MATCHED, WAITING, Player, SavedGame, Seat, Ticket
 from yatzy.app.skill import FEWEST_PLAYERS, MOST_PLAYERS, Skill, rate_field
 from yatzy.bots import bot_names
 from yatzy.core.errors import RecordError
@@ -109,6 +113,40 @@ class MatchStatus:
     offer: str | None = None
 
 
+def nearest(waiting: Sequence[Ticket], mine: Ticket) -> Ticket | None:
+    """The ticket among ``waiting`` that ``mine`` pairs with: of its ruleset and another
+    player, the rating nearest first, then the oldest (then the lowest id); ``None``
+    when there is none.
+
+    >>> from datetime import UTC
+    >>> def t(id, player, rating, minute, rules="yatzy"):
+    ...     at = datetime(2026, 1, 1, 12, minute, tzinfo=UTC)
+    ...     return Ticket(id, player, player, "k", "t", rules, rating, WAITING, at, at)
+    >>> pool = [t("a", "ann", 1530, 2), t("b", "bo", 1470, 1), t("c", "cy", 1500, 0, "yahtzee")]
+    >>> nearest(pool, t("d", "dee", 1500, 3)).id, nearest(pool, t("e", "bo", 1490, 3)).id
+    ('b', 'a')
+    >>> nearest(pool[:1], t("f", "ann", 1500, 3)) is None
+    True
+    """
+    found = [t for t in waiting if t.rules == mine.rules and t.player_id != mine.player_id]
+    if not found:
+        return None
+    return min(found, key=lambda t: (abs(t.rating - mine.rating), t.created_at, t.id))
+
+
+@dataclass
+class _Request:
+    """A quick-match request waiting to be stored with others (:meth:`QuickMatch.request`)."""
+
+    player_key: str
+    rules: str
+    ticket: str
+    #: Set when the request is stored (``done``), or when it is to store the queue.
+    ready: threading.Event = field(default_factory=threading.Event)
+    done: bool = False
+    error: Exception | None = None
+
+
 class QuickMatch:
     """Quick match and ratings over a :class:`~yatzy.app.ports.GameRepository` and the
     games of a :class:`~yatzy.app.service.GameService` (``service.matches``)."""
@@ -118,6 +156,10 @@ class QuickMatch:
         self._games = games
         self._repo = repository
         self._clock = clock
+        #: Requests waiting to be stored, and whether one is storing a batch of them.
+        self._queue: list[_Request] = []
+        self._queued = threading.Lock()
+        self._busy = False
 
     # --- Tickets --------------------------------------------------------------------
 
@@ -125,40 +167,110 @@ class QuickMatch:
         """Queue the player of ``player_key`` for a rated game of ``rules`` (a ruleset's
         name, its standard options) and pair them at once if someone waits: the ticket.
         The player needs a display name (:class:`~yatzy.app.errors.NameNeeded`) and
-        waits with one ticket at most (:class:`~yatzy.app.errors.AlreadyWaiting`)."""
+        waits with one ticket at most (:class:`~yatzy.app.errors.AlreadyWaiting`).
+
+        The requests that come while others are stored are stored together next: one
+        transaction stores their tickets, pairs them as one by one in their order, and
+        stores the games of the pairings, so a crowd that asks at once costs a few
+        commits, not two each."""
         from yatzy.app.players import _standard
 
-        standard = _standard(rules)
-        key_hash = player_key_hash(player_key)
-        player = self._games.players.me(player_key)
-        if player.name is None:
-            raise NameNeeded()
-        if self._repo.unrated_games(player.id):
-            self.settle_player(player.id)
-            player = self._games.players.me(player_key)
-        assert player.name is not None
-        ticket = new_ticket()
-        now = self._clock()
-        mine = Ticket(token_hash(ticket), player.id, player.name, key_hash,
-                      token_hash(seat_token(ticket)), standard.name,
-                      DEFAULT_RATING if player.rating is None else player.rating,
-                      WAITING, now, now)
-        game_id = uuid.uuid4().hex
-        partner = self._repo.add_ticket(mine, stale_before=now - timedelta(seconds=STALE),
-                                        game_id=game_id, limit=CANDIDATES)
-        if partner is not None:
-            self._start(game_id, [partner, replace(mine, status=MATCHED, game_id=game_id,
-                                                   seat=1, matched_at=now)])
-        return ticket
+        mine = _Request(player_key, _standard(rules).name, new_ticket())
+        with self._queued:
+            self._queue.append(mine)
+            leads, self._busy = not self._busy, True
+        if not leads:
+            mine.ready.wait()  # stored by another, or handed the lead
+        if not mine.done:
+            with self._queued:
+                batch, self._queue = self._queue, []
+            try:
+                self._serve(batch)
+            finally:
+                for request in batch:
+                    request.done = True
+                    request.ready.set()
+                with self._queued:
+                    if self._queue:  # came meanwhile: the oldest stores them next
+                        self._queue[0].ready.set()
+                    else:
+                        self._busy = False
+        if mine.error is not None:
+            raise mine.error
+        return mine.ticket
 
-    def _mine(self, player_key: str | None, ticket: object) -> Ticket:
-        """The ticket (a secret, as a seat's token is: whoever holds it asks about it);
-        with ``player_key``, only if it is that player's."""
+    def _serve(self, batch: list[_Request]) -> None:
+        """Store and pair the tickets of ``batch`` and store the games of its pairings,
+        in one transaction (one batch at a time: :meth:`request`); each request's
+        failure is kept on it, and a failure of the whole is every request's."""
+        try:
+            known = self._repo.players_of_keys(
+                [player_key_hash(request.player_key) for request in batch])
+            players: dict[str, Player] = {}
+            for request in batch:
+                player = known.get(player_key_hash(request.player_key))
+                if player is None:  # a key seen the first time: a player without a name
+                    player = self._games.players.me(request.player_key)
+                if player.name is None:
+                    request.error = NameNeeded()
+                else:
+                    players[request.player_key] = player
+            for player_id in self._repo.players_unrated(
+                    sorted({player.id for player in players.values()})):
+                self.settle_player(player_id)  # their rating counts those games first
+                for player_key, player in list(players.items()):
+                    if player.id == player_id:
+                        players[player_key] = self._games.players.me(player_key)
+            now = self._clock()
+            arrivals = [(self._new(request, players[request.player_key], now), request)
+                        for request in batch if request.player_key in players]
+            made: list[NewGame] = []
+
+            def games(pairings: list[list[Ticket]]) -> list[NewGame]:
+                made[:] = self._games.creations([self._game(p) for p in pairings])
+                return made
+
+            answers = self._repo.add_tickets(
+                [(ticket, uuid.uuid4().hex) for ticket, _ in arrivals],
+                stale_before=now - timedelta(seconds=STALE), nearest=nearest, games=games)
+        except Exception as exc:  # nothing is stored: each request is told why
+            for request in batch:
+                request.error = request.error or exc
+            return
+        self._games.created(made)
+        for (_, request), answer in zip(arrivals, answers, strict=True):
+            if isinstance(answer, AlreadyWaiting):
+                request.error = answer
+
+    @staticmethod
+    def _new(request: _Request, player: Player, now: datetime) -> Ticket:
+        """The waiting ticket of ``request`` by ``player`` (named)."""
+        assert player.name is not None
+        ticket = request.ticket
+        return Ticket(token_hash(ticket), player.id, player.name,
+                      player_key_hash(request.player_key), token_hash(seat_token(ticket)),
+                      request.rules, DEFAULT_RATING if player.rating is None else player.rating,
+                      WAITING, now, now)
+
+    def _game(self, tickets: list[Ticket]) -> tuple[SavedGame, list[tuple[int, str]]]:
+        """The new game of a pairing (its ``tickets`` in seat order) and its seats'
+        claims."""
+        assert tickets[0].game_id is not None
+        saved = self._games.new_game(
+            ruleset(tickets[0].rules),
+            [Seat(t.name, token_hash=t.token_hash) for t in tickets],
+            game_id=tickets[0].game_id, rated=True)
+        return saved, [(t.seat, t.key_hash) for t in tickets if t.seat is not None]
+
+    def _mine(self, player_key: str | None, ticket: object) -> tuple[Ticket, bool]:
+        """The ticket (a secret, as a seat's token is: whoever holds it asks about it),
+        with ``player_key`` only if it is that player's, and whether its game is
+        stored."""
         if not isinstance(ticket, str) or _TICKET.fullmatch(ticket) is None:
             raise TicketNotFound()
-        found = self._repo.ticket(token_hash(ticket))
+        found = self._repo.ticket_and_game(token_hash(ticket))
         if found is None or (player_key is not None and not hmac.compare_digest(
-                found.key_hash, player_key_hash(player_key))):
+                found[0].key_hash, player_key_hash(player_key))):
             raise TicketNotFound()  # another's ticket is none of this player's business
         return found
 
@@ -171,17 +283,18 @@ class QuickMatch:
         levels this server seats for the ruleset). A ticket
         cancelled or given up is :class:`~yatzy.app.errors.TicketClosed`; an unknown
         one, or another browser's, :class:`~yatzy.app.errors.TicketNotFound`."""
-        found = self._mine(player_key, ticket)
+        found, stored = self._mine(player_key, ticket)
         now = self._clock()
         if found.status == WAITING:
             if now - found.seen_at >= _SEEN_EVERY:
                 self._repo.see_ticket(found.id, now)
             if self._pair(found):
                 found = self._repo.ticket(found.id) or found
+                stored = False  # made by the pairing, or to be checked
         waited = max(0.0, (now - found.created_at).total_seconds())
         if found.status == MATCHED:
             assert found.game_id is not None and isinstance(ticket, str)
-            if found.matched_at is None or now - found.matched_at < _RESTART:
+            if not stored and (found.matched_at is None or now - found.matched_at < _RESTART):
                 self._start(found.game_id)
             return MatchStatus(MATCHED, waited, found.game_id, seat_token(ticket))
         if found.status != WAITING:
@@ -194,7 +307,7 @@ class QuickMatch:
         """Cancel the waiting ticket of ``player_key``; one matched (its game stands),
         cancelled or given up already is :class:`~yatzy.app.errors.TicketClosed` and
         nothing changes."""
-        found = self._mine(player_key, ticket)
+        found, _ = self._mine(player_key, ticket)
         if found.status != WAITING or not self._repo.cancel_ticket(found.id):
             now = self._repo.ticket(found.id) or found
             raise TicketClosed(now.status)
@@ -228,19 +341,12 @@ class QuickMatch:
         browsers: made by whoever comes first, the request that paired (with the
         ``paired`` tickets, in seat order) or a holder asking about a pairing whose
         maker stopped before the game was stored."""
-        if paired is None:
-            try:
-                self._games.load(game_id)
-                return
-            except GameNotFound:
-                pass
+        if paired is None and self._repo.has_game(game_id):
+            return
         tickets = paired or self._repo.match_of(game_id)
-        rules = ruleset(tickets[0].rules)
         try:
-            self._games.create(rules, [Seat(t.name, token_hash=t.token_hash) for t in tickets],
-                               game_id=game_id, rated=True,
-                               claims=[(t.seat, t.key_hash) for t in tickets
-                                       if t.seat is not None])
+            self._games.add_games([self._game(
+                [replace(t, game_id=game_id) for t in tickets])])
         except StorageError as exc:
             try:
                 self._games.load(game_id)  # stored by the other at the same moment

@@ -62,7 +62,7 @@ from yatzy.app.events import (
 )
 from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
 from yatzy.app.players import PlayerService
-from yatzy.app.ports import GameRepository, Lease, LeaseStore, RulesFilter
+from yatzy.app.ports import GameRepository, Lease, LeaseStore, NewGame, RulesFilter
 from yatzy.app.profiles import ProfileService
 from yatzy.app.quickmatch import QuickMatch
 from yatzy.app.saved import (
@@ -295,8 +295,30 @@ class GameService:
         claims: Sequence[tuple[int, str]] = (),
         public: bool = False,
     ) -> SavedGame:
-        """Start and store a new game of ``rules`` with ``seats`` (in seat order; a plain
-        name is a person).
+        """Start and store a new game of ``rules`` with ``seats``: :meth:`new_game`
+        (which see), stored with ``claims`` (:meth:`add_games`)."""
+        saved = self.new_game(rules, seats, seed=seed, first_player=first_player,
+                              roll_off_dice=roll_off_dice, dice_mode=dice_mode, hints=hints,
+                              game_id=game_id, rated=rated, public=public)
+        self.add_games([(saved, claims)])
+        return saved
+
+    def new_game(
+        self,
+        rules: Ruleset,
+        seats: Sequence[Seat | str],
+        *,
+        seed: Seed | None = None,
+        first_player: str = "seat",
+        roll_off_dice: Sequence[Sequence[int]] | None = None,
+        dice_mode: str = "auto",
+        hints: bool = False,
+        game_id: str | None = None,
+        rated: bool = False,
+        public: bool = False,
+    ) -> SavedGame:
+        """A new game of ``rules`` with ``seats`` (in seat order; a plain name is a
+        person), not stored yet (:meth:`add_games`, or :meth:`create` does both).
 
         A ``public`` table is listed in the lobby (:meth:`lobby`); its ``open`` seats
         (``Seat("", open=True)``) are for anyone to take (:meth:`join`), and nobody
@@ -308,9 +330,7 @@ class GameService:
         real dice in manual mode; without them the program rolls it). ``hints`` turns
         on the optimal-move hint for the people at the table. ``game_id`` is the new
         game's id (a new random one by default); a ``rated`` game's result counts for
-        its players' ratings (:mod:`yatzy.app.quickmatch`). ``claims`` are
-        ``(seat, key_hash)``: the browsers (hashes of their player keys) that sit in
-        seats from the start, stored with the game.
+        its players' ratings (:mod:`yatzy.app.quickmatch`).
         """
         mode = check_dice_mode(dice_mode)
         if not isinstance(seats, str | bytes) and isinstance(seats, Sequence):
@@ -329,13 +349,32 @@ class GameService:
             roll_off_dice=roll_off_dice,
         )
         now = self._clock()
-        saved = SavedGame(game_id or uuid.uuid4().hex, game, table, mode, now, now,
-                          hints=bool(hints), rated=rated, public=bool(public))
-        event = GameCreated(saved.id, game.players, version=saved.version)
-        self._repo.add(saved, events=[event], claims=claims)
-        self._remember(saved)
-        self._publish(event)
-        return saved
+        return SavedGame(game_id or uuid.uuid4().hex, game, table, mode, now, now,
+                         hints=bool(hints), rated=rated, public=bool(public))
+
+    def add_games(self, new: Sequence[tuple[SavedGame, Sequence[tuple[int, str]]]]) -> None:
+        """Store new games (of :meth:`new_game`) in one transaction, each with its
+        ``claims``: ``(seat, key_hash)``, the browsers (hashes of their player keys)
+        that sit in its seats from the start."""
+        creations = self.creations(new)
+        self._repo.add_many(creations)
+        self.created(creations)
+
+    @staticmethod
+    def creations(new: Sequence[tuple[SavedGame, Sequence[tuple[int, str]]]]
+                  ) -> list[NewGame]:
+        """New games (of :meth:`new_game`, with their claims) as the store takes them:
+        each with its event (:class:`~yatzy.app.events.GameCreated`); once stored (by
+        :meth:`add_games`, or in another write of the store), :meth:`created`."""
+        return [(saved, [GameCreated(saved.id, saved.game.players, version=saved.version)],
+                 claims) for saved, claims in new]
+
+    def created(self, creations: Sequence[NewGame]) -> None:
+        """Keep and announce the games of :meth:`creations`, stored."""
+        for saved, events, _ in creations:
+            self._remember(saved)
+            for event in events:
+                self._publish(event)
 
     def apply(
         self,

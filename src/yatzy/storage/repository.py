@@ -32,7 +32,7 @@ from yatzy.app.errors import (
 )
 from yatzy.app.events import Event, GameDeleted
 from yatzy.app.feed import StoredChange
-from yatzy.app.ports import RulesFilter
+from yatzy.app.ports import Arrived, NewGame, RulesFilter
 from yatzy.app.ratings import Rating
 from yatzy.app.saved import (
     CANCELLED,
@@ -78,6 +78,53 @@ from yatzy.storage.tables import (
 T = TypeVar("T")
 
 PLAYING, FINISHED = "playing", "finished"
+
+#: Transactions tried for new quick-match tickets before the store's failure is told.
+_TRIES = 3
+
+# The statements of a quick match's every question, made once (and their compiled form
+# found at once in SQLAlchemy's cache): building a statement costs more than running it.
+_TICKET = sa.select(match_tickets).where(match_tickets.c.id == sa.bindparam("ticket_id"))
+_HAS_GAME = sa.select(games.c.id).where(games.c.id == sa.bindparam("game_id"))
+_TICKET_AND_GAME = (
+    sa.select(match_tickets, games.c.id.label("stored"))
+    .outerjoin(games, games.c.id == match_tickets.c.game_id)
+    .where(match_tickets.c.id == sa.bindparam("ticket_id")))
+# And those of a batch of requests (:meth:`SqlGameRepository.add_tickets`).
+_PLAYERS_OF_KEYS = (
+    sa.select(players, player_keys.c.key_hash)
+    .join(player_keys, player_keys.c.player_id == players.c.id)
+    .where(player_keys.c.key_hash.in_(sa.bindparam("keys", expanding=True))))
+_PLAYERS_UNRATED = sa.union(
+    sa.select(match_tickets.c.player_id)
+    .join(rated_games, rated_games.c.game_id == match_tickets.c.game_id)
+    .where(rated_games.c.rated_at.is_(None),
+           match_tickets.c.player_id.in_(sa.bindparam("who", expanding=True))),
+    sa.select(rated_seats.c.player_id)
+    .join(rated_games, rated_games.c.game_id == rated_seats.c.game_id)
+    .where(rated_games.c.rated_at.is_(None),
+           rated_seats.c.player_id.in_(sa.bindparam("who", expanding=True))))
+_EXPIRE = (
+    match_tickets.update()
+    .where(match_tickets.c.waiting_player.in_(sa.bindparam("who", expanding=True)),
+           match_tickets.c.status == WAITING,
+           match_tickets.c.seen_at < sa.bindparam("stale_before"))
+    .values(status=EXPIRED, waiting_player=None))
+_WAITING_OF = sa.select(match_tickets.c.waiting_player).where(
+    match_tickets.c.waiting_player.in_(sa.bindparam("who", expanding=True)))
+_POOL = (
+    sa.select(match_tickets)
+    .where(match_tickets.c.status == WAITING,
+           match_tickets.c.ruleset.in_(sa.bindparam("rules", expanding=True)),
+           match_tickets.c.seen_at >= sa.bindparam("seen_since"))
+    .order_by(match_tickets.c.created_at, match_tickets.c.id)
+    .limit(sa.bindparam("limit"))
+    .with_for_update(skip_locked=True))
+_TAKE = (
+    match_tickets.update()
+    .where(match_tickets.c.id == sa.bindparam("ticket_id"), match_tickets.c.status == WAITING)
+    .values(status=MATCHED, waiting_player=None, game_id=sa.bindparam("game_id"), seat=0,
+            matched_at=sa.bindparam("matched_at")))
 
 #: What decoding a row that was not written by us raises (JSON, dates, seats).
 _DECODING = (ValueError, TypeError, KeyError, AttributeError)
@@ -345,15 +392,30 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
 
     def add(self, saved: SavedGame, *, events: Sequence[Event] = (),
             claims: Sequence[tuple[int, str]] = ()) -> None:
+        self.add_many([(saved, events, claims)])
+
+    def add_many(self, new: Sequence[NewGame]) -> None:
+        if not new:
+            return
         with self._transaction() as connection:
-            connection.execute(games.insert().values(
-                id=saved.id, record=record_header(saved.game), **self._row(saved)))
-            self._write_rows(connection, seat_keys, [
-                {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
-                 "claimed_at": saved.created_at} for seat, key_hash in claims])
-            self._write_rows(connection, moves, self._move_rows(saved, 0))
-            self._write_rows(connection, results, self._result_rows(saved))
-            self._write_rows(connection, changes, self._log_rows(events))
+            self._insert_games(connection, new)
+
+    def _insert_games(self, connection: sa.Connection, new: Sequence[NewGame]) -> None:
+        """Write the rows of new games (with their events and claims)."""
+        if new:
+            self._write_rows(connection, games, [
+                {"id": saved.id, "record": record_header(saved.game), **self._row(saved)}
+                for saved, _, _ in new])
+        self._write_rows(connection, seat_keys, [
+            {"game_id": saved.id, "seat": seat, "key_hash": key_hash,
+             "claimed_at": saved.created_at}
+            for saved, _, claims in new for seat, key_hash in claims])
+        self._write_rows(connection, moves, [
+            row for saved, _, _ in new for row in self._move_rows(saved, 0)])
+        self._write_rows(connection, results, [
+            row for saved, _, _ in new for row in self._result_rows(saved)])
+        self._write_rows(connection, changes, self._log_rows(
+            [event for _, events, _ in new for event in events]))
 
     def save(self, saved: SavedGame, *, expected_version: int,
              events: Sequence[Event] = ()) -> None:
@@ -679,6 +741,10 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 stored["record"]["seed"] = None
         return stored
 
+    def has_game(self, game_id: str) -> bool:
+        return self._read(lambda c: c.execute(_HAS_GAME, {"game_id": game_id}).first()
+                          ) is not None
+
     def ids_starting_with(self, prefix: str) -> list[str]:
         query = (
             sa.select(games.c.id)
@@ -925,6 +991,13 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 pass  # the same key made a player at the same moment: that one it is
             return self._player(connection.execute(query).one())
 
+    def players_of_keys(self, key_hashes: Sequence[str]) -> dict[str, Player]:
+        if not key_hashes:
+            return {}
+        keys = {"keys": sorted(set(key_hashes))}
+        return {row.key_hash: self._player(row)
+                for row in self._read(lambda c: c.execute(_PLAYERS_OF_KEYS, keys).all())}
+
     def player_named(self, name_key: str) -> Player | None:
         query = sa.select(players).where(players.c.name_key == name_key)
         row = self._read(lambda c: c.execute(query).first())
@@ -1023,54 +1096,101 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                       row.ruleset, float(row.rating), row.status, row.created_at,
                       row.seen_at, row.game_id, row.seat, row.matched_at)
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime,
-                   game_id: str | None = None, limit: int = 8) -> Ticket | None:
+    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
+        answer, = self.add_tickets([(ticket, "")], stale_before=stale_before,
+                                   nearest=lambda waiting, mine: None)
+        if isinstance(answer, AlreadyWaiting):
+            raise answer
+
+    def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
+                    nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                    games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,
+                    pool: int = 1000) -> list[Arrived]:
+        for _ in range(_TRIES):
+            try:
+                return self._add_tickets(arrivals, stale_before, nearest, games, pool)
+            except _NotPaired:
+                continue  # another process wrote a ticket of these players meanwhile
+        raise StorageError("The game database failed: the tickets met others too often")
+
+    def _add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], stale_before: datetime,
+                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
+                     games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None,
+                     limit: int) -> list[Arrived]:
+        if not arrivals:
+            return []
+        who = sorted({ticket.player_id for ticket, _ in arrivals})
+        rules = sorted({ticket.rules for ticket, _ in arrivals})
         with self._transaction() as connection:
             # A waiting ticket its holder stopped asking about is given up.
-            connection.execute(
-                match_tickets.update()
-                .where(match_tickets.c.waiting_player == ticket.player_id,
-                       match_tickets.c.status == WAITING,
-                       match_tickets.c.seen_at < stale_before)
-                .values(status=EXPIRED, waiting_player=None))
-            try:
-                with connection.begin_nested():
-                    connection.execute(match_tickets.insert().values(
-                        id=ticket.id, player_id=ticket.player_id,
-                        waiting_player=ticket.player_id, name=ticket.name,
-                        key_hash=ticket.key_hash, token_hash=ticket.token_hash,
-                        ruleset=ticket.rules, rating=ticket.rating, status=WAITING,
-                        created_at=ticket.created_at, seen_at=ticket.seen_at))
-            except sa.exc.IntegrityError:
-                raise AlreadyWaiting() from None
-            if game_id is None:
-                return None
-            # Paired at once, in the same transaction (one commit), with the nearest
-            # waiting ticket that still waits when it is updated: one another pairing
-            # took meanwhile fails its update, and the next is tried.
-            candidates = connection.execute(
-                self._waiting(ticket.rules, near=ticket.rating, seen_since=stale_before,
-                              excluding=ticket.player_id, limit=limit)).all()
-            for row in candidates:
-                if connection.execute(match_tickets.update().where(
-                        match_tickets.c.id == row.id, match_tickets.c.status == WAITING,
-                ).values(status=MATCHED, waiting_player=None, game_id=game_id, seat=0,
-                         matched_at=ticket.created_at)).rowcount != 1:
+            connection.execute(_EXPIRE, {"who": who, "stale_before": stale_before})
+            waiting = set(connection.scalars(_WAITING_OF, {"who": who}))
+            # The waiting tickets, locked (on PostgreSQL; the one writer holds SQLite):
+            # one another process's pairing holds is left to it (skipped), and each taken
+            # here is still waiting when it is updated.
+            pool = [self._ticket(row) for row in connection.execute(
+                _POOL, {"rules": rules, "seen_since": stale_before, "limit": limit})]
+            # The arrivals in their order, as one by one: each pairs with the nearest
+            # ticket waiting by then (stored before, or an earlier arrival), or waits.
+            new: dict[str, Ticket] = {}
+            taken: list[Ticket] = []
+            answers: list[tuple[Ticket, Ticket | None] | None] = []
+            for ticket, game_id in arrivals:
+                if ticket.player_id in waiting:
+                    answers.append(None)
                     continue
-                connection.execute(match_tickets.update().where(
-                    match_tickets.c.id == ticket.id).values(
-                        status=MATCHED, waiting_player=None, game_id=game_id, seat=1,
-                        matched_at=ticket.created_at))
-                connection.execute(rated_games.insert().values(
-                    game_id=game_id, ruleset=ticket.rules, created_at=ticket.created_at))
-                return replace(self._ticket(row), status=MATCHED, game_id=game_id, seat=0,
+                partner = nearest(pool, ticket)
+                if partner is None:
+                    pool.append(ticket)
+                    waiting.add(ticket.player_id)
+                    new[ticket.id] = ticket
+                    answers.append((ticket, None))
+                    continue
+                pool.remove(partner)
+                waiting.discard(partner.player_id)
+                first = replace(partner, status=MATCHED, game_id=game_id, seat=0,
+                                matched_at=ticket.created_at)
+                mine = replace(ticket, status=MATCHED, game_id=game_id, seat=1,
                                matched_at=ticket.created_at)
-            return None
+                if partner.id in new:
+                    new[partner.id] = first
+                else:
+                    taken.append(first)
+                new[mine.id] = mine
+                answers.append((mine, first))
+            for ticket in sorted(taken, key=lambda t: t.id):
+                if connection.execute(_TAKE, {
+                        "ticket_id": ticket.id, "game_id": ticket.game_id,
+                        "matched_at": ticket.matched_at}).rowcount != 1:
+                    raise _NotPaired  # never while it is locked: tried again all the same
+            try:
+                self._write_rows(connection, match_tickets, [
+                    {"id": t.id, "player_id": t.player_id,
+                     "waiting_player": t.player_id if t.status == WAITING else None,
+                     "name": t.name, "key_hash": t.key_hash, "token_hash": t.token_hash,
+                     "ruleset": t.rules, "rating": t.rating, "status": t.status,
+                     "created_at": t.created_at, "seen_at": t.seen_at, "game_id": t.game_id,
+                     "seat": t.seat, "matched_at": t.matched_at} for t in new.values()])
+            except sa.exc.IntegrityError:
+                raise _NotPaired from None  # a ticket of one of them stored meanwhile
+            paired = [[partner, mine] for mine, partner in filter(None, answers)
+                      if partner is not None]
+            self._write_rows(connection, rated_games, [
+                {"game_id": mine.game_id, "ruleset": mine.rules, "created_at": mine.matched_at}
+                for _, mine in paired])
+            if games is not None:
+                self._insert_games(connection, games(paired))
+        return [AlreadyWaiting() if answer is None else
+                (new.get(answer[0].id, answer[0]), answer[1]) for answer in answers]
 
     def ticket(self, ticket_id: str) -> Ticket | None:
-        query = sa.select(match_tickets).where(match_tickets.c.id == ticket_id)
-        row = self._read(lambda c: c.execute(query).first())
+        row = self._read(lambda c: c.execute(_TICKET, {"ticket_id": ticket_id}).first())
         return None if row is None else self._ticket(row)
+
+    def ticket_and_game(self, ticket_id: str) -> tuple[Ticket, bool] | None:
+        row = self._read(lambda c: c.execute(_TICKET_AND_GAME, {"ticket_id": ticket_id})
+                         .first())
+        return None if row is None else (self._ticket(row), row.stored is not None)
 
     def see_ticket(self, ticket_id: str, when: datetime) -> None:
         with self._transaction() as connection:
@@ -1140,6 +1260,12 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
             .order_by(rated_games.c.created_at, rated_games.c.game_id)
         )
         return list(self._read(lambda c: c.scalars(query).all()))
+
+    def players_unrated(self, player_ids: Sequence[str]) -> set[str]:
+        if not player_ids:
+            return set()
+        who = {"who": sorted(set(player_ids))}
+        return set(self._read(lambda c: c.scalars(_PLAYERS_UNRATED, who).all()))
 
     def overdue_rated(self, before: datetime, limit: int) -> list[str]:
         query = (
