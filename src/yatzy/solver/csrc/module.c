@@ -689,6 +689,10 @@ static PyMethodDef Kernels_methods[] = {
      "allowed boxes: one state's turn with saved rolls"},
     {"regrets", (PyCFunction)Kernels_regrets, METH_VARARGS,
      "regrets(state, dice, left, actions, restart, regret, threads): each game's regret"},
+    {"win_turn", (PyCFunction)Kernels_win_turn, METH_VARARGS,
+     "win_turn(table, others, mask, y, u, total, values, keeps): a turn in shares of the win"},
+    {"win_play", (PyCFunction)Kernels_win_play, METH_VARARGS,
+     "win_play(table, faces, others, ahead, state): the winner level's games"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject KernelsType = {

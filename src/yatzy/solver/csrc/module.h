@@ -44,6 +44,10 @@ int overlap(const Py_buffer *a, const Py_buffer *b);
 PyObject *Kernels_saved_layer(KernelsObject *self, PyObject *args);
 PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args);
 
+/* winning_glue.c */
+PyObject *Kernels_win_turn(KernelsObject *self, PyObject *args);
+PyObject *Kernels_win_play(KernelsObject *self, PyObject *args);
+
 /* advise.c */
 PyObject *Kernels_advise(KernelsObject *self, PyObject *args);
 PyObject *Kernels_forget(KernelsObject *self, PyObject *ignored);
