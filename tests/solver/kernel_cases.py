@@ -596,6 +596,19 @@ def _win_plays(s: Setup) -> None:
     assert (args[4][:, 0] == (1 << s.model.boxes) - 1).all()
 
 
+@case("remaining with a layer past the last", "ValueError", "upto")
+def _remaining_upto(s: Setup) -> None:
+    s.make().remaining(0.0, 1, s.model.boxes)
+
+
+@case("remaining exact up to the first layer", "")
+def _remaining_exact(s: Setup) -> None:
+    keys, _lows, lengths, chances = s.make().remaining(0.0, 2, 1)
+    n = np.frombuffer(lengths, dtype=np.int32)
+    assert len(chances) == 8 * int(n.sum()) and len(keys) == 4 * len(n)
+    assert abs(float(np.frombuffer(chances)[: n[0]].sum()) - 1.0) < 1e-12
+
+
 @case("win_turn from a full card", "ValueError", "no open state")
 def _win_full(s: Setup) -> None:
     k = s.make()

@@ -149,6 +149,8 @@ def plausible(draw: st.DrawFn, method: str) -> tuple[list[Any], dict[str, Any]]:
                 draw(st.integers(-2, 60)), draw(st.integers(-1, 3)), draw(ints)]
     elif method == "remaining":
         args = [draw(st.floats()), draw(st.integers(-2, 4))]
+        if draw(st.booleans()):
+            args.append(draw(st.one_of(st.integers(-3, NB + 1), ints)))
     elif method == "play":
         n = draw(st.integers(0, 6))
         state = np.zeros((n, 7), dtype=np.int64)
@@ -225,7 +227,7 @@ def fuzz_plausible(call: tuple[str, tuple[list[Any], dict[str, Any]]]) -> None:
 
 
 #: How many arguments each method takes (play: 8 or 9).
-ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 2,
+ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 3,
          "distribution": 6, "play": 9, "seed_games": 3, "step_games": 10,
          "regrets": 7, "win_turn": 8, "win_play": 5}
 

@@ -62,7 +62,7 @@ from yatzy.core.errors import ErrorCode, IllegalMove, shown
 from yatzy.core.game import Game
 from yatzy.core.names import MAX_NAME_LENGTH
 from yatzy.core.rulesets import Ruleset
-from yatzy.core.seeded import MAX_SEED, Seed, check_seed, seeded_dice
+from yatzy.core.seeded import MAX_SEED, Seed, check_seed, seeded_faces
 
 #: The most games one match plays (about 45 minutes for the solver's levels on two
 #: cores).
@@ -107,9 +107,14 @@ def turn_dice(ruleset: Ruleset, seed: Seed, deal: int, seat: int, turn: int) -> 
     a row of ``ruleset.dice_count`` faces for each roll the turn may have (``rolls``, or
     with saved rolls every roll of the game). The turn's first roll is the first row;
     its ``k``-th reroll takes the first faces it needs of row ``k``."""
+    return Dice(_turn_faces(ruleset, seed, deal, seat, turn))
+
+
+def _turn_faces(ruleset: Ruleset, seed: Seed, deal: int, seat: int, turn: int) -> list[int]:
+    """The faces of :func:`turn_dice` (no :class:`Dice` made: the compiled games)."""
     most = ruleset.rolls * (len(ruleset.boxes) if ruleset.saved_rolls else 1)
-    return seeded_dice(seed, f"match deal {deal} seat {seat} turn {turn}", 0,
-                       ruleset.dice_count * most)
+    return seeded_faces(seed, f"match deal {deal} seat {seat} turn {turn}", 0,
+                        ruleset.dice_count * most)
 
 
 def seat_rng(seed: Seed, deal: int, seat: int) -> random.Random:
@@ -420,7 +425,7 @@ def compiled_deals(ruleset: Ruleset, levels: Sequence[str], *, seed: Seed, start
 
     k = len(levels)
     nb, rolls, dice = len(ruleset.boxes), ruleset.rolls, ruleset.dice_count
-    faces = np.array([[[turn_dice(ruleset, seed, deal, seat, turn) for turn in range(nb)]
+    faces = np.array([[[_turn_faces(ruleset, seed, deal, seat, turn) for turn in range(nb)]
                        for seat in range(k)] for deal in range(start, stop)], dtype=np.int8)
     faces = faces.reshape(stop - start, k, nb, rolls, dice)
     seats = [seating(k, rotation) for rotation in range(k)]
