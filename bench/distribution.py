@@ -1,12 +1,16 @@
 """How long exact score distributions take, through the public API.
 
-    python bench/distribution.py [--rules yatzy] [--games 5]
+    python bench/distribution.py [--rules yatzy] [--games 5] [--cache DIR]
 
 Prints, for one ruleset: the start of a game's distribution in a fresh process with the
-table cached but not the distribution (wall time of ``Strategy.distribution`` and the
-process's peak memory), and the median time of ``Strategy.distribution(game)`` at the
-start of each round of ``--games`` games played by the optimal player (a new position
-each time: nothing is kept between them). Not part of ``make test``.
+tables cached (the value table and the exact layers, built first in a process of their
+own) but not the distribution (wall time of ``Strategy.distribution`` and the process's
+peak memory), and, in another fresh process, the time of ``Strategy.distribution(game)``
+at the start of each round and after each roll of ``--games`` games played by the optimal
+player (a new position each time: nothing is kept between them): the median and the
+largest per round, its first call included. ``--cache``: keep the tables in DIR (else a
+temporary directory, built anew). The code is this checkout's (``src``). Not part of
+``make test``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 START = r"""
 import json, resource, sys, time
@@ -32,6 +37,14 @@ print(json.dumps({"seconds": time.perf_counter() - t, "mean": d.mean, "sd": d.sd
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
+PREPARE = r"""
+import sys
+import yatzy
+from yatzy.solver.distribution import exact_layers
+exact_layers(yatzy.strategy(yatzy.ruleset(sys.argv[1])))
+print("{}")
+"""
+
 ROUNDS = r"""
 import json, sys, time
 import yatzy
@@ -40,20 +53,24 @@ s = yatzy.strategy(r)
 times = {}
 for seed in range(int(sys.argv[2])):
     g = yatzy.new_game(r, ["Ann"], seed=seed)
-    for turn in range(1, len(r.boxes)):
-        g = g.roll()
-        while g.dice is not None:
-            g = g.apply(s.advise(g)[0].action)
-        t = time.perf_counter()
-        s.distribution(g)
-        times.setdefault(turn + 1, []).append(time.perf_counter() - t)
+    for turn in range(1, len(r.boxes) + 1):
+        while True:
+            t = time.perf_counter()
+            s.distribution(g)
+            times.setdefault(turn, []).append(time.perf_counter() - t)
+            if turn == len(r.boxes) and g.dice is not None and not g.rolls_left:
+                break
+            g = g.roll() if g.dice is None else g.apply(s.advise(g)[0].action)
+            if g.dice is None:
+                break
 print(json.dumps(times))
 """
 
 
 def run(code: str, *args: str, env: dict[str, str]) -> dict[str, object]:
+    src = str(Path(__file__).resolve().parent.parent / "src")
     out = subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True,
-                         text=True, env={**os.environ, **env})
+                         text=True, env={**os.environ, "PYTHONPATH": src, **env})
     result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -62,18 +79,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="yatzy", help="ruleset (default yatzy)")
     parser.add_argument("--games", type=int, default=5, help="games per round (default 5)")
+    parser.add_argument("--cache", help="the tables' folder (default: a temporary one)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as cache:
-        env = {"YATZY_CACHE_DIR": cache}
+    with tempfile.TemporaryDirectory() as temporary:
+        env = {"YATZY_CACHE_DIR": args.cache or temporary}
+        run(PREPARE, args.rules, env=env)
         start = run(START, args.rules, env=env)
         rounds = run(ROUNDS, args.rules, str(args.games), env=env)
     print(f"{args.rules}: load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
     print(f"  start of a game: {start['seconds']:.2f} s, peak {start['peak_mb']:.0f} MB "
           f"(mean {start['mean']:.4f}, sd {start['sd']:.4f})")
-    print(f"  start of round N, median of {args.games} games:")
+    print(f"  round N, every position (turn start and each roll) of {args.games} games:")
     for turn, times in rounds.items():
         assert isinstance(times, list)
-        print(f"    round {turn:>2}: {statistics.median(times) * 1000:10.1f} ms")
+        print(f"    round {turn:>2}: median {statistics.median(times) * 1000:8.1f} ms, "
+              f"largest {max(times) * 1000:8.1f} ms ({len(times)} positions)")
     return 0
 
 

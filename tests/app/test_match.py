@@ -221,6 +221,28 @@ def test_a_match_is_fixed_by_its_seed_whatever_the_number_of_workers(
     assert one.to_dict()["standings"][1]["level"] == "random" and one.to_dict()["deals"] == 8
 
 
+@pytest.mark.parametrize("levels", [("winner", "optimal"), ("optimal", "optimal"),
+                                    ("optimal", "winner", "optimal")])
+def test_the_compiled_games_are_the_real_games(levels: tuple[str, ...]) -> None:
+    """The solver's levels play a match by the compiled loops: the very games the bots
+    play through the core, deal by deal (the same totals in every game)."""
+    compiled = match.compiled_deals(IN_ORDER, levels, seed=4, start=3, stop=33)
+    assert compiled == [play_deal(IN_ORDER, levels, seed=4, deal=d) for d in range(3, 33)]
+
+
+def test_a_match_of_the_solver_s_levels_is_the_match_of_real_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled = play_match(["winner", "optimal"], 40, IN_ORDER, seed=2, workers=1)
+    monkeypatch.setattr(match, "compiled_deals", lambda *args, **kwargs: None)
+    assert play_match(["winner", "optimal"], 40, IN_ORDER, seed=2, workers=1) == compiled
+
+
+@pytest.mark.parametrize("levels", [("winner", "winner"), ("optimal", "hard"),
+                                    ("random", "optimal"), ("winner", "greedy")])
+def test_other_levels_play_real_games(levels: tuple[str, ...]) -> None:
+    assert match.compiled_deals(IN_ORDER, levels, seed=1, start=0, stop=2) is None
+
+
 def test_optimal_beats_random_by_far() -> None:
     result = play_match(["random", "optimal"], 40, IN_ORDER, seed=3, workers=1)
     worse, best = result.standings

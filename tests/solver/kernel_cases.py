@@ -13,6 +13,7 @@ fails that test instead of killing pytest, and names the case that crashed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 import time
@@ -32,7 +33,8 @@ ARRAYS = ("score", "allowed", "five_points", "five_rolls", "five_of", "extra", "
 #: Every method of a Kernels object and arguments that suit a small game's (see
 #: ``Setup.call``).
 METHODS = ("fill", "solve", "turn", "advise", "forget", "remaining", "distribution",
-           "play", "seed_games", "step_games", "regrets", "memo_width")
+           "play", "seed_games", "step_games", "regrets", "memo_width", "win_turn",
+           "win_play")
 
 
 @dataclass
@@ -94,7 +96,54 @@ class Setup:
             return k.regrets(*args)
         if method == "memo_width":
             return k.memo_width()
+        if method == "win_turn":
+            return k.win_turn(*self.win_turn_args(k))
+        if method == "win_play":
+            return k.win_play(*self.win_play_args(k, 2))
         raise AssertionError(method)
+
+    def win_table(self, k: Any) -> list[np.ndarray]:
+        """The arrays of the shared table of the points still to come of these tables (as
+        ``yatzy.solver.winning.table_arrays`` gives them; built once, whatever ``k``)."""
+        global _WIN_TABLE
+        if _WIN_TABLE is None:
+            from types import SimpleNamespace
+
+            from yatzy.solver.remaining import quantise
+
+            keys, lows, lengths, chances = self.make().remaining(1e-9, 1)
+            n = np.frombuffer(lengths, dtype=np.int32)
+            table = SimpleNamespace(
+                _keys=np.frombuffer(keys, dtype=np.int32),
+                _lows=np.frombuffer(lows, dtype=np.int32), _lengths=n,
+                _chances=np.frombuffer(chances, dtype=np.float32),
+                _starts=np.concatenate([[0], np.cumsum(n, dtype=np.int64)]), rows=len(n),
+                strategy=SimpleNamespace(model=self.model))
+            a = quantise(table)  # type: ignore[arg-type]
+            _WIN_TABLE = [a["row_of"], a["lowest"], a["length"], a["offset"], a["wide"],
+                          a["pool8"], a["pool16"]]
+        return list(_WIN_TABLE)
+
+    def win_turn_args(self, k: Any) -> list[Any]:
+        """The arguments of ``win_turn`` at the start of a game against one player who has
+        played a turn."""
+        m = self.model
+        nb, rolls = m.boxes, m.ruleset.rolls
+        others = np.array([[1, 0, 1, 1]], dtype=np.int64)
+        return [tuple(self.win_table(k)), others, 0, 0, 0, 0,
+                np.zeros(m.tables.entry_box.shape[0] + 6 * nb),
+                np.zeros((rolls - 1) * m.keeps.keep_count)]
+
+    def win_play_args(self, k: Any, n: int) -> list[Any]:
+        """The arguments of ``win_play`` for ``n`` games against one ``optimal`` player
+        who sits first (its states from ``play``)."""
+        m = self.model
+        nb, dice, rolls = m.boxes, m.ruleset.dice_count, m.ruleset.rolls
+        faces = (np.arange(n * nb * rolls * dice) * 7 % 6 + 1).astype(np.int8)
+        state, history = self.games(n), np.zeros((n, nb + 1, 4), dtype=np.int64)
+        with contextlib.suppress(ValueError):  # a Kernels of damaged tables may refuse
+            k.play(state, 0, n, faces, None, 0.0, None, 1, history)
+        return [tuple(self.win_table(k)), faces, history, np.ones(1, np.uint8), self.games(n)]
 
     def regret_args(self, k: Any, n: int) -> list[Any]:
         """The arguments of ``regrets`` for ``n`` games, just restarted, each with a
@@ -120,6 +169,10 @@ class Setup:
             assert k.step_games(*arrays) == -1
             arrays[7][:] = 0
         return arrays
+
+
+#: The shared table of Setup.win_table, once made.
+_WIN_TABLE: list[np.ndarray] | None = None
 
 
 @cache
@@ -535,6 +588,132 @@ def _huge_bonus(s: Setup) -> None:
     from yatzy.solver.policy import Option
 
     k.advise((None,) * nb, 2**63 - 1, (1,) * dice, 2, tuple(range(nb + 2 ** dice)), Option)
+
+
+# --- Playing to win: the shared table is the caller's, read in place ---------------------
+
+def _win_table_with(s: Setup, which: int, at: int, value: int) -> list[Any]:
+    k = s.make()
+    args = s.win_play_args(k, 2)
+    table = list(args[0])
+    changed = np.array(table[which], copy=True)
+    changed.reshape(-1)[at] = value
+    table[which] = changed
+    args[0] = tuple(table)
+    return [k, args]
+
+
+@case("win_play with rows that reach past their pool", "ValueError", "row")
+def _win_offset(s: Setup) -> None:
+    k, args = _win_table_with(s, 3, 0, 0)
+    table = list(args[0])
+    table[3] = np.full_like(table[3], 2**40)
+    args[0] = tuple(table)
+    k.win_play(*args)
+
+
+@case("win_turn with rows longer than their pool", "ValueError", "row")
+def _win_length(s: Setup) -> None:
+    k = s.make()
+    args = s.win_turn_args(k)
+    table = list(args[0])
+    table[2] = np.full_like(table[2], 2**31 - 1)
+    args[0] = tuple(table)
+    k.win_turn(*args)
+
+
+@case("win_play with a state naming no row", "ValueError", "row")
+def _win_row_of(s: Setup) -> None:
+    k, args = _win_table_with(s, 0, 0, 0)
+    table = list(args[0])
+    table[0] = np.full_like(table[0], 10**9)
+    args[0] = tuple(table)
+    k.win_play(*args)
+
+
+@case("win_play with a table of the wrong size", "ValueError", "row_of")
+def _win_short(s: Setup) -> None:
+    k = s.make()
+    args = s.win_play_args(k, 2)
+    table = list(args[0])
+    table[0] = table[0][:-1]
+    args[0] = tuple(table)
+    k.win_play(*args)
+
+
+@case("win_play with an other in no state", "ValueError", "no state")
+def _win_other(s: Setup) -> None:
+    k = s.make()
+    args = s.win_play_args(k, 2)
+    args[2][1, 3, 2] = 10**6
+    k.win_play(*args)
+
+
+@case("win_play with ahead 2", "ValueError", "ahead")
+def _win_ahead(s: Setup) -> None:
+    k = s.make()
+    args = s.win_play_args(k, 2)
+    args[3][0] = 2
+    k.win_play(*args)
+
+
+@case("win_play with the state over the faces", "ValueError", "overlap")
+def _win_overlap(s: Setup) -> None:
+    k = s.make()
+    args = s.win_play_args(k, 2)
+    m = s.model
+    room = np.zeros(max(2 * 7 * 8, args[1].size), dtype=np.int8)
+    room[: args[1].size] = args[1]
+    args[1] = room[: args[1].size]
+    args[4] = room.view(np.int64)[:14].reshape(2, 7)
+    args[4][:] = 0
+    del m
+    k.win_play(*args)
+
+
+@case("win_play plays", "")
+def _win_plays(s: Setup) -> None:
+    k = s.make()
+    args = s.win_play_args(k, 3)
+    k.win_play(*args)
+    assert (args[4][:, 0] == (1 << s.model.boxes) - 1).all()
+
+
+@case("remaining with a layer past the last", "ValueError", "upto")
+def _remaining_upto(s: Setup) -> None:
+    s.make().remaining(0.0, 1, s.model.boxes)
+
+
+@case("remaining exact up to the first layer", "")
+def _remaining_exact(s: Setup) -> None:
+    keys, _lows, lengths, chances = s.make().remaining(0.0, 2, 1)
+    n = np.frombuffer(lengths, dtype=np.int32)
+    assert len(chances) == 8 * int(n.sum()) and len(keys) == 4 * len(n)
+    assert abs(float(np.frombuffer(chances)[: n[0]].sum()) - 1.0) < 1e-12
+
+
+@case("win_turn from a full card", "ValueError", "no open state")
+def _win_full(s: Setup) -> None:
+    k = s.make()
+    args = s.win_turn_args(k)
+    args[2] = (1 << s.model.boxes) - 1
+    k.win_turn(*args)
+
+
+@case("win_turn with a huge total", "ValueError", "no open state")
+def _win_total(s: Setup) -> None:
+    k = s.make()
+    args = s.win_turn_args(k)
+    args[5] = 2**31 - 1
+    k.win_turn(*args)
+
+
+@case("win_turn with too many others", "ValueError", "others")
+def _win_many(s: Setup) -> None:
+    k = s.make()
+    args = s.win_turn_args(k)
+    args[1] = np.repeat(args[1], 64, axis=0)
+    k.win_turn(*args)
 
 
 def run(names: list[str]) -> None:

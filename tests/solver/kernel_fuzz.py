@@ -149,6 +149,8 @@ def plausible(draw: st.DrawFn, method: str) -> tuple[list[Any], dict[str, Any]]:
                 draw(st.integers(-2, 60)), draw(st.integers(-1, 3)), draw(ints)]
     elif method == "remaining":
         args = [draw(st.floats()), draw(st.integers(-2, 4))]
+        if draw(st.booleans()):
+            args.append(draw(st.one_of(st.integers(-3, NB + 1), ints)))
     elif method == "play":
         n = draw(st.integers(0, 6))
         state = np.zeros((n, 7), dtype=np.int64)
@@ -198,6 +200,27 @@ def plausible(draw: st.DrawFn, method: str) -> tuple[list[Any], dict[str, Any]]:
                 flat[draw(st.integers(0, a.size - 1))] = dtype_cast(draw(ints), a.dtype)
         found[6] = draw(st.sampled_from([1, 2, 2, 0, -1, 65, 2**31]))
         args = found
+    elif method in ("win_turn", "win_play"):
+        found = S.win_turn_args(K) if method == "win_turn" else S.win_play_args(
+            K, draw(st.integers(0, 4)))
+        table = list(found[0])
+        for i, a in enumerate(table):
+            if draw(st.integers(0, 9)) == 0:
+                table[i] = draw(arrays(min(a.size, 64), a.dtype, -3, 300))
+            elif draw(st.integers(0, 2)) == 0 and a.size:
+                changed = np.array(a, copy=True)
+                changed[draw(st.integers(0, a.size - 1))] = dtype_cast(draw(ints), a.dtype)
+                table[i] = changed
+        found[0] = draw(st.sampled_from([tuple(table)] * 8 + [table, tuple(table[:-1])]))
+        for i, a in enumerate(found[1:], 1):
+            if not isinstance(a, np.ndarray):
+                found[i] = draw(ints) if draw(st.integers(0, 3)) == 0 else a
+            elif draw(st.integers(0, 5)) == 0:
+                found[i] = draw(arrays(a.size, a.dtype, -3, 70))
+            elif draw(st.integers(0, 2)) == 0 and a.size:
+                flat = a.reshape(-1)
+                flat[draw(st.integers(0, a.size - 1))] = dtype_cast(draw(ints), a.dtype)
+        args = found
     else:
         args = []
     keywords = draw(st.sampled_from([{}] * 9 + [{"threads": 1}]))
@@ -212,9 +235,9 @@ def fuzz_plausible(call: tuple[str, tuple[list[Any], dict[str, Any]]]) -> None:
 
 
 #: How many arguments each method takes (play: 8 or 9).
-ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 2,
+ARITY = {"fill": 5, "solve": 4, "turn": 7, "advise": 6, "forget": 0, "remaining": 3,
          "distribution": 6, "play": 9, "seed_games": 3, "step_games": 10,
-         "regrets": 9, "memo_width": 0}
+         "regrets": 9, "memo_width": 0, "win_turn": 8, "win_play": 5}
 
 
 @given(st.sampled_from(METHODS).flatmap(lambda m: st.tuples(
@@ -249,7 +272,7 @@ def fuzz_construction(at: int, size: int, which: int, how: int, data: st.DataObj
     made = attempt("construction", lambda: Kernels(tuple(sizes), tuple(arrays_)))
     if isinstance(made, Kernels):
         for method in ("fill", "turn", "advise", "distribution", "play", "step_games",
-                       "regrets", "solve"):
+                       "regrets", "win_turn", "win_play", "solve"):
             attempt("construction", lambda method=method: S.call(made, method))
 
 

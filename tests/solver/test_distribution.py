@@ -243,3 +243,100 @@ def test_a_distribution_with_too_many_open_boxes_is_refused(
             assert "Yatzy" in text and "{" not in text
     late = Scorecard(r, (3, 6, 9, 12, 15, 18) + (0,) * 7 + (None, None))
     assert fresh.distribution(late).mean == pytest.approx(fresh.value(late))
+
+
+# --- Exact layers: the early positions looked up ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def upper_first() -> Strategy:
+    return yatzy.strategy(yatzy.ruleset("yatzy", order="upper_first"))
+
+
+def _forward(s: Strategy, game: yatzy.Game) -> ScoreDistribution:
+    """The distribution worked out forward to the end of the game (as before the layers)."""
+    (mask, y, u), total = s._lookup(game.card)
+    if game.dice is None:
+        roll, rerolls = -1, s.ruleset.rolls - 1
+    else:
+        faces, rerolls = s._roll(game.dice, game.rolls_left)
+        roll = s.model.keeps.roll_index(tuple(sorted(faces)))
+    lowest, raw = s.kernels.distribution(mask, y, u, roll, rerolls, 1)
+    return ScoreDistribution(lowest + total, np.frombuffer(raw))
+
+
+def _close(a: ScoreDistribution, b: ScoreDistribution) -> float:
+    lo, hi = min(a.lowest, b.lowest), max(a.highest, b.highest)
+    x, z = np.zeros(hi - lo + 1), np.zeros(hi - lo + 1)
+    x[a.lowest - lo:a.highest - lo + 1] = a.chances
+    z[b.lowest - lo:b.highest - lo + 1] = b.chances
+    return float(np.abs(x - z).max())
+
+
+def _early_positions(s: Strategy, seed: int) -> list[yatzy.Game]:
+    """Every position of the first turns of an optimal game: turn starts and rolls."""
+    game = yatzy.new_game(s.ruleset, ["Ann"], seed=seed)
+    found = []
+    while game.turns_played < 7:
+        found.append(game)
+        game = game.roll() if game.dice is None else game.apply(s.advise(game)[0].action)
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_early_distributions_are_looked_up_and_exact(upper_first: Strategy, seed: int) -> None:
+    from yatzy.solver.distribution import exact_layers
+
+    layers = exact_layers(upper_first)
+    assert layers is not None and layers.upto == 6
+    positions = _early_positions(upper_first, seed)
+    assert any(layers.covers(upper_first.state_of(g.card)[0]) for g in positions)
+    for game in positions:
+        assert _close(upper_first.distribution(game), _forward(upper_first, game)) < 1e-15
+
+
+def test_the_start_distribution_without_its_file_is_the_forward_one(tmp_path: object) -> None:
+    s = yatzy.strategy(yatzy.ruleset("yatzy", order="upper_first"))
+    artifacts.distribution_path(s.ruleset, s.path.parent if s.path else None).unlink(
+        missing_ok=True)
+    s._start = None
+    start = yatzy.new_game(s.ruleset, ["Ann"], seed=1)
+    assert _close(s.distribution(start), _forward(s, start)) < 1e-15
+    assert s.distribution(start).mean == pytest.approx(s.expected_score, abs=1e-9)
+
+
+def test_a_damaged_row_is_never_used(upper_first: Strategy,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row that cannot be right (here: every chance doubled) is refused: the
+    distribution is worked out forward, and the layers are not used again."""
+    from yatzy.solver import distribution
+
+    layers = distribution.exact_layers(upper_first)
+    assert layers is not None
+    game = _early_positions(upper_first, 3)[2]
+    monkeypatch.setattr(layers, "_chances", layers._chances * 2)
+    assert _close(upper_first.distribution(game), _forward(upper_first, game)) == 0.0
+    assert distribution.exact_layers(upper_first) is None
+    distribution._LAYERS.pop(upper_first.ruleset)  # opened again from the file
+
+
+def test_the_layers_file_is_mapped_and_checked(upper_first: Strategy) -> None:
+    from yatzy.solver import distribution
+
+    assert upper_first.path is not None
+    path = artifacts.layers_path(upper_first.ruleset, upper_first.path.parent)
+    distribution.exact_layers(upper_first)
+    assert path.is_file()
+    opened = artifacts.open_layers(upper_first.ruleset, upper_first.path.parent)
+    assert opened is not None and opened[1]["upto"] == 6
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1  # a chance: checked where read, not on opening
+    damaged = path.with_name("copy" + path.name)
+    damaged.write_bytes(bytes(data))
+    header_end = data.index(b"}") + 1
+    data[header_end + 70] ^= 1  # an index array: the SHA-256 refuses it
+    path.write_bytes(bytes(data))
+    with pytest.raises(artifacts.RemainingDamaged, match="SHA-256"):
+        artifacts.open_layers(upper_first.ruleset, upper_first.path.parent)
+    path.unlink()
+    damaged.unlink()

@@ -80,3 +80,26 @@ def test_the_winner_bot_plays_whole_games(strategy: Strategy) -> None:
         game = play_turn(game, bots[game.current_seat])
     assert all(card.is_complete for card in game.cards)
     assert make_bot("winner").name == "winner"
+
+
+@pytest.mark.parametrize("seed, players, turns", [(5, 2, 0), (6, 2, 7), (7, 3, 16), (8, 4, 30),
+                                                  (9, 2, 29)])
+def test_the_compiled_turn_is_the_numpy_one(strategy: Strategy, planner: WinPlanner,
+                                            seed: int, players: int, turns: int) -> None:
+    """``Kernels.win_turn`` (what the bot and the match play with) gives every box and
+    keep the share the numpy turn gives, and so ranks the options alike."""
+    reference = WinPlanner(strategy, planner.table, compiled=False)
+    game = _midgame(strategy, seed, players, turns).roll()
+    box_values, keeps, boxes = planner._turn(game)
+    want_values, want_keeps, want_boxes = reference._turn(game)
+    assert boxes == want_boxes
+    assert box_values == pytest.approx(want_values, abs=1e-12)
+    for got, want in zip(keeps, want_keeps, strict=True):
+        subs = [k for r in range(len(planner._sub)) for k in planner._sub[r].tolist()]
+        assert got[subs] == pytest.approx(want[subs], abs=1e-12)
+    while True:
+        assert [o.action for o in planner.advise(game)] == [
+            o.action for o in reference.advise(game)]
+        if not game.rolls_left:
+            break
+        game = game.reroll([])

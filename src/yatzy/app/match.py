@@ -62,7 +62,7 @@ from yatzy.core.errors import ErrorCode, IllegalMove, shown
 from yatzy.core.game import Game
 from yatzy.core.names import MAX_NAME_LENGTH
 from yatzy.core.rulesets import Ruleset
-from yatzy.core.seeded import MAX_SEED, Seed, check_seed, seeded_dice
+from yatzy.core.seeded import MAX_SEED, Seed, check_seed, seeded_faces
 
 #: The most games one match plays (about 45 minutes for the solver's levels on two
 #: cores).
@@ -107,9 +107,14 @@ def turn_dice(ruleset: Ruleset, seed: Seed, deal: int, seat: int, turn: int) -> 
     a row of ``ruleset.dice_count`` faces for each roll the turn may have (``rolls``, or
     with saved rolls every roll of the game). The turn's first roll is the first row;
     its ``k``-th reroll takes the first faces it needs of row ``k``."""
+    return Dice(_turn_faces(ruleset, seed, deal, seat, turn))
+
+
+def _turn_faces(ruleset: Ruleset, seed: Seed, deal: int, seat: int, turn: int) -> list[int]:
+    """The faces of :func:`turn_dice` (no :class:`Dice` made: the compiled games)."""
     most = ruleset.rolls * (len(ruleset.boxes) if ruleset.saved_rolls else 1)
-    return seeded_dice(seed, f"match deal {deal} seat {seat} turn {turn}", 0,
-                       ruleset.dice_count * most)
+    return seeded_faces(seed, f"match deal {deal} seat {seat} turn {turn}", 0,
+                        ruleset.dice_count * most)
 
 
 def seat_rng(seed: Seed, deal: int, seat: int) -> random.Random:
@@ -406,11 +411,48 @@ def _ruleset(rules: dict[str, Any]) -> Ruleset:
     return _RULESETS.setdefault(repr(ruleset), ruleset)
 
 
+def compiled_deals(ruleset: Ruleset, levels: Sequence[str], *, seed: Seed, start: int,
+                   stop: int) -> list[tuple[tuple[int, ...], ...]] | None:
+    """:func:`play_deal` of deals ``start`` to ``stop - 1``, by the solver's compiled loops
+    (:func:`yatzy.bots.solver_bots.play_seated`): the same games, the same dice and the
+    same plays, some hundred times faster; ``None`` when they cannot play these levels
+    (:func:`~yatzy.bots.solver_bots.plays_compiled`: ``optimal``, and ``winner`` once)."""
+    from yatzy.bots.solver_bots import play_seated, plays_compiled
+
+    if not plays_compiled(ruleset, levels) or ruleset.saved_rolls:
+        return None
+    import numpy as np
+
+    k = len(levels)
+    nb, rolls, dice = len(ruleset.boxes), ruleset.rolls, ruleset.dice_count
+    faces = np.array([[[_turn_faces(ruleset, seed, deal, seat, turn) for turn in range(nb)]
+                       for seat in range(k)] for deal in range(start, stop)], dtype=np.int8)
+    faces = faces.reshape(stop - start, k, nb, rolls, dice)
+    seats = [seating(k, rotation) for rotation in range(k)]
+    totals = play_seated(ruleset, faces, [[levels[e] for e in order] for order in seats])
+    deals = []
+    for d in range(stop - start):
+        games = []
+        for rotation, order in enumerate(seats):
+            by_entrant = [0] * k
+            for seat, entrant in enumerate(order):
+                by_entrant[entrant] = int(totals[d, rotation, seat])
+            games.append(tuple(by_entrant))
+        deals.append(tuple(games))
+    return deals
+
+
 def _play_deals(job: _Job) -> Tally:
-    """The tally of one piece of a match's work (see :data:`_Job`)."""
+    """The tally of one piece of a match's work (see :data:`_Job`): by the compiled loops
+    when they play its levels (:func:`compiled_deals`), else in real games."""
     rules, levels, seed, start, stop = job
     ruleset = _ruleset(rules)
     tally = Tally.empty(len(levels))
+    compiled = compiled_deals(ruleset, levels, seed=seed, start=start, stop=stop)
+    if compiled is not None:
+        for games in compiled:
+            tally += Tally.of_deal(games)
+        return tally
     for deal in range(start, stop):
         tally += Tally.of_deal(play_deal(ruleset, levels, seed=seed, deal=deal))
     return tally

@@ -24,15 +24,18 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from yatzy.core.actions import Action
-from yatzy.core.errors import N_, ErrorCode, IllegalMove
+from yatzy.core.errors import N_, ErrorCode, IllegalMove, YatzyError
 from yatzy.core.game import Game, check_game
 from yatzy.core.rulesets import Ruleset
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from yatzy.solver.simulate import SimulationResult
     from yatzy.solver.winning import WinPlanner
 
@@ -117,6 +120,60 @@ def prepare(name: str, ruleset: Ruleset) -> None:
         _ = _planner(ruleset).table
     elif name in LEVELS:
         strategy(ruleset)
+
+
+#: The levels :func:`play_seated` plays by the solver's compiled loops.
+COMPILED_LEVELS = frozenset({"optimal", "winner"})
+
+
+def plays_compiled(ruleset: Ruleset, levels: Sequence[str]) -> bool:
+    """Whether :func:`play_seated` plays a game of ``levels`` (in any seats) under
+    ``ruleset``: each ``optimal`` or ``winner``, ``winner`` at most once (its play depends
+    on the others', theirs not on anybody's), and the solver's compiled part there and
+    playing ``ruleset`` (``winner`` too, when it sits)."""
+    from yatzy import solver
+
+    if (not set(levels) <= COMPILED_LEVELS or list(levels).count("winner") > 1
+            or not solver.available()):
+        return False
+    try:
+        solver.check_winner(ruleset) if "winner" in levels else solver.check_supported(ruleset)
+    except YatzyError:
+        return False
+    return True
+
+
+def play_seated(ruleset: Ruleset, faces: npt.NDArray[np.int8],
+                seatings: Sequence[Sequence[str]]) -> npt.NDArray[np.int64]:
+    """Games of the solver's levels on given dice, by the compiled loops, with the very
+    plays of their bots (:class:`SolverBot` at temperature 0, :class:`WinnerBot`): for
+    every deal ``d`` and seating ``i`` (the level in each seat, seat 0 first to play; see
+    :func:`plays_compiled`), the final totals by seat, ``totals[d, i, seat]``.
+
+    ``faces[d, seat, turn, roll, die]``: the dice of seat ``seat`` in deal ``d``, whoever
+    sits there (as :func:`yatzy.solver.simulate.play` takes them: a reroll takes the
+    first dice of its row). ``optimal`` plays each seat's dice once per deal, whatever
+    the seating; ``winner`` plays against the others' states at each of its turns."""
+    import numpy as np
+
+    from yatzy.solver import strategy
+    from yatzy.solver.simulate import histories
+    from yatzy.solver.winning import play_winner, remaining_table
+
+    deals, k = faces.shape[:2]
+    s = strategy(ruleset)
+    nb = s.model.boxes
+    flat = faces.reshape(deals * k, *faces.shape[2:])
+    seen = histories(s, flat).reshape(deals, k, nb + 1, 4)
+    totals = np.empty((deals, len(seatings), k), dtype=np.int64)
+    for i, levels in enumerate(seatings):
+        totals[:, i, :] = seen[:, :, nb, 3]
+        if "winner" in levels:
+            me = list(levels).index("winner")
+            others = [seat for seat in range(k) if seat != me]
+            totals[:, i, me] = play_winner(s, remaining_table(s), faces[:, me],
+                                           seen[:, others], [int(o < me) for o in others])
+    return totals
 
 
 def _factory(name: str, temperature: float) -> Callable[[random.Random], SolverBot]:

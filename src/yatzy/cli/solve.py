@@ -159,12 +159,15 @@ def run_solve(args: argparse.Namespace) -> int:
     from yatzy.solver import builds_on_demand
 
     if builds_on_demand(ruleset):
-        # The table of the win chances and the winner level, beside the value table:
-        # every later process maps it instead of building it.
+        # The table of the win chances and the winner level, and the exact layers of the
+        # score distributions, beside the value table: every later process maps them
+        # instead of building them.
+        from yatzy.solver.distribution import exact_layers
         from yatzy.solver.winning import remaining_table
 
         with progress_line(t._("Building the table of the win chances")):
             remaining = remaining_table(s, rebuild=args.rebuild).path
+            exact_layers(s)
     dist = None
     if args.distribution:
         with progress_line(t._("Working out the distribution of the score")):

@@ -65,6 +65,12 @@ def seed_hash(seed: Seed) -> str:
 
 def seeded_dice(seed: Seed, purpose: str, index: int, count: int) -> Dice:
     """``count`` dice for roll number ``index`` of ``purpose`` in the game seeded ``seed``."""
+    return Dice(seeded_faces(seed, purpose, index, count))
+
+
+def seeded_faces(seed: Seed, purpose: str, index: int, count: int) -> list[int]:
+    """The faces of :func:`seeded_dice`, as plain whole numbers (for a caller that needs
+    many of them fast: no :class:`Dice` is made)."""
     faces: list[int] = []
     block = 0
     while len(faces) < count:
@@ -77,4 +83,4 @@ def seeded_dice(seed: Seed, purpose: str, index: int, count: int) -> Dice:
                 if len(faces) == count:
                     break
         block += 1
-    return Dice(faces)
+    return faces

@@ -134,7 +134,7 @@ def _remove_older(path: Path) -> None:
     left."""
     stem = path.name.removesuffix(f"-v{SOLVER_VERSION}.npz")
     for version in range(1, SOLVER_VERSION):
-        for suffix in (".npz", ".distribution.npz", REMAINING_SUFFIX):
+        for suffix in (".npz", ".distribution.npz", REMAINING_SUFFIX, LAYERS_SUFFIX):
             with contextlib.suppress(OSError):
                 path.with_name(f"{stem}-v{version}{suffix}").unlink(missing_ok=True)
 
@@ -368,48 +368,7 @@ def save_remaining(ruleset: Ruleset, arrays: dict[str, npt.NDArray[Any]],
     (ruleset, solver version, layout, each array's type, offset and length, a SHA-256 of
     everything after the header), then the arrays, each at a multiple of 64 bytes."""
     path = remaining_path(ruleset, directory)
-    layout: dict[str, list[Any]] = {}
-    at = 0
-    parts = []
-    for name, dtype in REMAINING_ARRAYS.items():
-        a = np.ascontiguousarray(arrays[name], dtype=np.dtype(dtype))
-        if a.ndim != 1:
-            raise ValueError(f"{name}: one dimension, not {a.ndim}")
-        pad = -at % _ALIGN
-        at += pad
-        parts.append((pad, a))
-        layout[name] = [dtype, at, int(a.size)]
-        at += a.nbytes
-    digest = hashlib.sha256()
-    for pad, a in parts:
-        digest.update(bytes(pad))
-        digest.update(a.data)
-    header = {
-        **meta,
-        "ruleset": ruleset.to_dict(),
-        "solver_version": SOLVER_VERSION,
-        "format": REMAINING_FORMAT,
-        "arrays": layout,
-        "data_bytes": at,
-        "sha256": digest.hexdigest(),
-    }
-    text = json.dumps(header).encode()
-    text += b" " * (-(len(REMAINING_MAGIC) + 8 + len(text)) % _ALIGN)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(REMAINING_MAGIC)
-            f.write(len(text).to_bytes(8, "little"))
-            f.write(text)
-            for pad, a in parts:
-                f.write(bytes(pad))
-                f.write(a.data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _save_mapped(path, _REMAINING_KIND, ruleset, arrays, meta)
     return path
 
 
@@ -421,7 +380,74 @@ def open_remaining(ruleset: Ruleset, directory: Path | None = None
     :class:`RemainingDamaged` when the file does not match (another ruleset, solver
     version or layout), is short or damaged: its SHA-256 is checked on every open, by
     reading the file (the pages read are not this process's memory)."""
-    path = remaining_path(ruleset, directory)
+    return _open_mapped(remaining_path(ruleset, directory), _REMAINING_KIND, ruleset)
+
+
+@dataclass(frozen=True)
+class _MappedKind:
+    """A kind of file of arrays mapped into memory (see :func:`save_remaining`)."""
+
+    magic: bytes
+    format: int
+    arrays: dict[str, str]
+    #: The arrays the header's SHA-256 covers (the others: the reader checks what it reads).
+    digested: tuple[str, ...]
+
+
+_REMAINING_KIND = _MappedKind(REMAINING_MAGIC, REMAINING_FORMAT, REMAINING_ARRAYS,
+                              tuple(REMAINING_ARRAYS))
+
+
+def _save_mapped(path: Path, kind: _MappedKind, ruleset: Ruleset,
+                 arrays: dict[str, npt.NDArray[Any]], meta: dict[str, Any]) -> None:
+    layout: dict[str, list[Any]] = {}
+    at = 0
+    parts = []
+    for name, dtype in kind.arrays.items():
+        a = np.ascontiguousarray(arrays[name], dtype=np.dtype(dtype))
+        if a.ndim != 1:
+            raise ValueError(f"{name}: one dimension, not {a.ndim}")
+        pad = -at % _ALIGN
+        at += pad
+        parts.append((name, pad, a))
+        layout[name] = [dtype, at, int(a.size)]
+        at += a.nbytes
+    digest = hashlib.sha256()
+    whole = kind.digested == tuple(kind.arrays)
+    for name, pad, a in parts:
+        if name in kind.digested:
+            digest.update(bytes(pad) if whole else b"")
+            digest.update(a.data)
+    header = {
+        **meta,
+        "ruleset": ruleset.to_dict(),
+        "solver_version": SOLVER_VERSION,
+        "format": kind.format,
+        "arrays": layout,
+        "data_bytes": at,
+        "sha256": digest.hexdigest(),
+    }
+    text = json.dumps(header).encode()
+    text += b" " * (-(len(kind.magic) + 8 + len(text)) % _ALIGN)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(kind.magic)
+            f.write(len(text).to_bytes(8, "little"))
+            f.write(text)
+            for _, pad, a in parts:
+                f.write(bytes(pad))
+                f.write(a.data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _open_mapped(path: Path, kind: _MappedKind, ruleset: Ruleset
+                 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]] | None:
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed below, kept open for the checks
     except FileNotFoundError:
@@ -431,47 +457,90 @@ def open_remaining(ruleset: Ruleset, directory: Path | None = None
     with f:
         try:
             size = os.fstat(f.fileno()).st_size
-            start = f.read(len(REMAINING_MAGIC) + 8)
-            if len(start) < len(REMAINING_MAGIC) + 8 or not start.startswith(REMAINING_MAGIC):
+            start = f.read(len(kind.magic) + 8)
+            if len(start) < len(kind.magic) + 8 or not start.startswith(kind.magic):
                 raise RemainingDamaged(path, "not such a file")
-            length = int.from_bytes(start[len(REMAINING_MAGIC):], "little")
+            length = int.from_bytes(start[len(kind.magic):], "little")
             if length > min(size, 1 << 20):
                 raise RemainingDamaged(path, "short or damaged header")
             header = json.loads(f.read(length).decode())
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise RemainingDamaged(path, f"damaged header: {exc}") from exc
-        base = len(REMAINING_MAGIC) + 8 + length
+        base = len(kind.magic) + 8 + length
         if not isinstance(header, dict):
             raise RemainingDamaged(path, "damaged header")
         if header.get("ruleset") != ruleset.to_dict():
             raise RemainingDamaged(path, "another ruleset")
         if header.get("solver_version") != SOLVER_VERSION or header.get(
-                "format") != REMAINING_FORMAT:
+                "format") != kind.format:
             raise RemainingDamaged(path, "another version")
         layout = header.get("arrays")
         data_bytes = header.get("data_bytes")
         if not isinstance(layout, dict) or not isinstance(data_bytes, int) or sorted(
-                layout) != sorted(REMAINING_ARRAYS):
+                layout) != sorted(kind.arrays):
             raise RemainingDamaged(path, "damaged header")
         if size != base + data_bytes:
             raise RemainingDamaged(path, f"{size} bytes, not {base + data_bytes}")
         for name, spec in layout.items():
-            if (not isinstance(spec, list) or len(spec) != 3 or spec[0] != REMAINING_ARRAYS[name]
+            if (not isinstance(spec, list) or len(spec) != 3 or spec[0] != kind.arrays[name]
                     or not all(isinstance(x, int) and x >= 0 for x in spec[1:])
                     or spec[1] + spec[2] * np.dtype(spec[0]).itemsize > data_bytes):
                 raise RemainingDamaged(path, f"damaged header ({name})")
-        try:
-            digest = hashlib.file_digest(f, "sha256").hexdigest()
-        except OSError as exc:
-            raise RemainingDamaged(path, f"unreadable: {exc}") from exc
-        if digest != header.get("sha256"):
-            raise RemainingDamaged(path, "its content does not match its SHA-256")
+        if kind.digested == tuple(kind.arrays):
+            try:
+                digest = hashlib.file_digest(f, "sha256").hexdigest()
+            except OSError as exc:
+                raise RemainingDamaged(path, f"unreadable: {exc}") from exc
     whole = np.memmap(path, dtype=np.uint8, mode="r")
     arrays: dict[str, npt.NDArray[Any]] = {}
     for name, (dtype, offset, count) in layout.items():
         at = base + offset
         arrays[name] = whole[at:at + count * np.dtype(dtype).itemsize].view(np.dtype(dtype))
+    if kind.digested != tuple(kind.arrays):
+        h = hashlib.sha256()
+        for name in kind.digested:
+            h.update(arrays[name].data)
+        digest = h.hexdigest()
+    if digest != header.get("sha256"):
+        raise RemainingDamaged(path, "its content does not match its SHA-256")
     return arrays, header
+
+
+# --- Exact layers of score distributions ------------------------------------------------
+
+#: The file of a ruleset's exact score distributions of the first layers of states (see
+#: :mod:`yatzy.solver.distribution`), beside its value table.
+LAYERS_SUFFIX = ".layers.bin"
+#: The arrays of the file: each row's state, lowest score, length and first chance, and
+#: the chances (float64). The SHA-256 covers all but the chances, which are checked row
+#: by row where read (so that opening the file reads none of them).
+LAYERS_ARRAYS = {"keys": "<i4", "lowest": "<i4", "length": "<i4", "offset": "<i8",
+                 "chances": "<f8"}
+_LAYERS_KIND = _MappedKind(b"YATZYLAY", 1, LAYERS_ARRAYS, ("keys", "lowest", "length", "offset"))
+
+
+def layers_path(ruleset: Ruleset, directory: Path | None = None) -> Path:
+    """The file of the exact layers of ``ruleset``, beside its value table: e.g.
+    ``yatzy-order=free-rolls=3-v3.layers.bin``."""
+    table = table_path(ruleset, directory)
+    return table.with_name(table.stem + LAYERS_SUFFIX)
+
+
+def save_layers(ruleset: Ruleset, arrays: dict[str, npt.NDArray[Any]], meta: dict[str, Any],
+                directory: Path | None = None) -> Path:
+    """Write the exact layers (the arrays of :data:`LAYERS_ARRAYS`) atomically, as
+    :func:`save_remaining` writes its table."""
+    path = layers_path(ruleset, directory)
+    _save_mapped(path, _LAYERS_KIND, ruleset, arrays, meta)
+    return path
+
+
+def open_layers(ruleset: Ruleset, directory: Path | None = None
+                ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]] | None:
+    """The arrays of the stored exact layers, mapped read-only, and the header; ``None``
+    when there is no file; :class:`RemainingDamaged` when it does not match (the chances
+    are not read here: the reader checks each row it reads)."""
+    return _open_mapped(layers_path(ruleset, directory), _LAYERS_KIND, ruleset)
 
 
 # --- Tables with saved rolls ---------------------------------------------------------------

@@ -12,15 +12,22 @@ any position; this module holds the value it returns.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from yatzy.core.errors import BadInput, YatzyError, shown
 from yatzy.solver.codes import SolverCode
 from yatzy.solver.keeps import FloatArray
+
+if TYPE_CHECKING:
+    from yatzy.solver.policy import Strategy
 
 
 class ScoreDistribution:
@@ -200,3 +207,164 @@ def most_open_boxes(upper_sums: int, flags: int) -> int:
     (15, 14, 14)
     """
     return (MAX_DISTRIBUTION_STATES // (upper_sums * flags)).bit_length() - 1
+
+
+# --- Exact layers: the first turns' distributions, looked up ---------------------------
+
+#: The open boxes a distribution is worked out forward with, at most, when the ruleset
+#: has exact layers (see :class:`ExactLayers`): with 9 open boxes, well under 0.1 s on
+#: the project's machine (Scandinavian Yatzy); with 11, up to a second.
+FORWARD_OPEN_BOXES = 9
+
+
+def layers_upto(boxes: int) -> int:
+    """The last layer (filled boxes) of a ruleset's exact layers with ``boxes`` boxes:
+    the positions with more open boxes than :data:`FORWARD_OPEN_BOXES` look their next
+    states up there; 0 when none is needed.
+
+    >>> layers_upto(15), layers_upto(13), layers_upto(9)
+    (6, 4, 0)
+    """
+    return max(0, boxes - FORWARD_OPEN_BOXES)
+
+
+class LayersDamaged(Exception):
+    """A row of the exact layers' file that cannot be right (negative, not finite, or not
+    summing to 1): the file is not used again."""
+
+
+class ExactLayers:
+    """The exact distribution (float64, nothing cut) of the points still to come from
+    every turn-start state with at most ``upto`` filled boxes that a game reaches, read in
+    place from a file (``artifacts.layers_path``): a position with fewer filled boxes
+    than ``upto`` has its distribution from its turn's outcomes (``Kernels.outcomes``),
+    each followed by its next state's row, in about a millisecond, where the forward
+    computation takes seconds early in a game. ``arrays``: those of
+    :data:`~yatzy.solver.artifacts.LAYERS_ARRAYS`."""
+
+    def __init__(self, strategy: Strategy, arrays: dict[str, npt.NDArray[Any]],
+                 upto: int) -> None:
+        self.strategy = strategy
+        self.upto = upto
+        self._lowest = arrays["lowest"]
+        self._length = arrays["length"]
+        self._offset = arrays["offset"]
+        self._chances = arrays["chances"]
+        model = strategy.model
+        self._per_mask = model.y_count * (model.tables.threshold + 1)
+        self._full = (1 << model.boxes) - 1
+        self._keys = arrays["keys"]
+        n = len(self._keys)
+        if not (len(self._lowest) == len(self._length) == len(self._offset) == n):
+            raise LayersDamaged("rows of different lengths")
+        if n and ((self._keys[1:] <= self._keys[:-1]).any() or (self._length < 1).any()
+                  or (self._offset < 0).any()
+                  or (self._offset + self._length > len(self._chances)).any()):
+            raise LayersDamaged("a row out of range, or the states out of order")
+
+    def covers(self, mask: int) -> bool:
+        """Whether a position with filled boxes ``mask`` is looked up here."""
+        return bin(mask).count("1") < self.upto
+
+    def distribution(self, mask: int, y: int, u: int, roll: int, rerolls: int
+                     ) -> tuple[int, FloatArray]:
+        """``(lowest, chances)`` of the points still to come from state ``(mask, y, u)``
+        with roll ``roll`` on the table (-1: before the turn's first roll) and ``rerolls``
+        rerolls left (:class:`LayersDamaged` when a row read cannot be right)."""
+        raw_gains, raw_keys, raw_probs = self.strategy.kernels.outcomes(mask, y, u, roll,
+                                                                        rerolls)
+        gains = np.frombuffer(raw_gains, dtype=np.int32).tolist()
+        found = np.frombuffer(raw_keys, dtype=np.int32)
+        probs = np.frombuffer(raw_probs, dtype=np.float64).tolist()
+        rows = np.minimum(np.searchsorted(self._keys, found), max(len(self._keys) - 1, 0))
+        parts: list[tuple[int, float, FloatArray | None]] = []
+        lo, hi = 1 << 30, -1
+        for g, k, p, r in zip(gains, found.tolist(), probs, rows.tolist(), strict=True):
+            if k // self._per_mask == self._full:
+                parts.append((g, p, None))
+                lo, hi = min(lo, g), max(hi, g)
+                continue
+            if not len(self._keys) or int(self._keys[r]) != k:
+                raise LayersDamaged(f"no row for state {k}")
+            a, n = int(self._offset[r]), int(self._length[r])
+            row = self._chances[a:a + n]
+            if not (np.isfinite(row).all() and (row >= 0).all()
+                    and abs(float(row.sum()) - 1.0) < 1e-9):
+                raise LayersDamaged(f"row {r} does not sum to 1")
+            at = g + int(self._lowest[r])
+            parts.append((at, p, row))
+            lo, hi = min(lo, at), max(hi, at + n - 1)
+        mixed = np.zeros(hi - lo + 1)
+        for at, p, part in parts:
+            if part is None:
+                mixed[at - lo] += p
+            else:
+                mixed[at - lo:at - lo + len(part)] += p * part
+        return lo, mixed
+
+
+def build_layers(strategy: Strategy, upto: int, threads: int) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of the exact layers of ``strategy`` up to layer ``upto`` (see
+    :class:`ExactLayers`): worked out from the full card back, as the table of the points
+    still to come (seconds; about 0.8 GB at its peak for Scandinavian Yatzy)."""
+    raw_keys, lows, lengths, chances = strategy.kernels.remaining(0.0, threads, upto)
+    keys = np.frombuffer(raw_keys, dtype=np.int32)
+    length = np.frombuffer(lengths, dtype=np.int32)
+    offset = np.zeros(len(length), dtype=np.int64)
+    offset[1:] = np.cumsum(length[:-1], dtype=np.int64)
+    order = np.argsort(keys, kind="stable")  # by state, for lookups
+    return {"keys": keys[order], "lowest": np.frombuffer(lows, np.int32)[order],
+            "length": length[order], "offset": offset[order],
+            "chances": np.frombuffer(chances, dtype=np.float64)}
+
+
+_LAYERS: dict[object, ExactLayers | None] = {}
+_LAYERS_LOCK = threading.Lock()
+
+
+def exact_layers(strategy: Strategy) -> ExactLayers | None:
+    """The exact layers of ``strategy``'s ruleset, once per process: mapped from their
+    file beside the value table, else built and saved there (seconds, once per machine);
+    ``None`` when the ruleset needs none (:func:`layers_upto`) or is too large to build
+    them on demand, or the file cannot be used and not written."""
+    from yatzy.solver import artifacts, builds_on_demand, kernels
+
+    upto = layers_upto(strategy.model.boxes)
+    if upto == 0 or not builds_on_demand(strategy.ruleset):
+        return None
+    with _LAYERS_LOCK:
+        if strategy.ruleset in _LAYERS:
+            found = _LAYERS[strategy.ruleset]
+            if found is None or found.strategy is strategy:
+                return found
+        folder = strategy.path.parent if strategy.path is not None else None
+        layers = None
+        opened = None
+        if folder is not None:
+            try:
+                opened = artifacts.open_layers(strategy.ruleset, folder)
+            except artifacts.RemainingDamaged:
+                opened = None
+            if opened is not None and opened[1].get("upto") != upto:
+                opened = None
+        if opened is not None:
+            with contextlib.suppress(LayersDamaged):
+                layers = ExactLayers(strategy, opened[0], upto)
+        if layers is None:
+            arrays = build_layers(strategy, upto, kernels.threads())
+            if folder is not None:
+                with contextlib.suppress(OSError):
+                    artifacts.save_layers(strategy.ruleset, arrays, {"upto": upto}, folder)
+                    opened = artifacts.open_layers(strategy.ruleset, folder)
+                    if opened is not None:
+                        arrays = opened[0]
+            layers = ExactLayers(strategy, arrays, upto)
+        _LAYERS[strategy.ruleset] = layers
+        return layers
+
+
+def forget_layers(strategy: Strategy) -> None:
+    """Stop using the exact layers of ``strategy``'s ruleset (a row read was damaged): the
+    distributions are worked out forward in this process from now on."""
+    with _LAYERS_LOCK:
+        _LAYERS[strategy.ruleset] = None

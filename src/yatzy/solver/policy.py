@@ -270,9 +270,28 @@ class Strategy:
             faces, rerolls = self._roll(dice, rolls_left)
             roll = self.model.keeps.roll_index(tuple(sorted(faces)))
         self._check_open(mask)
+        looked_up = self._from_layers(mask, y, u, roll, rerolls)
+        if looked_up is not None:
+            return looked_up.shifted(total)
         lowest, chances = self.kernels.distribution(mask, y, u, roll, rerolls,
                                                    kernels.threads())
         return ScoreDistribution(lowest + total, np.frombuffer(chances))
+
+    def _from_layers(self, mask: int, y: int, u: int, roll: int, rerolls: int
+                     ) -> ScoreDistribution | None:
+        """The distribution of the points still to come from a position early in a game,
+        from the exact layers (:class:`~yatzy.solver.distribution.ExactLayers`); ``None``
+        where they do not reach (or cannot be used)."""
+        from yatzy.solver.distribution import LayersDamaged, exact_layers, forget_layers
+
+        layers = exact_layers(self)
+        if layers is None or not layers.covers(mask):
+            return None
+        try:
+            return ScoreDistribution(*layers.distribution(mask, y, u, roll, rerolls))
+        except LayersDamaged:
+            forget_layers(self)
+            return None
 
     def _check_open(self, mask: int) -> None:
         """:class:`DistributionTooLarge` when a distribution from ``mask`` has more open
@@ -347,9 +366,11 @@ class Strategy:
                     self._start = ScoreDistribution(*stored)
                 else:
                     self._check_open(0)
-                    lowest, raw = self.kernels.distribution(0, 0, 0, -1, self.ruleset.rolls - 1,
-                                                            kernels.threads())
-                    self._start = ScoreDistribution(lowest, np.frombuffer(raw))
+                    self._start = self._from_layers(0, 0, 0, -1, self.ruleset.rolls - 1)
+                    if self._start is None:
+                        lowest, raw = self.kernels.distribution(
+                            0, 0, 0, -1, self.ruleset.rolls - 1, kernels.threads())
+                        self._start = ScoreDistribution(lowest, np.frombuffer(raw))
                     if folder is not None:
                         try:
                             artifacts.save_distribution(self.ruleset, self._start.lowest,

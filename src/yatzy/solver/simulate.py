@@ -139,6 +139,23 @@ def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float 
     return state[:, :6]
 
 
+def histories(strategy: Strategy, faces: npt.NDArray[np.int8], *, threads: int = 1
+              ) -> IntArray:
+    """The states optimal play goes through on the dice ``faces`` (as :func:`play` takes
+    them), on ``threads`` threads: ``[game, turn]`` is ``(mask, y, u, total)`` at the start
+    of turn ``turn`` and, at ``turn`` = the number of boxes, at the end."""
+    model = strategy.model
+    t = model.tables
+    n = faces.shape[0]
+    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
+        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    state = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
+    history = np.zeros((n, model.boxes + 1, 4), dtype=np.int64)
+    strategy.kernels.play(state, 0, n, np.ascontiguousarray(faces, dtype=np.int8), None, 0.0,
+                          None, threads, history)
+    return history
+
+
 def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: float = 0.0,
              player: str | None = None, batch: int = 1_000_000) -> SimulationResult:
     """Play ``games`` solitaire games with ``strategy`` (softened by ``temperature``);
@@ -171,4 +188,4 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     )
 
 
-__all__ = ["SimulationResult", "play", "simulate", "states"]
+__all__ = ["SimulationResult", "histories", "play", "simulate", "states"]

@@ -34,17 +34,20 @@ import logging
 import threading
 import time
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from yatzy.core.actions import Action, Reroll, Score
 from yatzy.core.errors import ErrorCode, IllegalMove
 from yatzy.core.game import Game, check_game
-from yatzy.solver import artifacts
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver import artifacts, kernels
 from yatzy.solver.distribution import ScoreDistribution, win_curve, win_shares
-from yatzy.solver.keeps import FACES, FloatArray
+from yatzy.solver.keeps import FACES, FloatArray, IntArray
 from yatzy.solver.kernels import NEG
 from yatzy.solver.remaining import QUANTUM, RemainingTable, SharedTable, quantise
 from yatzy.solver.turn import box_matrix
@@ -158,12 +161,18 @@ def win_chances(table: SharedTable, game: Game) -> list[float]:
 
 class WinPlanner:
     """Options ranked by the current player's expected share of the win (see the
-    module). ``table`` defaults to the process's table of ``strategy``."""
+    module). ``table`` defaults to the process's table of ``strategy``. With a
+    :class:`SharedTable` a turn is worked out by the compiled loops (``compiled``; the
+    same sums as :func:`play_winner`'s), else by numpy here."""
 
     def __init__(self, strategy: Strategy,
-                 table: RemainingTable | SharedTable | None = None) -> None:
+                 table: RemainingTable | SharedTable | None = None, *,
+                 compiled: bool = True) -> None:
         self.strategy = strategy
         self._table = table
+        #: Whether a turn with a :class:`SharedTable` is worked out by the compiled loop
+        #: (``Kernels.win_turn``, the one :func:`play_winner` plays with), else here.
+        self.compiled = compiled
         model = strategy.model
         t = model.tables
         self._nb = model.boxes
@@ -240,10 +249,18 @@ class WinPlanner:
         key = (me, tuple((c.entries, c.yahtzee_bonus_count) for c in game.cards))
         if self._memo is not None and self._memo[0] == key:
             return self._memo[1]
-        others = [self.table.distribution(c) for i, c in enumerate(game.cards) if i != me]
         card = game.card
         mask, y, u = s.state_of(card)
         total = card.total
+        table = self.table
+        if self.compiled and isinstance(table, SharedTable):
+            # Compiled: the same sums as the games of play_winner.
+            others_states = np.array([card_state(s, c) for i, c in enumerate(game.cards)
+                                      if i != me], dtype=np.int64).reshape(-1, 4)
+            result = _compiled_turn(s, table, others_states, mask, y, u, total)
+            self._memo = (key, result)
+            return result
+        others = [table.distribution(c) for i, c in enumerate(game.cards) if i != me]
         highest = total + 2000
         curve = win_curve(others, highest)
         k = s.kernels
@@ -296,4 +313,63 @@ class WinPlanner:
         return result
 
 
-__all__ = ["WinPlanner", "remaining_table", "stored_remaining_table", "win_chances"]
+def card_state(strategy: Strategy, card: Scorecard) -> tuple[int, int, int, int]:
+    """``(mask, y, u, total)`` of ``card`` as the compiled loops take a player's state (a
+    finished card: the full mask, with ``y`` and ``u`` 0)."""
+    if card.is_complete:
+        return ((1 << strategy.model.boxes) - 1, 0, 0, card.total)
+    mask, y, u = strategy.state_of(card)
+    return (mask, y, u, card.total)
+
+
+def table_arrays(table: SharedTable) -> tuple[npt.NDArray[Any], ...]:
+    """The arrays of ``table`` in the order the compiled loops take them."""
+    a = table.arrays
+    return (a["row_of"], a["lowest"], a["length"], a["offset"], a["wide"], a["pool8"],
+            a["pool16"])
+
+
+def _compiled_turn(s: Strategy, table: SharedTable, others: IntArray, mask: int, y: int,
+                   u: int, total: int) -> tuple[FloatArray, list[FloatArray], list[int]]:
+    """:meth:`WinPlanner._turn` by the compiled loop (``Kernels.win_turn``)."""
+    t = s.model.tables
+    nb = s.model.boxes
+    values = np.empty(t.entry_box.shape[0] + FACES * nb)
+    keeps = np.empty((t.rolls - 1, len(s.model.keeps.child)))
+    s.kernels.win_turn(table_arrays(table), others, mask, y, u, total, values, keeps)
+    abox = _allowed(s, mask)
+    box_values = box_matrix(t, np.array(abox, dtype=np.int64), values)
+    return box_values, list(keeps), abox
+
+
+def _allowed(s: Strategy, mask: int) -> list[int]:
+    """The boxes the play order allows to fill next in ``mask``."""
+    allowed = int(s.model.tables.allowed[mask])
+    return [b for b in range(s.model.boxes) if allowed >> b & 1]
+
+
+def play_winner(strategy: Strategy, table: SharedTable, faces: npt.NDArray[np.int8],
+                others: IntArray, ahead: Sequence[int]) -> IntArray:
+    """Play solitaire cards of the ``winner`` level against other players whose play does
+    not depend on it (the ``optimal`` level's: see :func:`yatzy.solver.simulate.histories`),
+    exactly as :class:`WinPlanner` plays them, and return each game's final total.
+
+    ``faces[game, turn, roll, i]``: the player's dice (as :func:`yatzy.solver.simulate.play`
+    takes them); ``others[game, j, turn]``: other player ``j``'s ``(mask, y, u, total)`` at
+    the start of its turn ``turn`` (0 to the number of boxes, the last at the end); at the
+    player's turn ``t``, other ``j`` has played ``t + ahead[j]`` turns (``ahead[j]`` is 1
+    for a player who sits before, 0 after)."""
+    model = strategy.model
+    t = model.tables
+    n = faces.shape[0]
+    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
+        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    state = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
+    strategy.kernels.win_play(table_arrays(table), np.ascontiguousarray(faces, dtype=np.int8),
+                              np.ascontiguousarray(others, dtype=np.int64),
+                              np.array(ahead, dtype=np.uint8), state)
+    return state[:, 3].copy()
+
+
+__all__ = ["WinPlanner", "card_state", "play_winner", "remaining_table",
+           "stored_remaining_table", "table_arrays", "win_chances"]

@@ -186,10 +186,16 @@ typedef struct {
     int n, cap;
     int *key, *lo, *len;
     float **p;
+    /* Exact tables (remaining_table with upto >= 0): the rows as doubles instead, NULL
+     * for the rows of layers past upto once they are no longer needed. */
+    double **d;
 } Rows;
 
-/* Returns 0, -1 when out of memory, -2 when a state has no option. */
-int remaining_table(const Kernels *t, int threads, double tail, Rows *R);
+/* Returns 0, -1 when out of memory, -2 when a state has no option. With upto >= 0, the
+ * table is exact: rows of doubles (R->d), no tail cut but zeros, and only the rows of the
+ * states with at most upto filled boxes kept to the end (the others freed as soon as the
+ * layer before them is done). */
+int remaining_table(const Kernels *t, int threads, double tail, int upto, Rows *R);
 void rows_free(Rows *R);
 
 /* --- env.c -------------------------------------------------------------------------- */

@@ -399,41 +399,64 @@ static PyObject *Kernels_outcomes(KernelsObject *self, PyObject *args) {
     return result;
 }
 
-/* remaining(tail, threads) -> (keys, lo, len, chances): remaining_table as bytes: int32
- * keys, lows and lengths per row, and the rows' float32 chances one after the other. */
+/* remaining(tail, threads, upto=-1) -> (keys, lo, len, chances): remaining_table as
+ * bytes: int32 keys, lows and lengths per row, and the rows' chances one after the other,
+ * float32; with upto >= 0 exact (float64, no tails cut) and only the rows of the states
+ * with at most upto filled boxes. */
 static PyObject *Kernels_remaining(KernelsObject *self, PyObject *args) {
     Kernels *t = ready(self);
     if (!t) return NULL;
-    int threads;
+    int threads, upto = -1;
     double tail;
-    if (!PyArg_ParseTuple(args, "di", &tail, &threads)) return NULL;
+    if (!PyArg_ParseTuple(args, "di|i", &tail, &threads, &upto)) return NULL;
     if (!(tail >= 0.0 && tail < 0.5)) {
         PyErr_SetString(PyExc_ValueError, "remaining: a tail is from 0 to 0.5");
+        return NULL;
+    }
+    if (upto < -1 || upto >= t->nb) {
+        PyErr_SetString(PyExc_ValueError, "remaining: upto is -1 or a layer before the last");
         return NULL;
     }
     Rows R;
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = remaining_table(t, threads, tail, &R);
+    status = remaining_table(t, threads, tail, upto, &R);
     Py_END_ALLOW_THREADS
     if (status == -1) return PyErr_NoMemory();
     if (status == -2) {
         PyErr_SetString(PyExc_ValueError, "remaining: a state has no option");
         return NULL;
     }
-    Py_ssize_t cells = 0;
-    for (int i = 0; i < R.n; i++) cells += R.len[i];
-    PyObject *keys = PyBytes_FromStringAndSize((const char *)R.key, sizeof(int) * R.n);
-    PyObject *lo = PyBytes_FromStringAndSize((const char *)R.lo, sizeof(int) * R.n);
-    PyObject *len = PyBytes_FromStringAndSize((const char *)R.len, sizeof(int) * R.n);
-    PyObject *data = PyBytes_FromStringAndSize(NULL, cells * (Py_ssize_t)sizeof(float));
+    const Py_ssize_t item = upto >= 0 ? sizeof(double) : sizeof(float);
+    Py_ssize_t cells = 0, kept = 0;
+    for (int i = 0; i < R.n; i++)
+        if (upto < 0 || R.d[i]) {
+            cells += R.len[i];
+            R.key[kept] = R.key[i];
+            R.lo[kept] = R.lo[i];
+            R.len[kept] = R.len[i];
+            if (upto >= 0) R.d[kept] = R.d[i];
+            else R.p[kept] = R.p[i];
+            kept++;
+        }
+    PyObject *keys = PyBytes_FromStringAndSize((const char *)R.key, sizeof(int) * kept);
+    PyObject *lo = PyBytes_FromStringAndSize((const char *)R.lo, sizeof(int) * kept);
+    PyObject *len = PyBytes_FromStringAndSize((const char *)R.len, sizeof(int) * kept);
+    PyObject *data = PyBytes_FromStringAndSize(NULL, cells * item);
     if (data) {
         char *out = PyBytes_AS_STRING(data);
-        for (int i = 0; i < R.n; i++) {
-            memcpy(out, R.p[i], sizeof(float) * R.len[i]);
-            out += sizeof(float) * R.len[i];
+        for (int i = 0; i < kept; i++) {
+            memcpy(out, upto >= 0 ? (const void *)R.d[i] : (const void *)R.p[i],
+                   item * R.len[i]);
+            out += item * R.len[i];
         }
     }
+    /* The rows moved down: the pointers past `kept` are copies or NULL. */
+    for (int i = kept; i < R.n; i++) {
+        if (upto >= 0) R.d[i] = NULL;
+        else R.p[i] = NULL;
+    }
+    R.n = kept;
     rows_free(&R);
     if (!keys || !lo || !len || !data) {
         Py_XDECREF(keys);
@@ -690,7 +713,7 @@ static PyMethodDef Kernels_methods[] = {
      "advise(entries, yahtzee_bonus, dice, rolls_left, actions, option_type) -> list or None"},
     {"forget", (PyCFunction)Kernels_forget, METH_NOARGS, "forget() -> None"},
     {"remaining", (PyCFunction)Kernels_remaining, METH_VARARGS,
-     "remaining(tail, threads) -> (keys, lo, len, chances)"},
+     "remaining(tail, threads, upto=-1) -> (keys, lo, len, chances)"},
     {"outcomes", (PyCFunction)Kernels_outcomes, METH_VARARGS,
      "outcomes(mask, y, u, roll, rerolls) -> (gains, keys, probs)"},
     {"distribution", (PyCFunction)Kernels_distribution, METH_VARARGS,
@@ -716,6 +739,10 @@ static PyMethodDef Kernels_methods[] = {
      "game's regret"},
     {"memo_width", (PyCFunction)Kernels_memo_width, METH_NOARGS,
      "memo_width() -> the doubles of a row of the regrets' memo"},
+    {"win_turn", (PyCFunction)Kernels_win_turn, METH_VARARGS,
+     "win_turn(table, others, mask, y, u, total, values, keeps): a turn in shares of the win"},
+    {"win_play", (PyCFunction)Kernels_win_play, METH_VARARGS,
+     "win_play(table, faces, others, ahead, state): the winner level's games"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject KernelsType = {

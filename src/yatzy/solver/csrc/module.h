@@ -46,6 +46,10 @@ PyObject *Kernels_saved_layer(KernelsObject *self, PyObject *args);
 PyObject *Kernels_saved_turn(KernelsObject *self, PyObject *args);
 PyObject *Kernels_saved_play(KernelsObject *self, PyObject *args);
 
+/* winning_glue.c */
+PyObject *Kernels_win_turn(KernelsObject *self, PyObject *args);
+PyObject *Kernels_win_play(KernelsObject *self, PyObject *args);
+
 /* advise.c */
 PyObject *Kernels_advise(KernelsObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Kernels_forget(KernelsObject *self, PyObject *ignored);

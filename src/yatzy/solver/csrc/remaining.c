@@ -71,28 +71,44 @@ HOT static void *table_run(void *arg) {
                     continue;
                 }
                 const int r = s->row_of[k2];
-                const float *in = R->p[r];
                 double *out = s->acc + g + R->lo[r];
                 const int n = R->len[r];
-                for (int j = 0; j < n; j++) out[j] += p * in[j];
+                if (R->d) {
+                    const double *in = R->d[r];
+                    for (int j = 0; j < n; j++) out[j] += p * in[j];
+                } else {
+                    const float *in = R->p[r];
+                    for (int j = 0; j < n; j++) out[j] += p * in[j];
+                }
             }
-            /* Cut the tails. */
+            /* Cut the tails (exact: the zeros only). */
             int lo = 0, top = hi;
-            double cut = 0.0;
-            while (lo < top && cut + s->acc[lo] < s->tail) cut += s->acc[lo++];
-            cut = 0.0;
-            while (top > lo && cut + s->acc[top] < s->tail) cut += s->acc[top--];
+            if (R->d) {
+                while (lo < top && s->acc[lo] == 0.0) lo++;
+                while (top > lo && s->acc[top] == 0.0) top--;
+            } else {
+                double cut = 0.0;
+                while (lo < top && cut + s->acc[lo] < s->tail) cut += s->acc[lo++];
+                cut = 0.0;
+                while (top > lo && cut + s->acc[top] < s->tail) cut += s->acc[top--];
+            }
             const int i = R->n + a + q;
-            float *row = malloc(sizeof(float) * (top - lo + 1));
+            void *row = malloc((R->d ? sizeof(double) : sizeof(float)) * (top - lo + 1));
             if (!row) {
                 s->status = -1;
                 break;
             }
-            for (int j = lo; j <= top; j++) row[j - lo] = (float)s->acc[j];
+            if (R->d) {
+                memcpy(row, s->acc + lo, sizeof(double) * (top - lo + 1));
+                R->d[i] = row;
+            } else {
+                float *f = row;
+                for (int j = lo; j <= top; j++) f[j - lo] = (float)s->acc[j];
+                R->p[i] = f;
+            }
             R->key[i] = s->keys[a + q];
             R->lo[i] = lo;
             R->len[i] = top - lo + 1;
-            R->p[i] = row;
         }
     }
     return NULL;
@@ -101,16 +117,19 @@ HOT static void *table_run(void *arg) {
 void rows_free(Rows *R) {
     if (R->p)
         for (int i = 0; i < R->n; i++) free(R->p[i]);
+    if (R->d)
+        for (int i = 0; i < R->n; i++) free(R->d[i]);
     free(R->key);
     free(R->lo);
     free(R->len);
     free(R->p);
+    free(R->d);
 }
 
 /* The table (see Rows) on `threads` threads; the rows come out in layers from the full
  * card back, sorted by state within a layer. Returns -1 when out of memory, -2 when a
  * state has no option. */
-int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
+int remaining_table(const Kernels *t, int threads, double tail, int upto, Rows *R) {
     const int full = (1 << t->nb) - 1;
     const size_t nstates = ((size_t)1 << t->nb) * t->y_count * t->stride;
     if (threads < 1) threads = 1;
@@ -142,6 +161,7 @@ int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
     R->lo = malloc(sizeof(int) * R->cap);
     R->len = malloc(sizeof(int) * R->cap);
     R->p = calloc(R->cap, sizeof(float *));
+    if (upto >= 0) R->d = calloc(R->cap, sizeof(double *));
     for (; ready < threads; ready++) {
         TableShare *s = &shares[ready];
         s->t = t;
@@ -166,7 +186,7 @@ int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
         s->first = ready;
     }
     if (ready < threads || !row_of || !layer || !blocks || !R->key || !R->lo
-        || !R->len || !R->p) {
+        || !R->len || !R->p || (upto >= 0 && !R->d)) {
         status = -1;
         goto done;
     }
@@ -193,7 +213,9 @@ int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
             }
         }
         bounds[t->nb] = end;
-        /* From the last layer back. */
+        /* From the last layer back; rows next_start .. R->n - 1 are those of the layer
+         * after the one being worked out. */
+        int next_start = 0;
         for (int c = t->nb - 1; c >= 0 && status == 0; c--) {
             const int a0 = bounds[c], a1 = bounds[c + 1];
             const int n = a1 - a0;
@@ -208,11 +230,15 @@ int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
                 if (n1) R->len = n1;
                 float **p1 = realloc(R->p, sizeof(float *) * cap);
                 if (p1) R->p = p1;
-                if (!k1 || !l1 || !n1 || !p1) {
+                double **d1 = R->d ? realloc(R->d, sizeof(double *) * cap) : NULL;
+                if (d1) R->d = d1;
+                if (!k1 || !l1 || !n1 || !p1 || (R->d && !d1)) {
                     status = -1;
                     break;
                 }
                 for (int i = R->cap; i < cap; i++) R->p[i] = NULL;
+                if (R->d)
+                    for (int i = R->cap; i < cap; i++) R->d[i] = NULL;
                 R->cap = cap;
             }
             const int nblocks = cut_blocks(t, (const char *)(layer + a0), sizeof(int), n,
@@ -226,7 +252,15 @@ int remaining_table(const Kernels *t, int threads, double tail, Rows *R) {
             for (int q = 0; q < threads; q++)
                 if (shares[q].status) status = shares[q].status;
             for (int i = 0; i < n; i++)
-                if (R->p[R->n + i]) row_of[R->key[R->n + i]] = R->n + i;
+                if (R->d ? R->d[R->n + i] != NULL : R->p[R->n + i] != NULL)
+                    row_of[R->key[R->n + i]] = R->n + i;
+            /* Exact: the layer after this one is read no more. */
+            if (R->d && c + 1 > upto)
+                for (int i = next_start; i < R->n; i++) {
+                    free(R->d[i]);
+                    R->d[i] = NULL;
+                }
+            next_start = R->n;
             R->n += n;
         }
         free(bounds);
@@ -243,6 +277,7 @@ done:
     if (status != 0) {
         /* Rows written past R->n by a failed layer. */
         for (int i = R->n; i < R->cap && R->p; i++) free(R->p[i]);
+        for (int i = R->n; i < R->cap && R->d; i++) free(R->d[i]);
         rows_free(R);
         memset(R, 0, sizeof(*R));
     }
