@@ -99,7 +99,8 @@ class Listener:
         or one that fails ends it."""
         while not self.dropped:
             text = await self.queue.get()
-            await asyncio.wait_for(self.send(text), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):  # no task per message (wait_for)
+                await self.send(text)
 
 
 @dataclass(eq=False)
