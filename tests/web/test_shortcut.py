@@ -58,7 +58,7 @@ def test_its_refusals_are_the_apps_errors(client: TestClient, served: list[str],
     created = new_game(client)
     game_id = created["id"]
     tokens = {"bo": created["seats"][1]["token"], "nobody": "x" * 43}
-    response = act(client, game_id, tokens.get(token or "", None), type="roll")
+    response = act(client, game_id, tokens.get(token or ""), type="roll")
     assert served == [game_id]
     assert response.status_code == status
     assert response.json()["error"]["code"] == code
