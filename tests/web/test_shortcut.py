@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import act, bearer, new_game
-from yatzy.web import shortcut
+from yatzy.web import api, shortcut
 from yatzy.web.security import HEADERS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def served(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the games whose actions the shortcut served."""
     seen: list[str] = []
-    real = shortcut.act_for
+    real = api.act_for
 
     async def spy(request: Any, game_id: str, token: str | None, body: Any) -> Any:
         seen.append(game_id)
