@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from itertools import islice
 
@@ -94,8 +93,10 @@ class Dice(tuple[int, ...]):
     @property
     def counts(self) -> tuple[int, int, int, int, int, int]:
         """How many dice show each face, ones first."""
-        c = Counter(self)
-        return (c[1], c[2], c[3], c[4], c[5], c[6])
+        # tuple.count in C: several times faster than a Counter (the scorers ask this
+        # for every box of every choice shown).
+        count = self.count
+        return (count(1), count(2), count(3), count(4), count(5), count(6))
 
     @property
     def is_n_of_a_kind(self) -> bool:

@@ -22,6 +22,7 @@ yatzy.core.errors.IllegalMove: Roll the dice first
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -227,7 +228,9 @@ class Game:
 
     # --- Reading the state ----------------------------------------------------------
 
-    @property
+    # The game is immutable: what is read from it again and again (the state shown
+    # after each move reads the turn many times over) is worked out once per game.
+    @functools.cached_property
     def turns_played(self) -> int:
         """Turns finished so far, all players together: the filled boxes of every card."""
         # Counted without building the filled boxes' names: advice reads this per call.
@@ -237,7 +240,7 @@ class Game:
             turns += len(entries) - entries.count(None)
         return turns
 
-    @property
+    @functools.cached_property
     def is_over(self) -> bool:
         """True when every player has filled every box."""
         for card in self.cards:  # noqa: SIM110 (a loop: no generator per call)
@@ -245,7 +248,7 @@ class Game:
                 return False
         return True
 
-    @property
+    @functools.cached_property
     def current_seat(self) -> int:
         """Seat index of the player whose turn it is (after the game: the starter)."""
         return (self.starter + self.turns_played) % len(self.players)

@@ -133,7 +133,10 @@ def _choices(
 ) -> dict[str, int]:
     """:func:`choices`, given ``allowed`` = ``_allowed(ruleset, card)``."""
     if not _is_joker(ruleset, card, d):
-        return {box: ruleset.score(box, d) for box in allowed}
+        # ``d`` and ``allowed`` are checked: each box's scorer at once (Ruleset.score
+        # would check them again for every box).
+        scorers = ruleset._scorers
+        return {box: scorers[box](d) for box in allowed}
     return _joker_options(ruleset, card, allowed, d[0], _n_of_a_kind_points(ruleset)[d[0]])
 
 

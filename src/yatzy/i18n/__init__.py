@@ -125,8 +125,10 @@ class Translator:
         return f"Translator({self.lang!r})"
 
 
+@cache
 def translator(lang: str) -> Translator:
-    """The :class:`Translator` of ``lang`` (one of :data:`LANGUAGES`)."""
+    """The :class:`Translator` of ``lang`` (one of :data:`LANGUAGES`): one per language,
+    shared (it holds nothing but its catalog)."""
     return Translator(lang)
 
 

@@ -19,19 +19,20 @@ read them from the change log.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import queue
 import threading
 from collections import deque
 from typing import Any
 
+import orjson
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from yatzy.app.events import Event, event_from_dict
 from yatzy.app.feed import ChangeLog, StoreFeed
+from yatzy.storage.engine import json_text
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ class RedisFeed(StoreFeed):
             try:
                 pipeline = self._client.pipeline(transaction=False)
                 for event in batch:
-                    pipeline.publish(self._channel, json.dumps(
+                    pipeline.publish(self._channel, json_text(
                         {"origin": self.origin, "event": event.to_dict()}))
                 pipeline.execute()
             except (redis.RedisError, OSError) as exc:
@@ -179,7 +180,7 @@ class RedisFeed(StoreFeed):
 
     def _heard(self, data: bytes | str) -> None:
         try:
-            message = json.loads(data)
+            message = orjson.loads(data)
             if message.get("origin") == self.origin:
                 return  # this process's own: delivered when it was stored
             event = event_from_dict(message.get("event"))

@@ -65,7 +65,10 @@ class RequestIds:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        given = dict(scope.get("headers") or []).get(b"x-request-id", b"")
+        given = b""
+        for name, value in scope.get("headers") or ():
+            if name == b"x-request-id":
+                given = value  # the last, as a dict of the headers would keep
         rid = given.decode() if _GOOD_ID.fullmatch(given) else uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()

@@ -93,6 +93,7 @@ class Metrics:
         self._errors = Counter(
             "yatzy_errors", "Errors answered (HTTP and websocket), by code", ["code"],
             registry=self.registry)
+        self._by_kind: dict[str, tuple[Counter, Histogram]] = {}
         self._stop = threading.Event()
         if self.shared is None:
             self._games.set_function(lambda: float(games_held()))
@@ -115,8 +116,12 @@ class Metrics:
 
     def action(self, kind: str, seconds: float) -> None:
         """A person's action of ``kind`` was stored, ``seconds`` after its request came."""
-        self._actions.labels(kind).inc()
-        self._latency.labels(kind).observe(seconds)
+        counted = self._by_kind.get(kind)
+        if counted is None:  # each kind's two children made once, not for every action
+            counted = self._by_kind[kind] = (self._actions.labels(kind),
+                                             self._latency.labels(kind))
+        counted[0].inc()
+        counted[1].observe(seconds)
 
     def computer_step(self, kind: str) -> None:
         """A computer's step of ``kind`` was played and stored here."""

@@ -5,6 +5,7 @@ limit, and no seat token in the logs.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import re
@@ -39,12 +40,21 @@ HEADERS = [
 SECURE_ORIGIN_HEADERS = [(b"cross-origin-opener-policy", b"same-origin")]
 
 
-def secure_origin(scope: Scope) -> bool:
+def secure_origin(scope: Scope, host_header: bytes | None = None) -> bool:
     """True when the browser sees the request's origin as secure: HTTPS, or a loopback
-    address or name."""
+    address or name (``host_header``: the request's ``Host``, when read already)."""
     if scope.get("scheme") in ("https", "wss"):
         return True
-    host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").lower()
+    if host_header is None:
+        host_header = dict(scope.get("headers") or []).get(b"host", b"")
+    return _loopback_host(host_header)
+
+
+@functools.lru_cache(maxsize=64)
+def _loopback_host(host_header: bytes) -> bool:
+    """True for a ``Host`` that names this machine (a site has few hosts: the answer
+    is kept for each)."""
+    host = host_header.decode("latin-1").lower()
     name = host[1:host.find("]")] if host.startswith("[") else host.rsplit(":", 1)[0]
     return (name in ("localhost", "::1") or name.endswith(".localhost")
             or re.fullmatch(r"127(\.\d{1,3}){3}", name) is not None)
@@ -65,12 +75,19 @@ class SecureHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length", b"0")
+        # The headers it needs, in one pass (the last of a repeated one, as a dict's).
+        length, chunked, host = b"0", False, b""
+        for name, value in scope.get("headers") or ():
+            if name == b"content-length":
+                length = value
+            elif name == b"transfer-encoding":
+                chunked = True
+            elif name == b"host":
+                host = value
         if not length.isdigit() or int(length) > self.max_body:
             await _too_large(send)
             return
-        if b"transfer-encoding" in headers:
+        if chunked:
             # A chunked body says its size only at its end: read it here, up to the
             # limit (the app's body parser would turn the refusal into a 400).
             body = await _read_body(receive, self.max_body)
@@ -88,7 +105,7 @@ class SecureHeaders:
                 raise _BodyTooLarge
             return message
 
-        added = HEADERS + SECURE_ORIGIN_HEADERS if secure_origin(scope) else HEADERS
+        added = HEADERS + SECURE_ORIGIN_HEADERS if secure_origin(scope, host) else HEADERS
 
         async def secure_send(message: Message) -> None:
             if message["type"] == "http.response.start":

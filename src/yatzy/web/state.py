@@ -13,6 +13,7 @@ HTTP API and the websocket, with no secret in it (no token, no unrevealed seed).
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,10 +25,15 @@ from yatzy.core.scorecard import Scorecard
 from yatzy.core.seeded import seed_hash
 from yatzy.solver import offers_chances, table_ready
 
+#: The hash of a game's secret seed, worked out once per game rather than for each of
+#: its states (a SHA-256 of every state rendered shows in a server's profile).
+_seed_hash = functools.lru_cache(maxsize=4096)(seed_hash)
+
 
 def card_state(card: Scorecard) -> dict[str, int | None]:
     """A scorecard: every box (points, or ``None`` while open) and its sums."""
-    state: dict[str, int | None] = {box: card[box] for box in card}
+    # The entries are in the order of the ruleset's boxes: no look-up per box.
+    state: dict[str, int | None] = dict(zip(card.ruleset.boxes, card.entries, strict=True))
     state.update(upper_sum=card.upper_sum, upper_bonus=card.upper_bonus,
                  yahtzee_bonus=card.yahtzee_bonus, total=card.total)
     return state
@@ -87,6 +93,8 @@ def game_state(
     game = saved.game
     rules = game.ruleset
     over = game.is_over
+    dice = game.dice
+    seed = game.seed
     return {
         "id": saved.id,
         "version": saved.version,
@@ -101,10 +109,10 @@ def game_state(
                   for s in saved.seats],
         "dice_mode": "server" if saved.dice_mode == "auto" else "manual",
         "hints": hints,
-        "seed_hash": seed_hash(game.seed) if isinstance(game.seed, str) else None,
-        "current_player": None if game.is_over else game.current_player,
+        "seed_hash": _seed_hash(seed) if isinstance(seed, str) else None,
+        "current_player": None if over else game.current_player,
         "phase": phase or ("over" if over else "person"),
-        "dice": None if game.dice is None else list(game.dice),
+        "dice": None if dice is None else list(dice),
         "held": list(held),
         "can_roll": game.can_roll and not saved.waiting,
         "undo_by": undo_by(saved),
@@ -114,16 +122,17 @@ def game_state(
         "chances": offers_chances(rules) and table_ready(rules),
         "round": game.round,
         "rounds": len(rules.boxes),
-        "is_over": game.is_over,
+        "is_over": over,
         "choices": game.choices(),
-        "joker": not game.is_over and game.joker,
-        "bonus_pending": not game.is_over and game.bonus_pending,
-        "upper_par_delta": None if game.is_over else game.card.upper_par_delta,
+        "joker": not over and game.joker,
+        "bonus_pending": not over and game.bonus_pending,
+        "upper_par_delta": None if over else game.card.upper_par_delta,
         "upper_bonus_threshold": rules.upper_bonus_threshold,
         "upper_bonus_points": rules.upper_bonus_points,
         "extra_yahtzee_points": rules.extra_yahtzee_points,
-        "scorecards": {p: card_state(game.scorecard(p)) for p in game.players},
-        "winners": game.winners() if game.is_over else [],
+        "scorecards": {p: card_state(card) for p, card in zip(game.players, game.cards,
+                                                               strict=True)},
+        "winners": game.winners() if over else [],
         "ranking": [{"place": place, "player": name, "total": total}
                     for place, name, total in game.ranking()],
         "rematch": rematch(saved),
