@@ -169,15 +169,8 @@ async def act(game_id: GameId, body: ActionIn, request: Request,
               credentials: Bearer) -> Response:
     """Roll, reroll or fill a box for the seat whose token is given
     (``Authorization: Bearer <token>``); answers the new state once it is stored."""
-    return await act_for(request, game_id, credentials.credentials if credentials else None,
-                         body)
-
-
-async def act_for(request: Request, game_id: str, token: str | None,
-                  body: ActionIn) -> Response:
-    """:func:`act` once its request is read: the route's, and the shortcut's
-    (:class:`~yatzy.web.shortcut.ActionShortcut`)."""
     started = time.perf_counter()
+    token = credentials.credentials if credentials else None
     await check_rate(request)
     async with rooms_of(request).using(game_id) as room:
         seat = seat_of(room, token)

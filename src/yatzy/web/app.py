@@ -46,7 +46,6 @@ from yatzy.web.metrics import Metrics
 from yatzy.web.protocol import HeadAsGet
 from yatzy.web.rooms import Rooms
 from yatzy.web.security import RateLimiter, SecureHeaders, redact_server_logs
-from yatzy.web.shortcut import ActionShortcut
 
 STATIC = Path(__file__).with_name("static")
 
@@ -138,9 +137,6 @@ def create_app(service: GameService, settings: Settings | None = None, *,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _docs(app)
     _websocket_schemas(app)
-    # Innermost: a seat's action skips FastAPI's routing (the secure headers, the body
-    # limit and the request id still apply to it).
-    app.add_middleware(ActionShortcut)
     app.add_middleware(SecureHeaders)
     app.add_middleware(HeadAsGet)
     # Outermost: every answer, the refusals of SecureHeaders too, carries its id.
