@@ -81,3 +81,14 @@ def test_other_bots_are_simulated_in_real_games() -> None:
     result = simulate_level("random", yatzy.ruleset("yatzy", order="in_order"), 5, seed=2)
     assert result.player == "random" and result.games == 5
     assert result.scores.min() >= 0
+
+
+def test_the_compiled_match_plays_only_value_tables_without_saved_rolls() -> None:
+    """Maxi Yatzy with saved rolls is played by the solver's levels (from its own table),
+    but never by the compiled loops of value tables per turn-start state."""
+    from yatzy.bots.solver_bots import plays_compiled
+    from yatzy.core.rulesets import ruleset
+
+    assert plays_compiled(ruleset("yatzy"), ["optimal", "optimal"])
+    assert not plays_compiled(ruleset("maxi_yatzy"), ["optimal", "optimal"])
+    assert not plays_compiled(ruleset("yatzy"), ["optimal", "greedy"])

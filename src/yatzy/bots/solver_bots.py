@@ -130,14 +130,15 @@ def plays_compiled(ruleset: Ruleset, levels: Sequence[str]) -> bool:
     """Whether :func:`play_seated` plays a game of ``levels`` (in any seats) under
     ``ruleset``: each ``optimal`` or ``winner``, ``winner`` at most once (its play depends
     on the others', theirs not on anybody's), and the solver's compiled part there and
-    playing ``ruleset`` (``winner`` too, when it sits)."""
+    playing ``ruleset`` from a value table per turn-start state (no saved rolls:
+    :func:`~yatzy.solver.check_chances`; ``winner`` too, when it sits)."""
     from yatzy import solver
 
     if (not set(levels) <= COMPILED_LEVELS or list(levels).count("winner") > 1
             or not solver.available()):
         return False
     try:
-        solver.check_winner(ruleset) if "winner" in levels else solver.check_supported(ruleset)
+        solver.check_winner(ruleset) if "winner" in levels else solver.check_chances(ruleset)
     except YatzyError:
         return False
     return True
@@ -156,12 +157,12 @@ def play_seated(ruleset: Ruleset, faces: npt.NDArray[np.int8],
     the seating; ``winner`` plays against the others' states at each of its turns."""
     import numpy as np
 
-    from yatzy.solver import strategy
+    from yatzy.solver.policy import table_strategy
     from yatzy.solver.simulate import histories
     from yatzy.solver.winning import play_winner, remaining_table
 
     deals, k = faces.shape[:2]
-    s = strategy(ruleset)
+    s = table_strategy(ruleset)
     nb = s.model.boxes
     flat = faces.reshape(deals * k, *faces.shape[2:])
     seen = histories(s, flat).reshape(deals, k, nb + 1, 4)
