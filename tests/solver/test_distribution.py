@@ -287,7 +287,7 @@ def _early_positions(s: Strategy, seed: int) -> list[yatzy.Game]:
 def test_early_distributions_are_looked_up_and_exact(upper_first: Strategy, seed: int) -> None:
     from yatzy.solver.distribution import exact_layers
 
-    layers = exact_layers(upper_first)
+    layers = exact_layers(upper_first, build=True)
     assert layers is not None and layers.upto == 6
     positions = _early_positions(upper_first, seed)
     assert any(layers.covers(upper_first.state_of(g.card)[0]) for g in positions)
@@ -311,12 +311,12 @@ def test_a_damaged_row_is_never_used(upper_first: Strategy,
     distribution is worked out forward, and the layers are not used again."""
     from yatzy.solver import distribution
 
-    layers = distribution.exact_layers(upper_first)
+    layers = distribution.exact_layers(upper_first, build=True)
     assert layers is not None
     game = _early_positions(upper_first, 3)[2]
     monkeypatch.setattr(layers, "_chances", layers._chances * 2)
     assert _close(upper_first.distribution(game), _forward(upper_first, game)) == 0.0
-    assert distribution.exact_layers(upper_first) is None
+    assert distribution.exact_layers(upper_first, build=True) is None
     distribution._LAYERS.pop(upper_first.ruleset)  # opened again from the file
 
 
@@ -325,7 +325,7 @@ def test_the_layers_file_is_mapped_and_checked(upper_first: Strategy) -> None:
 
     assert upper_first.path is not None
     path = artifacts.layers_path(upper_first.ruleset, upper_first.path.parent)
-    distribution.exact_layers(upper_first)
+    distribution.exact_layers(upper_first, build=True)
     assert path.is_file()
     opened = artifacts.open_layers(upper_first.ruleset, upper_first.path.parent)
     assert opened is not None and opened[1]["upto"] == 6

@@ -167,7 +167,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
         with progress_line(t._("Building the table of the win chances")):
             remaining = remaining_table(s, rebuild=args.rebuild).path
-            exact_layers(s)
+            exact_layers(s, build=True)
     dist = None
     if args.distribution:
         with progress_line(t._("Working out the distribution of the score")):

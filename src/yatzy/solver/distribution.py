@@ -322,11 +322,13 @@ _LAYERS: dict[object, ExactLayers | None] = {}
 _LAYERS_LOCK = threading.Lock()
 
 
-def exact_layers(strategy: Strategy) -> ExactLayers | None:
+def exact_layers(strategy: Strategy, *, build: bool = False) -> ExactLayers | None:
     """The exact layers of ``strategy``'s ruleset, once per process: mapped from their
-    file beside the value table, else built and saved there (seconds, once per machine);
-    ``None`` when the ruleset needs none (:func:`layers_upto`) or is too large to build
-    them on demand, or the file cannot be used and not written."""
+    file beside the value table, else, with ``build`` (``yatzy solve``), built and saved
+    there (minutes, once per machine: never on a player's or a request's path, which
+    work the distribution out forward meanwhile); ``None`` when the ruleset needs none
+    (:func:`layers_upto`) or is too large to build them on demand, when they are not
+    built, or the file cannot be used and not written."""
     from yatzy.solver import artifacts, builds_on_demand, kernels
 
     upto = layers_upto(strategy.model.boxes)
@@ -350,6 +352,8 @@ def exact_layers(strategy: Strategy) -> ExactLayers | None:
         if opened is not None:
             with contextlib.suppress(LayersDamaged):
                 layers = ExactLayers(strategy, opened[0], upto)
+        if layers is None and not build:
+            return None  # not cached: asked again next time, once yatzy solve built them
         if layers is None:
             arrays = build_layers(strategy, upto, kernels.threads())
             if folder is not None:
