@@ -209,7 +209,7 @@ def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0
     import numpy as np
 
     from yatzy.solver.policy import table_strategy
-    from yatzy.solver.simulate import SimulationResult, simulate
+    from yatzy.solver.simulate import SimulationResult, check_run, simulate
 
     if name == "optimal" and ruleset.saved_rolls:
         from yatzy.solver.policy import saved_strategy
@@ -223,8 +223,7 @@ def simulate_level(name: str, ruleset: Ruleset, games: int, *, seed: int = 0
     from yatzy import bots
     from yatzy.core.scorecard import Scorecard
 
-    if games < 1:
-        raise ValueError("Simulate at least one game")
+    check_run(games)
     seeds = random.Random(seed)
     start = time.perf_counter()
     cards: list[Scorecard] = []

@@ -536,14 +536,11 @@ def simulate_saved(sol: SavedSolution, games: int, *, seed: int = 0,
     of one state ``(mask, u)`` share its turn tables (:func:`saved_turn`), worked out once
     with as many levels as the most saved rolls among them need, and are played by
     ``Kernels.saved_play`` on this process's threads."""
-    from yatzy.solver.simulate import SimulationResult
+    from yatzy.solver.simulate import SimulationResult, check_run
 
     if sol.cap is not None and sol.bound == "upper":
         raise ValueError("an upper bound is no strategy to play")
-    if games < 1:
-        raise ValueError("Simulate at least one game")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"The seed must be a whole number from 0 to 2**64 - 1, not {seed}")
+    check_run(games, seed)
     ctx = SolveContext.of(sol.ruleset)
     m = ctx.model
     stride = m.threshold + 1

@@ -94,12 +94,30 @@ def _run(strategy: Strategy, state: IntArray, faces: npt.NDArray[np.int8] | None
                           choices, kernels.threads(), history)
 
 
+def check_run(games: int, seed: int = 0) -> None:
+    """The checks every simulation makes of its ``games`` (at least one) and ``seed``
+    (0 to 2**64 - 1): ValueError."""
+    if games < 1:
+        raise ValueError("Simulate at least one game")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"The seed must be a whole number from 0 to 2**64 - 1, not {seed}")
+
+
+def check_faces(strategy: Strategy, faces: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    """``faces`` as the compiled games read them (``[game, turn, roll, die]``, C-ordered
+    int8), or ValueError when its shape is not ``strategy``'s ruleset's."""
+    model = strategy.model
+    t = model.tables
+    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
+        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    return np.ascontiguousarray(faces, dtype=np.int8)
+
+
 def states(strategy: Strategy, games: int, *, seed: int = 0) -> IntArray:
     """The states optimal play goes through in ``games`` solitaire games (the games of
     :func:`simulate` with this seed): ``[game, turn]`` is ``(mask, y, u, total)`` at the
     start of turn ``turn`` (0-based) and, at ``turn`` = the number of boxes, at the end."""
-    if games < 1:
-        raise ValueError("Simulate at least one game")
+    check_run(games, seed)
     nb = strategy.model.boxes
     state = np.zeros((games, kernels.COLUMNS), dtype=np.int64)
     history = np.zeros((games, nb + 1, 4), dtype=np.int64)
@@ -122,18 +140,15 @@ def play(strategy: Strategy, faces: npt.NDArray[np.int8], *, temperature: float 
     keep ``k`` (:class:`~yatzy.solver.keeps.KeepTables`) and rerolling the rest; it is
     left as it was after a turn's last decision.
     """
-    model = strategy.model
-    t = model.tables
     n = faces.shape[0]
-    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
-        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    faces = check_faces(strategy, faces)
     if temperature > 0 and (uniforms is None or uniforms.shape != faces.shape[:3]):
         raise ValueError("A temperature needs uniforms of shape (games, turns, rolls)")
     if choices is not None and (choices.shape != faces.shape[:3]
                                 or choices.dtype != np.int64):
         raise ValueError("choices must have shape (games, turns, rolls) and dtype int64")
     state = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
-    _run(strategy, state, np.ascontiguousarray(faces, dtype=np.int8),
+    _run(strategy, state, faces,
          None if uniforms is None else np.ascontiguousarray(uniforms, dtype=np.float64),
          temperature, choices)
     return state[:, :6]
@@ -144,15 +159,11 @@ def histories(strategy: Strategy, faces: npt.NDArray[np.int8], *, threads: int =
     """The states optimal play goes through on the dice ``faces`` (as :func:`play` takes
     them), on ``threads`` threads: ``[game, turn]`` is ``(mask, y, u, total)`` at the start
     of turn ``turn`` and, at ``turn`` = the number of boxes, at the end."""
-    model = strategy.model
-    t = model.tables
     n = faces.shape[0]
-    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
-        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
+    faces = check_faces(strategy, faces)
     state = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
-    history = np.zeros((n, model.boxes + 1, 4), dtype=np.int64)
-    strategy.kernels.play(state, 0, n, np.ascontiguousarray(faces, dtype=np.int8), None, 0.0,
-                          None, threads, history)
+    history = np.zeros((n, strategy.model.boxes + 1, 4), dtype=np.int64)
+    strategy.kernels.play(state, 0, n, faces, None, 0.0, None, threads, history)
     return history
 
 
@@ -161,10 +172,7 @@ def simulate(strategy: Strategy, games: int, *, seed: int = 0, temperature: floa
     """Play ``games`` solitaire games with ``strategy`` (softened by ``temperature``);
     ``player`` names the player in the result. Game ``i``'s dice depend only on ``seed``
     and ``i``."""
-    if games < 1:
-        raise ValueError("Simulate at least one game")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"The seed must be a whole number from 0 to 2**64 - 1, not {seed}")
+    check_run(games, seed)
     t = strategy.model.tables
     start = time.perf_counter()
     parts = []

@@ -359,13 +359,11 @@ def play_winner(strategy: Strategy, table: SharedTable, faces: npt.NDArray[np.in
     the start of its turn ``turn`` (0 to the number of boxes, the last at the end); at the
     player's turn ``t``, other ``j`` has played ``t + ahead[j]`` turns (``ahead[j]`` is 1
     for a player who sits before, 0 after)."""
-    model = strategy.model
-    t = model.tables
+    from yatzy.solver.simulate import check_faces
+
     n = faces.shape[0]
-    if faces.shape[1:] != (model.boxes, t.rolls, t.dice):
-        raise ValueError(f"faces must have shape (games, {model.boxes}, {t.rolls}, {t.dice})")
     state = np.zeros((n, kernels.COLUMNS), dtype=np.int64)
-    strategy.kernels.win_play(table_arrays(table), np.ascontiguousarray(faces, dtype=np.int8),
+    strategy.kernels.win_play(table_arrays(table), check_faces(strategy, faces),
                               np.ascontiguousarray(others, dtype=np.int64),
                               np.array(ahead, dtype=np.uint8), state)
     return state[:, 3].copy()
