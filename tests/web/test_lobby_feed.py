@@ -53,6 +53,12 @@ def test_the_lobby_is_sent_at_once_and_again_at_each_change(client: TestClient) 
         # The socket only sends.
         socket.send_text("roll")
         assert received(socket)["error"]["code"] == "read_only"
+        # As a game's socket answers: a message past the size limit is too large, not a
+        # rate limit; a binary frame is no message of this protocol and ends the socket.
+        socket.send_text("x" * 5000)
+        assert received(socket)["error"]["code"] == "too_large"
+        socket.send_bytes(b"ping")
+        assert received(socket)["error"]["code"] == "invalid_request"
 
 
 def test_the_lobby_comes_in_the_socket_s_language(client: TestClient) -> None:

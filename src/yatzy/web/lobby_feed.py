@@ -33,10 +33,9 @@ from starlette.requests import HTTPConnection
 from yatzy.app.events import Event
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import LOBBY_SIZE, TABLE_WAIT
-from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, normalize_language, translator
-from yatzy.web.errors import WebCode, error_body
+from yatzy.i18n import DEFAULT_LANGUAGE, LANGUAGES, normalize_language, translator
 from yatzy.web.rooms import Listener, Rooms
-from yatzy.web.security import RateLimiter, client_key
+from yatzy.web.ws import read_client
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +47,6 @@ SETTLE = 0.1
 #: The event types that may change the lobby whatever the game.
 _CHANGES = frozenset({"game_created", "seat_taken", "game_finished", "game_deleted",
                       "seat_idle", "table_rated"})
-#: The largest message a client may send (bytes).
-MAX_MESSAGE = 1024
 #: Close code: fell behind, or the server stops (try again).
 TRY_AGAIN = 1013
 
@@ -240,7 +237,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
     listener.writer = asyncio.create_task(listener.pump())
     metrics = websocket.app.state.metrics
     metrics.websocket_opened()
-    reader = asyncio.create_task(_read(websocket, listener, websocket.app.state.limiter))
+    reader = asyncio.create_task(read_client(websocket, listener,
+                                             websocket.app.state.limiter, metrics,
+                                             game=False))
     try:
         await hub.join(listener, base_of(websocket))
         await asyncio.wait({listener.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -256,33 +255,3 @@ async def lobby_socket(websocket: WebSocket) -> None:
         metrics.websocket_closed()
         with contextlib.suppress(Exception):
             await websocket.close(TRY_AGAIN)
-
-
-async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter) -> None:
-    """Answer pings until the client goes; anything else is refused (read only)."""
-    client = client_key(websocket.client.host if websocket.client else None)
-    t = translator(listener.lang)
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:
-                return  # a binary frame: not this protocol
-            if len(text) > MAX_MESSAGE or not await limiter.allow(client):
-                reply = {"type": "error", **error_body(
-                    WebCode.RATE_LIMITED, t._(N_("Too many requests: wait a moment")))}
-            else:
-                try:
-                    data = json.loads(text)
-                except (ValueError, RecursionError):
-                    data = None
-                reply = ({"type": "pong"} if isinstance(data, dict)
-                         and data.get("type") == "ping" else {"type": "error", **error_body(
-                             WebCode.READ_ONLY, t._(N_(
-                                 "This connection only sends updates: send actions to "
-                                 "the HTTP API")))})
-            listener.offer(json.dumps(reply, ensure_ascii=False))
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        return

@@ -72,8 +72,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     listener.writer = asyncio.create_task(listener.pump())
     metrics.websocket_opened()
     release = await rooms.join(room, listener)
-    reader = asyncio.create_task(_read(websocket, listener, websocket.app.state.limiter,
-                                       metrics))
+    reader = asyncio.create_task(read_client(websocket, listener,
+                                             websocket.app.state.limiter, metrics))
     try:
         await asyncio.wait({listener.writer, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -89,9 +89,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(TRY_AGAIN)
 
 
-async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
-                metrics: Metrics) -> None:
-    """Answer what the client sends, until it goes; a frame that is not text closes."""
+async def read_client(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
+                      metrics: Metrics, *, game: bool = True) -> None:
+    """Answer what the client of a socket that only sends (a game's, or with ``game``
+    false the lobby's) sends, until it goes: a ping gets a pong, anything else an
+    error, within the size and rate limits; a frame that is not text closes."""
     client = client_key(websocket.client.host if websocket.client else None)
     try:
         while True:
@@ -106,7 +108,7 @@ async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
                     N_("The request is not valid: {field}: {problem}"), field="frame",
                     problem="text expected")))
                 return
-            reply = await _answer(listener, text, client, limiter)
+            reply = await _answer(listener, text, client, limiter, game)
             if reply is not None and reply["type"] == "error":
                 metrics.error(reply["error"]["code"])
             if reply is not None:
@@ -115,9 +117,10 @@ async def _read(websocket: WebSocket, listener: Listener, limiter: RateLimiter,
         return
 
 
-async def _answer(listener: Listener, text: str, client: str,
-            limiter: RateLimiter) -> dict[str, Any] | None:
-    """One message from a client: a ping, or something this socket does not take."""
+async def _answer(listener: Listener, text: str, client: str, limiter: RateLimiter,
+                  game: bool) -> dict[str, Any] | None:
+    """One message from a client: a ping, or something this socket does not take (on a
+    game's socket, a watcher is told that only a seat's player acts)."""
     if len(text) > MAX_MESSAGE:
         return _error(listener.lang, WebCode.TOO_LARGE, N_("The request is too large"))
     if not await limiter.allow(client):
@@ -128,7 +131,7 @@ async def _answer(listener: Listener, text: str, client: str,
         data = None
     if isinstance(data, dict) and data.get("type") == "ping":
         return {"type": "pong"}
-    if listener.seat is None:
+    if game and listener.seat is None:
         return _error(listener.lang, WebCode.FORBIDDEN,
                       N_("Only the player in this seat can act for it"))
     return _error(listener.lang, WebCode.READ_ONLY,
