@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,14 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+
+
+def store_waiting(repo: Any, ticket: Ticket, *, stale_before: datetime) -> None:
+    """Store ``ticket`` as waiting, paired with nobody (a batch of one arrival that
+    pairs with no ticket), as if its player had asked before the others."""
+    answer, = repo.add_tickets([(ticket, "")], stale_before=stale_before,
+                               nearest=lambda waiting, mine: None)
+    assert not isinstance(answer, AlreadyWaiting)
 
 
 @pytest.fixture
@@ -125,7 +134,7 @@ def test_other_rulesets_wait_apart_and_the_nearest_rating_comes_first(
         clock.advance(1)
         ticket = new_ticket()
         player = service.players.me(players[n])
-        repo.add_ticket(Ticket(token_hash(ticket), player.id, f"P{n}",
+        store_waiting(repo, Ticket(token_hash(ticket), player.id, f"P{n}",
                                player_key_hash(players[n]), token_hash(seat_token(ticket)),
                                rules, rating, "waiting", clock(), clock()),
                         stale_before=clock() - timedelta(seconds=STALE))
@@ -162,7 +171,7 @@ def test_tickets_stored_together_pair_as_one_by_one_in_their_order(
     four, five = (waiting_ticket(service, clock, 4, "yatzy", 1510.0),
                   waiting_ticket(service, clock, 5, "yahtzee", 1500.0))
     for ticket in (four, five):
-        repo.add_ticket(ticket, stale_before=stale_before)
+        store_waiting(repo, ticket, stale_before=stale_before)
     clock.advance(1)
     one, two, two_again, three = (
         waiting_ticket(service, clock, 1, "yatzy", 1500.0),

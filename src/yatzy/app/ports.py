@@ -121,12 +121,6 @@ class MatchRepository(Protocol):
     :class:`~yatzy.app.errors.StorageError`.
     """
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
-        """Store a new waiting ticket, not paired; :class:`~yatzy.app.errors.AlreadyWaiting`
-        when the player waits with another (one not asked about since ``stale_before``
-        is given up first)."""
-        ...
-
     def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
                     games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,

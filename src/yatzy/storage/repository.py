@@ -1096,12 +1096,6 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                       row.ruleset, float(row.rating), row.status, row.created_at,
                       row.seen_at, row.game_id, row.seat, row.matched_at)
 
-    def add_ticket(self, ticket: Ticket, *, stale_before: datetime) -> None:
-        answer, = self.add_tickets([(ticket, "")], stale_before=stale_before,
-                                   nearest=lambda waiting, mine: None)
-        if isinstance(answer, AlreadyWaiting):
-            raise answer
-
     def add_tickets(self, arrivals: Sequence[tuple[Ticket, str]], *, stale_before: datetime,
                     nearest: Callable[[Sequence[Ticket], Ticket], Ticket | None],
                     games: Callable[[list[list[Ticket]]], Sequence[NewGame]] | None = None,
