@@ -28,7 +28,13 @@ from yatzy.core.scorecard import Scorecard, check_card
 from yatzy.solver import ChancesUnsupported, kernels
 from yatzy.solver.codes import SolverCode
 from yatzy.solver.policy import Option
-from yatzy.solver.saved import SavedSolution, SavedTurn, SolveContext, saved_turn
+from yatzy.solver.saved import (
+    SavedSolution,
+    SavedTurn,
+    SolveContext,
+    saved_count,
+    saved_turn,
+)
 
 #: The states whose turn tables a strategy keeps (a turn's decisions read its state's
 #: tables several times; with 40 levels they take about 3 MB).
@@ -75,8 +81,13 @@ class SavedStrategy:
         mask, _, u = self.model.state_of(card)
         return mask, u, bin(mask).count("1")
 
+    def _most_saved(self, filled: int) -> int:
+        """The most saved rolls a player can hold with ``filled`` boxes filled (the
+        table's layer holds them all: :func:`~yatzy.solver.saved.saved_count`)."""
+        return saved_count(self.model, filled, None) - 1
+
     def _check_saved(self, saved: object, filled: int) -> int:
-        most = (self.model.rolls - 1) * filled
+        most = self._most_saved(filled)
         if isinstance(saved, bool) or not isinstance(saved, int) or not 0 <= saved <= most:
             raise IllegalMove(
                 f"Saved rolls here are 0 to {most}, not {shown(saved)}",
@@ -138,7 +149,7 @@ class SavedStrategy:
             return [Option(Roll(), total + self.solution.value(mask, u, s))]
         faces = self.ruleset.check_dice(dice)
         rolls = self.model.rolls
-        most = rolls - 1 + (rolls - 1) * filled
+        most = rolls - 1 + self._most_saved(filled)
         level = rolls - 1 if rolls_left is None else rolls_left
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= most:
             raise IllegalMove(
