@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.app.playing import TickingClock
-from tests.services import postgres_url, sql_db  # noqa: F401 (both databases: see sql_db)
+from tests.services import fresh_sqlite, postgres_url, sql_db  # noqa: F401 (both databases: see sql_db)
 from yatzy.app import GameService
 from yatzy.bootstrap import open_service
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+    return fresh_sqlite(tmp_path / "games.sqlite3")
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import fresh_sqlite
 from yatzy.app import GameService
 from yatzy.bootstrap import open_service
 
@@ -14,7 +15,7 @@ from yatzy.bootstrap import open_service
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     """A fresh game database file."""
-    return tmp_path / "games.sqlite3"
+    return fresh_sqlite(tmp_path / "games.sqlite3")
 
 
 @pytest.fixture

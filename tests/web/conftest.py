@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.services import fresh_sqlite
 from tests.web.server import free_port, start
 from yatzy.bootstrap import open_service
 from yatzy.web.app import Settings, create_app
@@ -22,7 +23,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    return tmp_path / "web.sqlite3"
+    return fresh_sqlite(tmp_path / "web.sqlite3")
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from tests.services import fresh_sqlite
 from tests.web.authenticator import Authenticator
 from yatzy.app.access import player_key_hash
 from yatzy.app.devices import CODE_ALPHABET, MAX_FAILURES, code_hash
@@ -47,7 +48,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    return tmp_path / "devices.sqlite3"
+    return fresh_sqlite(tmp_path / "devices.sqlite3")
 
 
 @pytest.fixture
