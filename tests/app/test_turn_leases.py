@@ -7,9 +7,11 @@ takes the lease once per run of computer steps and lets go after it."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,6 +115,59 @@ async def test_a_process_that_stops_hands_its_computer_turns_over_at_once(db: Pa
         # The lease would have run out 3 s after its last renewal; the change log is
         # read every quarter second.
         assert stopped < 1.0 and taken < 1.0, (stopped, taken)
+        await played_out(b_service, saved.id, a, b)
+        await b.sessions.close()
+
+
+async def test_a_renewal_under_way_when_a_process_stops_does_not_hold_the_turns_again(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stops while its renewal of the lease is still being written (held back here
+    until A is stopping, and B's take held back until it is written): the renewal is
+    stored before A lets go, not after (which would hold the lease for another 3 s), so
+    B plays at once."""
+    with open_service(db, follow=True) as a_service, open_service(db, follow=True) as b_service:
+        saved = a_service.create(YATZY, COMPUTERS, seed=5)
+        a, b = Process(a_service, 0.2), Process(b_service, 0)
+        renewing, go_on, renewed = threading.Event(), threading.Event(), threading.Event()
+        a_take, b_take = a_service.take_turns, b_service.take_turns
+        armed = False
+        b_tries: list[float] = []
+
+        def a_slow(game_id: str, seconds: float) -> Any:
+            if not armed:
+                return a_take(game_id, seconds)
+            renewing.set()
+            go_on.wait(10)
+            try:
+                return a_take(game_id, seconds)
+            finally:
+                renewed.set()
+
+        def b_after(game_id: str, seconds: float) -> Any:
+            b_tries.append(time.monotonic())
+            if armed:
+                renewed.wait(10)
+            return b_take(game_id, seconds)
+
+        monkeypatch.setattr(a_service, "take_turns", a_slow)
+        monkeypatch.setattr(b_service, "take_turns", b_after)
+        a.sessions.start()
+        b.sessions.start()
+        await a.hold(saved.id)
+        await until(lambda: len(a.steps) >= 2, 10)
+        await b.hold(saved.id)
+        await until(lambda: bool(b_tries), 3)  # B tried: held by A, B waits
+        armed = True
+        await until(renewing.is_set, 3)  # A's renewal is under way
+        stopping = time.monotonic()
+        closing = asyncio.ensure_future(a.sessions.close())
+        await asyncio.sleep(0.2)  # A is stopping
+        go_on.set()  # the renewal is written now
+        await closing
+        await until(lambda: bool(b.steps), 5)
+        taken = b.steps[0] - stopping
+        print(f"\nthe other's first step {taken:.2f} s after A began to stop")
+        assert taken < 1.5, taken  # not after the lease's 3 s
         await played_out(b_service, saved.id, a, b)
         await b.sessions.close()
 

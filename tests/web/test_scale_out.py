@@ -256,7 +256,8 @@ def test_redis_lost_mid_game_loses_and_repeats_nothing(
             return answer.status_code == 200 and answer.json()["status"] == "ok"
 
         try:
-            assert max(play(6, 1.0)) < 0.25
+            before = play(6, 1.0)
+            assert statistics.median(before) < 0.1, before  # through Redis
             # 1. Every connection of both servers cut (CLIENT KILL), moves meanwhile.
             admin = redis.Redis.from_url(url)
             admin.client_kill_filter(_type="pubsub")  # type: ignore[no-untyped-call]

@@ -453,6 +453,7 @@ class GameSession:
         game_id = self.saved.id
         held = False
         keeper: asyncio.Task[None] | None = None
+        kept = asyncio.Event()
         again = False
         try:
             paused = False
@@ -469,7 +470,7 @@ class GameSession:
                     self._wait_for_lease(lease.remaining)
                     return
                 paused = True
-                keeper = asyncio.get_running_loop().create_task(self._keep(game_id))
+                keeper = asyncio.get_running_loop().create_task(self._keep(game_id, kept))
             again = await self._play(paused)
         except asyncio.CancelledError:
             raise
@@ -487,7 +488,9 @@ class GameSession:
             await self._tell(Note("state"))
         finally:
             if keeper is not None:
-                keeper.cancel()
+                kept.set()
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(keeper)
             if held and not self._lost:
                 await self._let_go(game_id)
             self._driver = None
@@ -542,12 +545,18 @@ class GameSession:
             sleeping.cancel()
             stopped.cancel()
 
-    async def _keep(self, game_id: str) -> None:
+    async def _keep(self, game_id: str, done: asyncio.Event) -> None:
         """Renew the lease on the computer turns every :data:`RENEW` of its length while
-        they are played; when another process has taken it over, no new step is begun."""
+        they are played, until ``done`` is set; when another process has taken it over,
+        no new step is begun. Never cancelled: a renewal under way is stored before the
+        lease is let go (a renewal stored after would hold the lease again, and the
+        other processes would wait for it to run out)."""
         service = self.table.service
         while True:
-            await asyncio.sleep(self.lease * RENEW)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), self.lease * RENEW)
+            if done.is_set():
+                return
             try:
                 lease = await self._run(service.take_turns, game_id, self.lease)
             except StorageError:
