@@ -212,20 +212,23 @@ def most_open_boxes(upper_sums: int, flags: int) -> int:
 # --- Exact layers: the first turns' distributions, looked up ---------------------------
 
 #: The open boxes a distribution is worked out forward with, at most, when the ruleset
-#: has exact layers (see :class:`ExactLayers`): with 9 open boxes, well under 0.1 s on
-#: the project's machine (Scandinavian Yatzy); with 11, up to a second.
+#: has exact layers (see :class:`ExactLayers`) and one value of the extra-bonus flag:
+#: with 9 open boxes, under 0.1 s on the project's machine (Scandinavian Yatzy); with
+#: 11, up to a second. A flag of two values (Yahtzee) doubles the states of each set of
+#: open boxes, so one box fewer is worked out forward there.
 FORWARD_OPEN_BOXES = 9
 
 
-def layers_upto(boxes: int) -> int:
-    """The last layer (filled boxes) of a ruleset's exact layers with ``boxes`` boxes:
-    the positions with more open boxes than :data:`FORWARD_OPEN_BOXES` look their next
-    states up there; 0 when none is needed.
+def layers_upto(boxes: int, flags: int = 1) -> int:
+    """The last layer (filled boxes) of a ruleset's exact layers with ``boxes`` boxes and
+    ``flags`` values of the extra-bonus flag: the positions with more open boxes than
+    :data:`FORWARD_OPEN_BOXES` (one fewer per doubling of the flag's values) look their
+    next states up there; 0 when none is needed.
 
-    >>> layers_upto(15), layers_upto(13), layers_upto(9)
-    (6, 4, 0)
+    >>> layers_upto(15), layers_upto(13, 2), layers_upto(13), layers_upto(9)
+    (6, 5, 4, 0)
     """
-    return max(0, boxes - FORWARD_OPEN_BOXES)
+    return max(0, boxes - FORWARD_OPEN_BOXES + (flags.bit_length() - 1))
 
 
 class LayersDamaged(Exception):
@@ -331,7 +334,7 @@ def exact_layers(strategy: Strategy, *, build: bool = False) -> ExactLayers | No
     built, or the file cannot be used and not written."""
     from yatzy.solver import artifacts, builds_on_demand, kernels
 
-    upto = layers_upto(strategy.model.boxes)
+    upto = layers_upto(strategy.model.boxes, strategy.model.y_count)
     if upto == 0 or not builds_on_demand(strategy.ruleset):
         return None
     with _LAYERS_LOCK:
