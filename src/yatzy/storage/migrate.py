@@ -7,6 +7,7 @@ Developers make a new migration with ``alembic`` pointed at this folder; see
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -32,11 +33,19 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
     return config
 
 
+@functools.cache
+def _scripts() -> tuple[str, frozenset[str]]:
+    """The newest migration's revision id and every revision id: the scripts are read
+    once per process (they do not change while it runs)."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    head = scripts.get_current_head()
+    assert head is not None
+    return head, frozenset(s.revision for s in scripts.walk_revisions())
+
+
 def head_revision() -> str:
     """The newest migration's revision id."""
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    return _scripts()[0]
 
 
 def current_revision(connection: sa.Connection) -> str | None:
@@ -86,10 +95,7 @@ def _upgrade(engine: sa.Engine) -> None:
         current = current_revision(connection)
         if current == head:
             return  # another program migrated it while this one waited
-        known = {
-            s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()
-        }
-        if current is not None and current not in known:
+        if current is not None and current not in _scripts()[1]:
             raise StorageError(
                 f"The game database is at schema {current}, which this version of yatzy"
                 " does not know: it was made by a newer version",
