@@ -226,3 +226,31 @@ def test_the_optimal_agent_has_no_regret_and_scores_the_expected_score(
     # Within four standard errors (a test that fails about once in 15,000 runs).
     assert abs(mean - expected) < 4 * sd / len(scores) ** 0.5
     assert mean > 200  # random play scores under 60
+
+
+def test_maxi_yatzy_with_saved_rolls_stays_in_its_observation_space() -> None:
+    """Saved rolls add to the rolls left (here a box filled after each first roll saves
+    two rolls a turn): every observation lies in the space, up to the most rolls left
+    the core allows."""
+    env = YatzyEnv(rules=yatzy.ruleset("maxi_yatzy"))
+    assert env.observation_space["rolls_left"].n == 41  # type: ignore[index]
+    observation, _ = env.reset(seed=1)
+    seen = []
+    done = False
+    while not done:
+        assert env.observation_space.contains(observation), observation["rolls_left"]
+        seen.append(int(observation["rolls_left"]))
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, done, _, _ = env.step(int(legal[-1]))  # a box, at once
+    assert max(seen) == 2 + 2 * (len(env.ruleset.boxes) - 1)  # 40: every roll saved
+    assert seen == sorted(seen)
+
+
+def test_gymnasiums_checker_passes_maxi_yatzy_with_saved_rolls() -> None:
+    env = YatzyEnv(rules=yatzy.ruleset("maxi_yatzy"))
+    env.action_space.seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # Made directly, not by gymnasium.make (no id plays Maxi Yatzy): no spec.
+        warnings.filterwarnings("ignore", message=".*alternative render modes")
+        check_env(env)

@@ -362,3 +362,13 @@ def test_games_past_the_memo_rows_work_their_turns_out(monkeypatch: pytest.Monke
     for _ in range(50):
         assert_regrets(envs, choose(obs, envs.layout, rng))
         obs = envs._observation()
+
+
+def test_saved_rolls_are_refused_with_a_clear_error_and_maxi_without_them_plays() -> None:
+    with pytest.raises(RulesError) as refused:
+        YatzyVectorEnv(2, yatzy.ruleset("maxi_yatzy"))
+    assert refused.value.code is ErrorCode.BAD_OPTION
+    assert "saved rolls" in str(refused.value) and "YatzyEnv" in str(refused.value)
+    envs = YatzyVectorEnv(2, "maxi_yatzy", saved_rolls=False)
+    observation, _ = envs.reset(seed=1)
+    assert observation["dice"].shape == (2, 6)

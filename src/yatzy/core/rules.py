@@ -297,6 +297,19 @@ def refusal(
     return Refusal(box, reason, face=face, upper_box=upper_box)
 
 
+def most_rolls_left(ruleset: Ruleset) -> int:
+    """The most rolls a player can have left after a roll: the turn's own but the first,
+    and, in a ruleset that saves rolls, every roll saved before (at most the unused
+    rolls of each earlier turn, one per box but the last).
+
+    >>> from yatzy.core.rulesets import ruleset
+    >>> most_rolls_left(ruleset("yatzy")), most_rolls_left(ruleset("maxi_yatzy"))
+    (2, 40)
+    """
+    per_turn = ruleset.rolls - 1
+    return per_turn * len(ruleset.boxes) if ruleset.saved_rolls else per_turn
+
+
 def saved_after_turn(ruleset: Ruleset, saved: tuple[int, ...], seat: int,
                      rolls_used: int) -> tuple[int, ...]:
     """Every seat's saved rolls after ``seat`` ends a turn of ``rolls_used`` rolls: in a

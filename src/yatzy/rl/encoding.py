@@ -73,6 +73,8 @@ class Layout:
         #: The highest upper sum a card can reach.
         self.max_upper_sum = sum(m for b, m in zip(self.boxes, most, strict=True)
                                  if b in self._upper)
+        #: The most rolls left after a roll (saved rolls included).
+        self.max_rolls_left = rules.most_rolls_left(ruleset)
         #: The most extra-Yahtzee bonuses a card can hold (one per other box).
         self.max_extra_yahtzees = len(self.boxes) - 1 if ruleset.extra_yahtzee_points else 0
         #: A bound on a card's total (every box at its most, and every bonus).
@@ -168,7 +170,7 @@ class Layout:
         n, b = self.ruleset.dice_count, len(self.boxes)
         fields: dict[str, spaces.Space[Any]] = {
             "dice": spaces.Box(0, 6, (n,), np.int8),
-            "rolls_left": spaces.Discrete(self.ruleset.rolls),
+            "rolls_left": spaces.Discrete(self.max_rolls_left + 1),
             "filled": spaces.MultiBinary(b),
             "scores": spaces.Box(0, self.max_box_points, (b,), np.int16),
             "upper_sum": spaces.Discrete(self.max_upper_sum + 1),
@@ -195,7 +197,7 @@ class Layout:
         """The flat observation: one int16 vector laid out as :meth:`flat_fields` says,
         each number within its field's bounds."""
         n, b = self.ruleset.dice_count, len(self.boxes)
-        high = [*[6] * n, self.ruleset.rolls - 1, *[1] * b, *[self.max_box_points] * b,
+        high = [*[6] * n, self.max_rolls_left, *[1] * b, *[self.max_box_points] * b,
                 self.max_upper_sum, 1, self.max_extra_yahtzees, *[self.max_total] * players]
         return spaces.Box(np.zeros(len(high), dtype=np.int16), np.array(high, dtype=np.int16),
                           dtype=np.int16)

@@ -106,6 +106,15 @@ class YatzyVectorEnv(VectorEnv[Observation, np.ndarray, np.ndarray]):
             )
         self.num_envs = num_envs
         self.ruleset = make_ruleset(rules, options)
+        if self.ruleset.saved_rolls:
+            # Its compiled step plays every turn with the turn's own rolls only.
+            raise RulesError(
+                f"The vector environment plays no saved rolls: use YatzyEnv for "
+                f"{self.ruleset.title or self.ruleset.name} with saved rolls, or "
+                f"saved_rolls=False",
+                code=ErrorCode.BAD_OPTION, option="saved_rolls", value="True",
+                valid="False",
+            )
         self.layout = Layout(self.ruleset)
         self.regret = check_flag("regret", regret)
         self.render_mode = check_render_mode(render_mode)
