@@ -297,17 +297,26 @@ def refusal(
     return Refusal(box, reason, face=face, upper_box=upper_box)
 
 
+def most_saved_rolls(rolls: int, turns: int) -> int:
+    """The most rolls a player can have saved after ``turns`` turns of ``rolls`` rolls
+    each, in a ruleset that saves rolls: every roll of each turn but its first.
+
+    >>> most_saved_rolls(3, 19)
+    38
+    """
+    return (rolls - 1) * turns
+
+
 def most_rolls_left(ruleset: Ruleset) -> int:
     """The most rolls a player can have left after a roll: the turn's own but the first,
-    and, in a ruleset that saves rolls, every roll saved before (at most the unused
-    rolls of each earlier turn, one per box but the last).
+    and, in a ruleset that saves rolls, the most saved before the last turn.
 
     >>> from yatzy.core.rulesets import ruleset
     >>> most_rolls_left(ruleset("yatzy")), most_rolls_left(ruleset("maxi_yatzy"))
     (2, 40)
     """
-    per_turn = ruleset.rolls - 1
-    return per_turn * len(ruleset.boxes) if ruleset.saved_rolls else per_turn
+    saved = most_saved_rolls(ruleset.rolls, len(ruleset.boxes) - 1) if ruleset.saved_rolls else 0
+    return ruleset.rolls - 1 + saved
 
 
 def saved_after_turn(ruleset: Ruleset, saved: tuple[int, ...], seat: int,

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from yatzy.core.rules import most_saved_rolls
 from yatzy.core.rulesets import Ruleset
 from yatzy.solver import kernels, turn
 from yatzy.solver.dp import upper_masks
@@ -78,9 +79,9 @@ def layer_masks(model: Model) -> tuple[list[I32], I32]:
 
 
 def saved_count(model: Model, n: int, cap: int | None) -> int:
-    """How many saved-roll counts layer ``n`` holds: 0 .. ``(rolls - 1) * n``, or up to
-    the cap."""
-    most = (model.rolls - 1) * n
+    """How many saved-roll counts layer ``n`` holds: 0 .. the most ``n`` turns can save
+    (:func:`~yatzy.core.rules.most_saved_rolls`), or up to the cap."""
+    most = most_saved_rolls(model.rolls, n)
     return (most if cap is None else min(cap, most)) + 1
 
 
