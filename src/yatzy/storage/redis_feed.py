@@ -145,7 +145,7 @@ class RedisFeed(StoreFeed):
         the channel brings; when Redis is lost, subscribe again."""
         lost_once = False
         while not self._stop.is_set():
-            pubsub = self._listener_client.pubsub()  # type: ignore[no-untyped-call]
+            pubsub = self._listener_client.pubsub()
             try:
                 pubsub.subscribe(self._channel)
                 while not self._stop.is_set():  # the confirmation of the subscription
