@@ -236,3 +236,24 @@ def test_names_are_printed_as_typed(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert all(f"{name} " in players for name in names), players
     assert main(["stats", "--db", str(db), "--player", "[/i]\\"]) == 0
     assert capsys.readouterr().out.startswith("No finished games for [/i]\\ yet.")
+
+
+def test_maxi_yatzy_counts_its_six_of_a_kind(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Maxi Yatzy's box of six of a kind is worth 100, not Yatzy's 50: a game that filled
+    it counts in the column of the n-of-a-kind box, and its variant has its own row."""
+    path = tmp_path / "maxi.sqlite3"
+    with open_service(path) as service:
+        # Ann rolls six sixes every turn (36 + 12 + 18 + 24 + 30 + 36 + 100 = 256), Bo
+        # a full straight (no six of a kind); then Ann alone without saved rolls.
+        play_game(service, yatzy.ruleset("maxi_yatzy"), ["Ann", Seat("Bo", "greedy")],
+                  per_player({"Ann": same_dice([6] * 6), "Bo": same_dice([1, 2, 3, 4, 5, 6])}))
+        play_game(service, yatzy.ruleset("maxi_yatzy", saved_rolls=False, bonus="50_at_75"),
+                  ["Ann"], same_dice([2, 2, 2, 5, 5, 5]))
+    assert main(["stats", "--db", str(path)]) == 0
+    assert rows(capsys.readouterr().out) == [
+        ["Maxi Yatzy", "Ann", "1", "1", "256", "256.0", "0%", "100%"],
+        ["", "Bo", "1", "0", "98", "98.0", "0%", "0%"],
+        ["Maxi Yatzy · 75+ → 50 · no saved rolls", "Ann", "1", "0", "121", "121.0", "0%",
+         "0%"],
+    ]

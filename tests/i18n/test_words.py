@@ -47,6 +47,34 @@ def test_box_names_are_the_seed_sheets_words(lang: str) -> None:
     assert [box_label(t, b) for b in boxes] == SEED_WORDS[lang]
 
 
+#: The names of Maxi Yatzy's own boxes (three pairs, five of a kind, full straight, full
+#: house, villa, tower, Maxi Yatzy): the Swedish ones as Swedish Maxi Yatzy pads print
+#: them; the others keep their language's Yatzy pad words for the boxes both games have.
+MAXI_WORDS = {
+    "sv": ["Tre par", "Femtal", "Full straight", "Kåk", "Hus", "Torn", "Maxi Yatzy"],
+    "nb": ["Tre par", "Fem like", "Full straight", "Hus", "Villa", "Tårn", "Maxi Yatzy"],
+    "da": ["Tre par", "Fem ens", "Fuld straight", "Fuldt hus", "Villa", "Tårn", "Maxi Yatzy"],
+}
+MAXI_OWN = ["three_pairs", "five_of_a_kind", "full_straight", "full_house", "villa", "tower",
+            "maxi_yatzy"]
+
+
+@pytest.mark.parametrize("lang", sorted(MAXI_WORDS))
+def test_maxi_yatzy_box_names_are_the_nordic_pads_words(lang: str) -> None:
+    t = translator(lang)
+    assert [box_label(t, b) for b in MAXI_OWN] == MAXI_WORDS[lang]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_maxi_yatzy_box_has_its_own_name(lang: str) -> None:
+    """Twenty boxes, twenty names a player can tell apart (and type back)."""
+    t = translator(lang)
+    boxes = yatzy.ruleset("maxi_yatzy").boxes
+    labels = [box_label(t, b) for b in boxes]
+    assert len({label.casefold() for label in labels}) == len(boxes) == 20, labels
+    assert [box_named(t, label) for label in labels] == list(boxes)
+
+
 @pytest.mark.parametrize("lang", ["et", "pt"])
 def test_box_names_differ_from_english(lang: str) -> None:
     t, en = translator(lang), translator("en")

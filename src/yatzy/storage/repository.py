@@ -902,7 +902,7 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
                 sa.func.max(results.c.total).label("best"),
                 sa.func.avg(results.c.total).label("mean"),
                 rate(results.c.upper_bonus > 0).label("bonus_rate"),
-                rate(results.c.yahtzee_points == 50).label("yahtzee_rate"),
+                rate(results.c.yahtzee_points > 0).label("yahtzee_rate"),
                 # A win needs someone to beat: solitaire games count as games, not wins.
                 sa.func.sum(
                     sa.case((sa.and_(results.c.place == 1, _players > 1), 1), else_=0)

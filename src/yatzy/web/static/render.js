@@ -282,6 +282,7 @@ export async function renderEnd() {
   analysed = true;
   const box = $("analysis");
   box.hidden = !s.advice;  // no analysis where the solver does not play these rules
+  $("analysis-title").hidden = box.hidden;
   if (!s.advice) return;
   box.textContent = T.analysing;
   const { ok, data } = await handlers.api("/analysis");
