@@ -1,6 +1,7 @@
 """Quick-match benchmark: many players ask for a quick match at once and are paired.
 
     python bench/quick_match.py [--players 1000] [--threads 16] [--postgres [URL]]
+    python bench/quick_match.py --http [--workers N] [--players 1000] [--postgres [URL]]
 
 Every player has a display name (made before the clock starts). Then every player sends
 their request at the same moment, and each does what the quick-match page does: its
@@ -19,13 +20,23 @@ free thread), the time of one request and of one question, the questions asked, 
 process's CPU time from the requests sent to the last player told (all threads: the
 figure that moves least with the machine's other load), and the pairs made (each
 ticket checked to be in exactly one game of two, every game loaded).
-On a SQLite file by default; with ``--postgres`` on a scratch PostgreSQL database. Not
-part of ``make test``.
+On a SQLite file by default; with ``--postgres`` on a scratch PostgreSQL database.
+
+With ``--http`` the same players are web clients of a real ``yatzy serve`` (``--workers
+N`` processes, no rate limit, SQLite or ``--postgres``) started by the run, as a browser
+plays them: each has its own connection and sends ``POST /api/quick-match``; unless its
+answer says "matched" already, ``GET /api/quick-match/{ticket}`` at once and one second
+after each "waiting" answer (as ``quickmatch.js``). The clients run in another process
+on the same machine (asyncio, uvloop when installed, one light HTTP/1.1 connection each:
+0.08 s of CPU for the crowd, against about 1 s with httpx, which took a core from the
+server), and the server's CPU for the crowd (its processes together) is printed too.
+Not part of ``make test``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -34,6 +45,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from yatzy.app import GameService
 from yatzy.app.access import token_hash
@@ -127,13 +139,239 @@ def run(service: GameService, players: int, threads: int) -> None:
           f"p99 {percentile(polls, 0.99):.1f} ms")
 
 
+# --- Over HTTP, against a real server --------------------------------------------------
+
+
+class Connection:
+    """One kept-alive HTTP/1.1 connection, as a browser holds to a site: a request at a
+    time, answers read by their length. Far lighter than a general client, so that the
+    load generator, on the same cores as the server, takes little of them."""
+
+    def __init__(self, url: str) -> None:
+        host, port = url.split("://", 1)[1].rsplit(":", 1)
+        self.host, self.port = host, int(port)
+        self.reader: Any = None
+        self.writer: Any = None
+
+    async def open(self) -> None:
+        import asyncio
+
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    async def request(self, method: str, path: str, key: str,
+                      body: bytes = b"") -> tuple[int, bytes]:
+        """``(status, body)`` of the answer to ``method path`` with this player's key."""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                f"X-Player-Key: {key}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n")
+        self.writer.write(head.encode() + body)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user and system) of process ``pid`` and its children so far."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, total = {pid}, 0.0
+    for _ in range(4):  # the server, its workers and theirs
+        tree |= {child for child, parent in parents.items() if parent in tree}
+    for member in tree:
+        total += times.get(member, 0.0)
+    return total
+
+
+def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None:
+    """The players as web clients (in their own process): names first, then every
+    request at once; the figures go up ``pipe``."""
+    import asyncio
+
+    import httpx2 as httpx
+
+    async def play() -> dict[str, Any]:
+        keys = [f"bench-player-{n:06d}-abcdefghijklmnop" for n in range(players)]
+        limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players)
+        timeout = httpx.Timeout(GIVE_UP)
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=timeout,
+                                     trust_env=False) as setup:
+            gate = asyncio.Semaphore(16)
+
+            async def name(n: int) -> None:
+                async with gate:
+                    answer = await setup.put("/api/me", json={"name": f"Player {n}"},
+                                             headers={"X-Player-Key": keys[n]})
+                    answer.raise_for_status()
+
+            await asyncio.gather(*(name(n) for n in range(players)))
+        # One connection a player, opened before the clock starts (a browser on the
+        # home page has its connection already).
+        clients = [Connection(url) for _ in range(players)]
+        await asyncio.gather(*(c.open() for c in clients))
+        start_gate = asyncio.Event()
+        sent: dict[int, float] = {}
+        seen: dict[int, float] = {}
+        took: list[float] = []
+        asked: list[float] = []
+        errors: dict[str, int] = {}
+
+        async def player(n: int) -> None:
+            client, key = clients[n], keys[n]
+            await start_gate.wait()
+            sent[n] = time.perf_counter()
+            status, body = await client.request("POST", "/api/quick-match", key,
+                                                b'{"rules": "yatzy"}')
+            took.append(time.perf_counter() - sent[n])
+            if status != 202:
+                errors[f"POST {status}"] = errors.get(f"POST {status}", 0) + 1
+                return
+            answer = json.loads(body)
+            if answer["status"] == "matched":  # as the page: to the game at once
+                seen[n] = time.perf_counter()
+                return
+            ticket = answer["ticket"]
+            while time.perf_counter() - sent[n] < GIVE_UP:
+                begin = time.perf_counter()
+                status, body = await client.request("GET", f"/api/quick-match/{ticket}", key)
+                asked.append(time.perf_counter() - begin)
+                if status != 200:
+                    errors[f"GET {status}"] = errors.get(f"GET {status}", 0) + 1
+                elif json.loads(body)["status"] == "matched":
+                    seen[n] = time.perf_counter()
+                    return
+                await asyncio.sleep(POLL)
+
+        tasks = [asyncio.ensure_future(player(n)) for n in range(players)]
+        await asyncio.sleep(0.5)  # every player at the gate
+        ready.set()  # the server's CPU is read now
+        while not go.is_set():
+            await asyncio.sleep(0.01)
+        cpu = time.process_time()
+        start_gate.set()
+        await asyncio.gather(*tasks)
+        cpu = time.process_time() - cpu
+        ready.set()  # and again now
+        for c in clients:
+            c.close()
+        return {"sent": sent, "seen": seen, "took": took, "asked": asked,
+                "errors": errors, "client_cpu": cpu}
+
+    try:
+        import uvloop
+
+        result = uvloop.run(play())
+    except ImportError:
+        result = asyncio.run(play())
+    pipe.send(result)
+    pipe.close()
+
+
+def run_http(players: int, workers: int, db: str) -> None:
+    import multiprocessing
+    import socket
+    import subprocess
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    script = Path(sys.executable).with_name("yatzy")
+    command = [str(script), "serve", "--port", str(port), "--db", db, "--rate", "0",
+               "--pace", "0", "--workers", str(workers)]
+    with tempfile.TemporaryDirectory() as folder:
+        log = (Path(folder) / "server.log").open("wb")
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, cwd=folder,
+                                  env={**os.environ, "YATZY_REDIS_URL": ""})
+        try:
+            import httpx2 as httpx
+
+            for _ in range(600):
+                try:
+                    if httpx.get(f"{url}/readyz", trust_env=False).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+            context = multiprocessing.get_context("spawn")
+            receive, send = context.Pipe(duplex=False)
+            ready, go = context.Event(), context.Event()
+            clients = context.Process(target=http_clients,
+                                      args=(url, players, send, ready, go))
+            clients.start()
+            send.close()
+            ready.wait(GIVE_UP * 2)
+            ready.clear()
+            server_cpu = tree_cpu(server.pid)
+            go.set()
+            ready.wait(GIVE_UP * 2)
+            server_cpu = tree_cpu(server.pid) - server_cpu
+            result = receive.recv()
+            clients.join(30)
+        finally:
+            server.terminate()
+            server.wait(30)
+            log.close()
+    sent, seen = result["sent"], result["seen"]
+    first = min(sent.values())
+    waited = [1000 * (seen[n] - sent[n]) for n in seen]
+    req = [1000 * t for t in result["took"]]
+    polls = [1000 * t for t in result["asked"]]
+    print(f"{players} players over HTTP, {workers} server process(es): {len(seen) // 2} "
+          f"games, {players - len(seen)} not told, {len(polls)} questions, errors "
+          f"{result['errors'] or 0}; the last told {(max(seen.values()) - first):.2f} s "
+          f"after the first request; CPU for the crowd: server {server_cpu:.2f} s, "
+          f"clients {result['client_cpu']:.2f} s")
+    print(f"time to be matched, from the request sent: p50 {percentile(waited, 0.5):.0f} ms, "
+          f"p99 {percentile(waited, 0.99):.0f} ms, max {max(waited):.0f} ms, "
+          f"mean {statistics.fmean(waited):.0f} ms")
+    print(f"one request: p50 {percentile(req, 0.5):.1f} ms, p99 {percentile(req, 0.99):.1f} ms;"
+          f" one question: p50 {percentile(polls, 0.5):.1f} ms, "
+          f"p99 {percentile(polls, 0.99):.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--threads", type=int, default=16)
     parser.add_argument("--postgres", nargs="?", const=os.environ.get(
         "YATZY_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument("--http", action="store_true",
+                        help="the players as web clients of a real yatzy serve")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --http: the server's processes (default 1)")
     args = parser.parse_args()
+    if args.http:
+        if args.postgres:
+            sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+            os.environ["YATZY_TEST_POSTGRES"] = args.postgres
+            from tests.services import postgres_database
+
+            with postgres_database() as url:
+                print(f"PostgreSQL ({args.postgres})")
+                run_http(args.players, args.workers, url)
+            return
+        with tempfile.TemporaryDirectory() as folder:
+            print("SQLite")
+            run_http(args.players, args.workers, str(Path(folder) / "games.sqlite3"))
+        return
     if args.postgres:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
         os.environ["YATZY_TEST_POSTGRES"] = args.postgres

@@ -27,6 +27,7 @@ from yatzy.app.errors import (
 from yatzy.app.quickmatch import (
     OFFER_AFTER,
     STALE,
+    MatchStatus,
     QuickMatch,
     nearest,
     new_ticket,
@@ -205,7 +206,10 @@ def test_requests_that_come_while_one_is_stored_are_stored_together(
         service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sixteen players ask at once: while the first request is stored, the others
     queue, and one transaction stores and pairs them all (then one stores their
-    games); each player gets a ticket, every pair one game."""
+    games); each player gets a ticket, every pair one game. Each request's answer says
+    whether its own batch matched it: all of the second batch (one pairs with the
+    first, who waits alone in the first batch), with the game the question then
+    names."""
     keys = [named(service, n) for n in range(16)]
     repo = service.matches._repo
     batches: list[int] = []
@@ -221,18 +225,24 @@ def test_requests_that_come_while_one_is_stored_are_stored_together(
         return stored(arrivals, **kwargs)
 
     monkeypatch.setattr(repo, "add_tickets", add_tickets)
-    tickets: dict[int, str] = {}
-    threads = [threading.Thread(target=lambda n=n: tickets.__setitem__(
-        n, service.matches.request(keys[n], "yatzy"))) for n in range(16)]
+    asked: dict[int, tuple[str, MatchStatus]] = {}
+    threads = [threading.Thread(target=lambda n=n: asked.__setitem__(
+        n, service.matches.ask(keys[n], "yatzy"))) for n in range(16)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     assert len(batches) == 2 and sum(batches) == 16  # two transactions for sixteen
+    assert sorted(at_once.status for _, at_once in asked.values()) == [
+        "matched"] * 15 + ["waiting"]
     games: dict[str, list[str]] = {}
-    for n, ticket in tickets.items():
+    for n, (ticket, at_once) in asked.items():
         found = service.matches.status(keys[n], ticket)
         assert found.status == "matched" and found.game_id is not None
+        if at_once.status == "matched":
+            assert (at_once.game_id, at_once.seat_token) == (found.game_id, found.seat_token)
+        else:
+            assert at_once.game_id is None and at_once.seat_token is None
         games.setdefault(found.game_id, []).append(f"P{n}")
     assert len(games) == 8
     for game_id, names in games.items():

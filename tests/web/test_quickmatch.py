@@ -161,3 +161,25 @@ def test_after_twenty_seconds_a_computer_is_offered(client: TestClient) -> None:
         {"name": "Ann"}, {"bot": answer["offer"]}]})
     assert created.status_code == 201
     assert not service.load(created.json()["id"]).rated
+
+
+def test_the_request_says_at_once_when_an_opponent_was_waiting(client: TestClient) -> None:
+    """The first to ask waits; the second is matched by its own request, whose answer
+    carries the game and its seat link (no question needed), the same as the question
+    about that ticket then says."""
+    named(client, ANN, "Ann")
+    named(client, BO, "Bo")
+    first = client.post("/api/quick-match", json={"rules": "yatzy"}, headers=me(ANN)).json()
+    assert first == {"ticket": first["ticket"], "status": "waiting", "game": None,
+                     "seat_url": None}
+    second = client.post("/api/quick-match", json={"rules": "yatzy"}, headers=me(BO)).json()
+    assert second["status"] == "matched" and second["game"]
+    asked = status(client, BO, second["ticket"]).json()
+    assert (asked["status"], asked["game"], asked["seat_url"]) == (
+        "matched", second["game"], second["seat_url"])
+    other = status(client, ANN, first["ticket"]).json()
+    assert other["game"] == second["game"] and other["seat_url"] != second["seat_url"]
+    state = client.get(f"/api/games/{second['game']}").json()
+    token = token_of(second["seat_url"]) if state["current_player"] == "Bo" else \
+        token_of(other["seat_url"])
+    assert act(client, second["game"], token, type="roll").status_code == 200

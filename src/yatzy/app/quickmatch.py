@@ -145,6 +145,8 @@ class _Request:
     ready: threading.Event = field(default_factory=threading.Event)
     done: bool = False
     error: Exception | None = None
+    #: The game the ticket was paired into by its own batch, if it was.
+    game_id: str | None = None
 
 
 class QuickMatch:
@@ -164,6 +166,10 @@ class QuickMatch:
     # --- Tickets --------------------------------------------------------------------
 
     def request(self, player_key: str, rules: object) -> str:
+        """The ticket of :meth:`ask` (which see)."""
+        return self.ask(player_key, rules)[0]
+
+    def ask(self, player_key: str, rules: object) -> tuple[str, MatchStatus]:
         """Queue the player of ``player_key`` for a rated game of ``rules`` (a ruleset's
         name, its standard options) and pair them at once if someone waits: the ticket.
         The player needs a display name (:class:`~yatzy.app.errors.NameNeeded`) and
@@ -172,7 +178,12 @@ class QuickMatch:
         The requests that come while others are stored are stored together next: one
         transaction stores their tickets, pairs them as one by one in their order, and
         stores the games of the pairings, so a crowd that asks at once costs a few
-        commits, not two each."""
+        commits, not two each.
+
+        Also where the ticket stands at once, as :meth:`status` would say it: matched
+        (with the game and the holder's seat token) when the same batch paired it,
+        else waiting; so a crowd's every pairing costs one request, not a request and a
+        question."""
         from yatzy.app.players import _standard
 
         mine = _Request(player_key, _standard(rules).name, new_ticket())
@@ -197,7 +208,9 @@ class QuickMatch:
                         self._busy = False
         if mine.error is not None:
             raise mine.error
-        return mine.ticket
+        if mine.game_id is not None:
+            return mine.ticket, MatchStatus(MATCHED, 0.0, mine.game_id, seat_token(mine.ticket))
+        return mine.ticket, MatchStatus(WAITING, 0.0)
 
     def _serve(self, batch: list[_Request]) -> None:
         """Store and pair the tickets of ``batch`` and store the games of its pairings,
@@ -241,6 +254,8 @@ class QuickMatch:
         for (_, request), answer in zip(arrivals, answers, strict=True):
             if isinstance(answer, AlreadyWaiting):
                 request.error = answer
+            elif answer[0].status == MATCHED:
+                request.game_id = answer[0].game_id
 
     @staticmethod
     def _new(request: _Request, player: Player, now: datetime) -> Ticket:

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from yatzy.app.policy import TablePolicy
-from yatzy.app.quickmatch import QuickMatch
+from yatzy.app.quickmatch import MatchStatus, QuickMatch
 from yatzy.web.api import PlayerKey, check_rate, need_key, rooms_of
 from yatzy.web.schemas import ERRORS, QuickMatchIn, QuickMatchOut, TicketOut
 
@@ -32,11 +32,22 @@ async def request_match(body: QuickMatchIn, request: Request,
     options): paired with the next player who asks for the same ruleset, the nearest
     rating first, into one game on server dice whose seats are named after the players.
     The player needs a display name (``PUT /api/me``; 422 without one) and waits with one
-    ticket at most (409). Ask about the ticket with ``GET /api/quick-match/{ticket}``."""
+    ticket at most (409). The answer says at once whether an opponent was found (then
+    with the game and this player's seat link, as ``GET /api/quick-match/{ticket}``
+    gives them); while ``waiting``, ask about the ticket with that ``GET``."""
     await check_rate(request)
     key = need_key(player_key)
-    ticket = await run_in_threadpool(matches_of(request).request, key, body.rules)
-    return {"ticket": ticket}
+    ticket, found = await run_in_threadpool(matches_of(request).ask, key, body.rules)
+    return {"ticket": ticket, **_where(request, found)}
+
+
+def _where(request: Request, found: MatchStatus) -> dict[str, Any]:
+    """``status``, ``game`` and ``seat_url`` of an answer about a ticket."""
+    seat_url = None
+    if found.game_id is not None:
+        base = str(request.base_url).rstrip("/")
+        seat_url = f"{base}/games/{found.game_id}#token={found.seat_token}"
+    return {"status": found.status, "game": found.game_id, "seat_url": seat_url}
 
 
 @router.get("/api/quick-match/{ticket}", response_model=QuickMatchOut, responses=ERRORS,
@@ -54,12 +65,7 @@ async def match_status(ticket: TicketPath, request: Request,
     key = player_key or None
     policy: TablePolicy = request.app.state.policy
     found = await run_in_threadpool(matches_of(request).status, key, ticket, policy.levels)
-    seat_url = None
-    if found.game_id is not None:
-        base = str(request.base_url).rstrip("/")
-        seat_url = f"{base}/games/{found.game_id}#token={found.seat_token}"
-    return {"status": found.status, "game": found.game_id, "seat_url": seat_url,
-            "waited": round(found.waited, 1), "offer": found.offer}
+    return {**_where(request, found), "waited": round(found.waited, 1), "offer": found.offer}
 
 
 @router.delete("/api/quick-match/{ticket}", status_code=204, responses=ERRORS,

@@ -429,9 +429,16 @@ class QuickMatchIn(BaseModel):
 
 
 class TicketOut(BaseModel):
-    """The answer to ``POST /api/quick-match``: the secret ticket to ask about."""
+    """The answer to ``POST /api/quick-match``: the secret ticket to ask about, and
+    where it stands at once (as ``GET /api/quick-match/{ticket}`` would say it)."""
 
     ticket: str
+    status: Literal["waiting", "matched"] = Field(
+        description="matched when an opponent was waiting (or asked at the same moment): "
+                    "then game and seat_url are set and no question is needed")
+    game: str | None = Field(description="The game's id once matched, else null")
+    seat_url: str | None = Field(
+        description="Once matched, this player's own seat link with its token, else null")
 
 
 class QuickMatchOut(BaseModel):

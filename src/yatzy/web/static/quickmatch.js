@@ -38,14 +38,19 @@ function stop() {
   show(false);
 }
 
+// Matched: to this player's seat of the new game.
+function go(answer) {
+  sessionStorage.removeItem(KEPT);
+  $("qm-status").textContent = T.quick_match_found;
+  location.assign(answer.seat_url.replace("#", `?lang=${lang}#`));
+}
+
 async function poll() {
   if (!ticket) return;
   try {
     const answer = await call(`/api/quick-match/${ticket}`);
     if (answer.status === "matched") {
-      sessionStorage.removeItem(KEPT);
-      $("qm-status").textContent = T.quick_match_found;
-      location.assign(answer.seat_url.replace("#", `?lang=${lang}#`));
+      go(answer);
       return;
     }
     if (answer.offer && answer.offer !== offer) {
@@ -69,6 +74,10 @@ $("qm-play").addEventListener("click", async () => {
     const answer = await call("/api/quick-match", { method: "POST", body: JSON.stringify({ rules: $("qm-rules").value }) });
     ticket = answer.ticket;
     sessionStorage.setItem(KEPT, ticket);
+    if (answer.status === "matched") {  // someone was waiting: no question needed
+      go(answer);
+      return;
+    }
     $("qm-status").textContent = T.quick_match_waiting;
     show(true);
     poll();
