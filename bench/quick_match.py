@@ -228,6 +228,7 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
         start_gate = asyncio.Event()
         sent: dict[int, float] = {}
         seen: dict[int, float] = {}
+        game_of: dict[int, str] = {}
         took: list[float] = []
         asked: list[float] = []
         errors: dict[str, int] = {}
@@ -245,6 +246,7 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
             answer = json.loads(body)
             if answer["status"] == "matched":  # as the page: to the game at once
                 seen[n] = time.perf_counter()
+                game_of[n] = answer["game"]
                 return
             ticket = answer["ticket"]
             while time.perf_counter() - sent[n] < GIVE_UP:
@@ -253,8 +255,9 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
                 asked.append(time.perf_counter() - begin)
                 if status != 200:
                     errors[f"GET {status}"] = errors.get(f"GET {status}", 0) + 1
-                elif json.loads(body)["status"] == "matched":
+                elif (answer := json.loads(body))["status"] == "matched":
                     seen[n] = time.perf_counter()
+                    game_of[n] = answer["game"]
                     return
                 await asyncio.sleep(POLL)
 
@@ -270,7 +273,7 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
         ready.set()  # and again now
         for c in clients:
             c.close()
-        return {"sent": sent, "seen": seen, "took": took, "asked": asked,
+        return {"sent": sent, "seen": seen, "game_of": game_of, "took": took, "asked": asked,
                 "errors": errors, "client_cpu": cpu}
 
     try:
@@ -330,14 +333,19 @@ def run_http(players: int, workers: int, db: str) -> None:
             server.wait(30)
             log.close()
     sent, seen = result["sent"], result["seen"]
+    players_of: dict[str, int] = {}
+    for game in result["game_of"].values():
+        players_of[game] = players_of.get(game, 0) + 1
+    assert all(count == 2 for count in players_of.values()), "a game of other than two"
     first = min(sent.values())
     waited = [1000 * (seen[n] - sent[n]) for n in seen]
     req = [1000 * t for t in result["took"]]
     polls = [1000 * t for t in result["asked"]]
-    print(f"{players} players over HTTP, {workers} server process(es): {len(seen) // 2} "
-          f"games, {players - len(seen)} not told, {len(polls)} questions, errors "
-          f"{result['errors'] or 0}; the last told {(max(seen.values()) - first):.2f} s "
-          f"after the first request; CPU for the crowd: server {server_cpu:.2f} s, "
+    print(f"{players} players over HTTP, {workers} server process(es): {len(players_of)} "
+          f"games (two players each), {players - len(seen)} not told, {len(polls)} "
+          f"questions, errors {result['errors'] or 0}; the last told "
+          f"{(max(seen.values()) - first):.2f} s after the first request; "
+          f"CPU for the crowd: server {server_cpu:.2f} s, "
           f"clients {result['client_cpu']:.2f} s")
     print(f"time to be matched, from the request sent: p50 {percentile(waited, 0.5):.0f} ms, "
           f"p99 {percentile(waited, 0.99):.0f} ms, max {max(waited):.0f} ms, "
