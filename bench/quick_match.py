@@ -142,41 +142,6 @@ def run(service: GameService, players: int, threads: int) -> None:
 # --- Over HTTP, against a real server --------------------------------------------------
 
 
-class Connection:
-    """One kept-alive HTTP/1.1 connection, as a browser holds to a site: a request at a
-    time, answers read by their length. Far lighter than a general client, so that the
-    load generator, on the same cores as the server, takes little of them."""
-
-    def __init__(self, url: str) -> None:
-        host, port = url.split("://", 1)[1].rsplit(":", 1)
-        self.host, self.port = host, int(port)
-        self.reader: Any = None
-        self.writer: Any = None
-
-    async def open(self) -> None:
-        import asyncio
-
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-
-    async def request(self, method: str, path: str, key: str,
-                      body: bytes = b"") -> tuple[int, bytes]:
-        """``(status, body)`` of the answer to ``method path`` with this player's key."""
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                f"X-Player-Key: {key}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n")
-        self.writer.write(head.encode() + body)
-        status = int((await self.reader.readline()).split()[1])
-        length = 0
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value)
-        return status, await self.reader.readexactly(length)
-
-    def close(self) -> None:
-        self.writer.close()
-
-
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user and system) of process ``pid`` and its children so far."""
     parents: dict[int, int] = {}
@@ -205,6 +170,7 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
     import asyncio
 
     import httpx2 as httpx
+    from light_http import Connection
 
     async def play() -> dict[str, Any]:
         keys = [f"bench-player-{n:06d}-abcdefghijklmnop" for n in range(players)]
@@ -234,11 +200,11 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
         errors: dict[str, int] = {}
 
         async def player(n: int) -> None:
-            client, key = clients[n], keys[n]
+            client, headers = clients[n], {"X-Player-Key": keys[n]}
             await start_gate.wait()
             sent[n] = time.perf_counter()
-            status, body = await client.request("POST", "/api/quick-match", key,
-                                                b'{"rules": "yatzy"}')
+            status, body = await client.request("POST", "/api/quick-match", headers,
+                                                {"rules": "yatzy"})
             took.append(time.perf_counter() - sent[n])
             if status != 202:
                 errors[f"POST {status}"] = errors.get(f"POST {status}", 0) + 1
@@ -251,7 +217,8 @@ def http_clients(url: str, players: int, pipe: Any, ready: Any, go: Any) -> None
             ticket = answer["ticket"]
             while time.perf_counter() - sent[n] < GIVE_UP:
                 begin = time.perf_counter()
-                status, body = await client.request("GET", f"/api/quick-match/{ticket}", key)
+                status, body = await client.request("GET", f"/api/quick-match/{ticket}",
+                                                    headers)
                 asked.append(time.perf_counter() - begin)
                 if status != 200:
                     errors[f"GET {status}"] = errors.get(f"GET {status}", 0) + 1

@@ -385,11 +385,11 @@ class LoadGenerator:
         self.stats.sent += 1
         self.stats.sent_in_window += 1
         try:
-            answer = await self.http[seat.server].post(
-                f"/api/games/{seat.game.id}/actions", json=action,
-                headers={"Authorization": f"Bearer {seat.token}"})
-            if answer.status_code != 200:
-                self.stats.errors[f"http action: status {answer.status_code}"] += 1
+            status, _ = await self.http[seat.server].request(
+                "POST", f"/api/games/{seat.game.id}/actions",
+                {"Authorization": f"Bearer {seat.token}"}, action)
+            if status != 200:
+                self.stats.errors[f"http action: status {status}"] += 1
                 seat.game.pending.pop(version + 1, None)
         except Exception as error:
             self.stats.errors[f"http action: {type(error).__name__}"] += 1
@@ -438,12 +438,11 @@ class LoadGenerator:
         out["games_created"] = len(self.games)
 
         # Play for --seconds: actions over HTTP (a pool of kept-alive connections, as
-        # many browsers would hold), states over the websockets.
-        self.http = [httpx.AsyncClient(
-            base_url=base, trust_env=False, timeout=30,
-            limits=httpx.Limits(max_connections=PLAY_CONNECTIONS,
-                                max_keepalive_connections=PLAY_CONNECTIONS))
-            for base in self.bases]
+        # many browsers would hold; a light client, so that the load generator takes
+        # little of the cores the servers run on), states over the websockets.
+        from light_http import Pool
+
+        self.http = [Pool(base, PLAY_CONNECTIONS) for base in self.bases]
         cpu_servers, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
         machine = machine_cpu()
         start = time.perf_counter()
@@ -471,7 +470,7 @@ class LoadGenerator:
         while time.perf_counter() < drain_until and any(g.pending for g in self.games):
             await asyncio.sleep(0.05)
         for http in self.http:
-            await http.aclose()
+            http.close()
         late = sum(len(g.pending) for g in self.games)
         if late:
             self.stats.errors["action not seen by every seat in time"] += late
