@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -186,6 +187,24 @@ def test_the_rules_by_filled_bits_are_the_rules_of_the_card(card: Scorecard) -> 
         r, card)
     jokers = rules.jokers_apply_bits(r, filled)
     assert jokers == any(rules.is_joker(r, card, [f] * r.dice_count) for f in range(1, 7))
+    # The tables of every set of filled boxes say the same.
+    assert rules.allowed_bits_table(r)[filled] == bits
+    assert rules.jokers_apply_table(r)[filled] == jokers
+
+
+@pytest.mark.parametrize("rules_set", [
+    ("yatzy", {}), ("yatzy", {"order": "in_order"}), ("yatzy", {"order": "upper_first"}),
+    ("yahtzee", {}), ("yahtzee", {"upper_first": True, "joker": "none"}),
+    ("maxi_yatzy", {"order": "upper_first"})])
+def test_the_tables_of_every_set_of_filled_boxes_are_the_rules_one_by_one(
+        rules_set: tuple[str, dict[str, object]]) -> None:
+    r = yatzy.ruleset(rules_set[0], **rules_set[1])  # type: ignore[arg-type]
+    allowed, jokers = rules.allowed_bits_table(r), rules.jokers_apply_table(r)
+    assert len(allowed) == len(jokers) == 1 << len(r.boxes)
+    step = 1 if len(r.boxes) <= 15 else 97  # Maxi Yatzy's million: every 97th
+    for filled in range(0, 1 << len(r.boxes), step):
+        assert allowed[filled] == rules.allowed_bits(r, filled), filled
+        assert jokers[filled] == rules.jokers_apply_bits(r, filled), filled
 
 
 @st.composite

@@ -17,7 +17,6 @@ capped at the bonus threshold.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -262,7 +261,8 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
 
     ``allowed`` is ``int64`` of shape ``(2**nb,)``, ``five_points`` ``int8`` of shape
     ``(2**nb, 6, nb)`` (``nb`` boxes). Read off :func:`~yatzy.core.rules.allowed_bits`
-    and, where :func:`~yatzy.core.rules.jokers_apply_bits`,
+    (:func:`~yatzy.core.rules.allowed_bits_table`) and, where
+    :func:`~yatzy.core.rules.jokers_apply_bits` (:func:`~yatzy.core.rules.jokers_apply_table`),
     :func:`~yatzy.core.rules.joker_choices` (once per mask each), walking the game
     forward from the empty card; the faces for which Joker rules do not apply score by the
     table (:meth:`Ruleset.scores`) in the allowed boxes, as ``joker_choices`` documents.
@@ -272,8 +272,8 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     seen = np.zeros(1 << nb, dtype=bool)
     seen[0] = True
     index = {name: i for i, name in enumerate(ruleset.boxes)}
-    allowed_bits = partial(rules.allowed_bits, ruleset)
-    jokers_apply = partial(rules.jokers_apply_bits, ruleset)
+    every_allowed = np.array(rules.allowed_bits_table(ruleset), dtype=np.int64)
+    every_joker = np.array(rules.jokers_apply_table(ruleset), dtype=bool)
     # The (mask, face) pairs with Joker rules, and their rows of points (nb per pair).
     joker_at: list[int] = []
     joker_rows: list[int] = []
@@ -281,9 +281,8 @@ def order_tables(ruleset: Ruleset) -> OrderTables:
     bit = 1 << np.arange(nb)
     frontier = np.zeros(1, dtype=np.int64)
     while frontier.size:
-        masks = frontier.tolist()
-        allowed[frontier] = list(map(allowed_bits, masks))
-        for mask in filter(jokers_apply, masks):
+        allowed[frontier] = every_allowed[frontier]
+        for mask in frontier[every_joker[frontier]].tolist():
             card = Scorecard(ruleset, tuple(0 if mask >> i & 1 else None for i in range(nb)))
             for face, options in rules.joker_choices(ruleset, card).items():
                 row = no_points.copy()
