@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, parseDice, shownName } from "../../src/yatzy/web/static/store.js";
+import { announcement, canUndo, isMyTurn, isStale, keptDice, movedOn, namedAsComputer, parseDice, shownName } from "../../src/yatzy/web/static/store.js";
 
 const state = (changes = {}) => ({
   version: 5, steps: 3, current_player: "Ann", phase: "person", held: [], pending: null,
@@ -117,6 +117,14 @@ test("a computer is named in the page's language, a person as given", () => {
   const turn = state({ version: 6, steps: 4, current_player: "CPU hard", names,
                        last: { type: "score", player: "Ann", box: "chance", points: 9 } });
   assert.equal(announcement(state(), turn, "Ann", T, BOXES), "Ann put 9 in Chance. Dator (svår)'s turn");
+});
+
+test("a computer the server names says it is one; a person or a named computer does not", () => {
+  const names = { "CPU hard": "Dator (svår)", Ann: "Ann", Robo: "Robo" };
+  assert.equal(namedAsComputer(state({ names }), "CPU hard"), true);
+  assert.equal(namedAsComputer(state({ names }), "Ann"), false);
+  assert.equal(namedAsComputer(state({ names }), "Robo"), false);  // "Robo (computer) plays"
+  assert.equal(namedAsComputer(state(), "CPU hard"), false);  // a state without names
 });
 
 test("a seat whose clock ran out is the computer's: never its person's turn", () => {

@@ -39,10 +39,22 @@ def test_a_swedish_page_names_the_computer_in_swedish(browser: Browser, base: st
     page.keyboard.press("r")
     boxes = page.locator("#cards button.box" if device is WIDE else "#turn-card button.box")
     expect(boxes.first).to_be_visible(timeout=15_000)
+    # Every status line the page shows from now on.
+    page.evaluate("""() => {
+        window.seenStatus = [];
+        const status = document.getElementById("status");
+        new MutationObserver(() => window.seenStatus.push(status.textContent))
+            .observe(status, { childList: true, characterData: true, subtree: true });
+    }""")
     boxes.first.click()
     if page.locator("#confirm").is_visible():
         page.locator("#confirm button[value=yes]").click()
     expect(page.locator("#notes")).to_contain_text("Dator (svår)", timeout=15_000)
+    expect(page.locator("#status")).to_contain_text("Ann", timeout=15_000)
+    seen = page.evaluate("window.seenStatus")
+    # Its name says it is a computer: not "Dator (svår) (dator) spelar".
+    assert any(line.startswith("Dator (svår) spelar") for line in seen), seen
+    assert not any("(dator)" in line for line in seen), seen
     page.screenshot(path=str(tmp_path / "names.png"))
     # The stored name is untouched: the API still names the seat as it was set up.
     state = page.request.get(f"{base}/api/games/{game_id}?lang=sv").json()

@@ -19,6 +19,8 @@ TEXTS: dict[str, str] = {
     "reroll": N_("Reroll (r)"),
     "turn": N_("{player}'s turn"),
     "computer_plays": N_("{player} (computer) plays"),
+    # A computer whose name says so already ("Computer (hard)").
+    "plays": N_("{player} plays"),
     "round": N_("Round {round} of {rounds}"),
     "game_over": N_("The game is over"),
     "wins": N_("{player} wins!"),
@@ -63,6 +65,7 @@ TEXTS: dict[str, str] = {
     "key_help": N_("1-{dice} hold · Space or R roll · H hint"),
     "points_now": N_("Points if chosen now"),
     "computer_dice": N_("Type the dice {player} (computer) rolls."),
+    "dice_of": N_("Type the dice {player} rolls."),
     "start_game": N_("Start a game"),
     "add_person": N_("Add a person"),
     "add_computer": N_("Add a computer"),

@@ -2,7 +2,7 @@
 // links and the end, all from the server's state as it is (nothing is worked out here).
 import { $, el, fill, pageData } from "./common.js";
 import { renderClock } from "./clock.js";
-import { canUndo, isMyTurn, shownName, view } from "./store.js";
+import { canUndo, isMyTurn, namedAsComputer, shownName, view } from "./store.js";
 
 const T = pageData("texts");
 const BOXES = pageData("boxes");
@@ -82,7 +82,8 @@ export function renderEntry() {
   $("dice-entry").hidden = !(s.dice_mode === "manual" && ((isMyTurn(view.state, view.me) && s.can_roll) || computerDice));
   const kept = computerDice ? s.held.length : s.dice ? view.holds.size : 0;
   const n = s.dice_count - kept;
-  $("dice-label").textContent = computerDice ? fill(T.computer_dice, { player: named(s.current_player) })
+  const computerText = namedAsComputer(s, s.current_player) ? T.dice_of : T.computer_dice;
+  $("dice-label").textContent = computerDice ? fill(computerText, { player: named(s.current_player) })
     : fill(T.type_roll, { player: named(s.current_player), n });
   $("dice-input").placeholder = Array(n).fill("?").join(" ");
 }
@@ -95,7 +96,9 @@ export function render() {
   const waiting = s.phase === "waiting";
   if (s.is_over) status = T.game_over;
   else if (waiting) status = T.table_waiting;
-  else if (s.phase !== "person") status = fill(T.computer_plays, { player: who });
+  else if (s.phase !== "person") {
+    status = fill(namedAsComputer(s, s.current_player) ? T.plays : T.computer_plays, { player: who });
+  }
   else status = fill(T.turn, { player: who });
   if (!s.is_over && !waiting) status += " · " + fill(s.rolls_left === 1 ? T.rolls_left_one : T.rolls_left_many, { n: s.rolls_left });
   if (!s.is_over && s.texts?.saved) status += " · " + s.texts.saved;

@@ -43,6 +43,13 @@ export function shownName(state, player) {
   return state?.names?.[player] ?? player;
 }
 
+// Whether the name shown for ``player`` is the server's name for a computer (such as
+// "Computer (hard)", in the page's language), which says "computer" already.
+export function namedAsComputer(state, player) {
+  const shown = state?.names?.[player];
+  return shown !== undefined && shown !== player;
+}
+
 export function canUndo(state, me, replay = false) {
   return Boolean(!replay && state && me && state.undo_by === me);
 }
