@@ -16,16 +16,22 @@ if not Path(CHROMIUM).exists():
         raise RuntimeError("chromium is required here (apt-get install chromium)")
     pytest.skip("Debian's chromium is not installed (CI installs it)", allow_module_level=True)
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.web.test_browser import PHONE, record_errors, score_best
 
 
-def test_a_whole_maxi_game_against_a_computer_on_a_phone(browser: Browser, base: str) -> None:
+def phone(browser: Browser) -> tuple[BrowserContext, Page, list[str]]:
+    """A 360 px touch phone's page, its uncaught and console errors collected."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
     errors: list[str] = []
     record_errors(page, errors)
+    return context, page, errors
+
+
+def test_a_whole_maxi_game_against_a_computer_on_a_phone(browser: Browser, base: str) -> None:
+    context, page, errors = phone(browser)
     page.goto(f"{base}/?lang=en")
     page.click("#add-computer")
     level = page.locator("#seats select[name=bot]")
@@ -71,13 +77,10 @@ REAL_GAME: list[tuple[str, str, int]] = [
 
 def test_a_whole_maxi_game_with_real_dice_on_a_swedish_phone(browser: Browser,
                                                               base: str) -> None:
-    """The scorepad for real dice: six dice typed, two held and four typed again, the
+    """The scorepad for real dice: six dice typed, four held and two typed again, the
     saved rolls counted, the Swedish pad's names (Kåk, Hus, Torn), and the total of a
     whole game as worked out by hand: upper 126 + bonus 100 + lower 422 = 648."""
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    record_errors(page, errors)
+    context, page, errors = phone(browser)
     page.goto(f"{base}/?lang=sv")
     page.check("input[name=rules][value=maxi_yatzy]")
     page.check("input[name=dice][value=manual]")
