@@ -52,6 +52,51 @@ def test_today_s_offline_challenge_in_a_terminal(tmp_path: Path) -> None:
         assert saved.game.ruleset.name == "yahtzee" and saved.seats[0].name == "Ann"
 
 
+def test_today_s_attempt_left_unfinished_goes_on(tmp_path: Path) -> None:
+    """Quit after a roll, start `yatzy daily` again: the same game, its roll kept (two
+    rolls left, not three), and no second game started."""
+    db = tmp_path / "games.sqlite3"
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
+           "LANG": "en_GB.UTF-8", "YATZY_DB": str(db), "USER": "ann"}
+    for name in ("LC_ALL", "LANGUAGE", "LC_MESSAGES"):
+        env.pop(name, None)
+
+    def session(keys: list[tuple[bytes, bytes]]) -> bytes:
+        """Run `yatzy daily` in a terminal: wait for each text, then press its key."""
+        main_fd, child_fd = pty.openpty()
+        os.set_blocking(main_fd, False)
+        fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        proc = subprocess.Popen([sys.executable, "-m", "yatzy.cli", "daily"], stdin=child_fd,
+                                stdout=child_fd, stderr=child_fd, env=env, close_fds=True,
+                                start_new_session=True)
+        os.close(child_fd)
+        seen = b""
+        try:
+            for text, key in keys:
+                seen += read_until(main_fd, text, 20)
+                os.write(main_fd, key)
+            seen += read_until(main_fd, b"unranked", 10)
+            assert proc.wait(timeout=10) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.close(main_fd)
+        return seen
+
+    first = session([(b"Ones", b"r"), (b"saved", b"q")])
+    assert b"goes on where you left it" not in first
+    with open_service(db) as service:
+        [saved] = service.unfinished()
+        assert saved.game.rolls_left == 2
+    again = session([(b"Ones", b"q")])
+    assert b"Your attempt of today goes on where you left it." in again
+    with open_service(db) as service:
+        [kept] = service.unfinished()
+        assert kept.id == saved.id and kept.game.rolls_left == 2
+        assert kept.game.dice == saved.game.dice
+
+
 def test_without_a_terminal_it_says_so(tmp_path: Path) -> None:
     env = {**os.environ, "LANG": "C.UTF-8", "YATZY_DB": str(tmp_path / "x.sqlite3")}
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):

@@ -46,6 +46,7 @@ def register(subparsers: Any, t: Translator) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start today's offline challenge in the terminal game."""
+    from yatzy.app import SavedGame
     from yatzy.app.players import offline_seed
     from yatzy.bootstrap import open_service
     from yatzy.cli.play import default_name
@@ -67,11 +68,18 @@ def run(args: argparse.Namespace) -> int:
     note = t._("The daily challenge of {day}, offline: unranked, the same dice for everyone"
                " who plays it offline today.", day=day.isoformat())
     print(note)
-    setup = GameSetup(rules, parse_seats(default_name(t, os.environ), ()), "auto", "seat",
-                      offline_seed(rules.name, day))
+    seats = parse_seats(default_name(t, os.environ), ())
+    seed = offline_seed(rules.name, day)
+    setup = GameSetup(rules, seats, "auto", "seat", seed)
     service = open_service(args.db)
-    app = YatzyApp(service, lang=t.lang, setup=setup)
     try:
+        # Today's attempt left unfinished is played on, not started again.
+        kept = next((saved for saved in service.unfinished() if isinstance(saved, SavedGame)
+                     and saved.game.seed == seed and saved.game.ruleset == rules
+                     and [seat.name for seat in saved.seats] == [seats[0].name]), None)
+        if kept is not None:
+            print(t._("Your attempt of today goes on where you left it."))
+        app = YatzyApp(service, lang=t.lang, setup=setup, game=kept)
         app.run()
     finally:
         service.close()

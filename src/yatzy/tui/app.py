@@ -93,9 +93,13 @@ class YatzyApp(App[None]):
         resume: bool = False,
         fast: bool = False,
         bot_seed: int | None = None,
+        game: SavedGame | None = None,
     ) -> None:
+        """``setup`` starts a new game (the set-up screen without it), ``resume`` lists
+        the unfinished ones, ``game`` plays that saved game on."""
         super().__init__()
         self.service = service
+        self.game = game
         self.t = translator(lang)
         self.setup = setup
         self.resume = resume
@@ -111,7 +115,9 @@ class YatzyApp(App[None]):
     # --- Screens ---------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.resume:
+        if self.game is not None:
+            self.resume_game(self.game)
+        elif self.resume:
             self.show_resume()
         elif self.setup is not None:
             self.start_game(self.setup)
