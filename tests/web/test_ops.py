@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,41 @@ def test_readyz_says_503_while_postgresql_refuses_and_ready_when_it_is_back(
         finally:
             process.kill()
             process.wait(timeout=10)
+
+
+def test_readyz_gives_the_database_and_redis_a_budget_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis answering too slowly must not make the database look down: each check has
+    its own budget, asked at the same time (one budget for both said 503, not ready)."""
+    from yatzy.web import ops
+
+    monkeypatch.setattr(ops, "READY_TIMEOUT", 0.5)
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        url = f"redis://127.0.0.1:{bound.getsockname()[1]}/0"
+        service = open_service(tmp_path / "g.sqlite3", follow=True, redis=url)
+        slow_database = threading.Event()
+
+        def database_ready() -> bool:
+            if slow_database.is_set():
+                time.sleep(2)
+            return True
+
+        def feed_reachable() -> dict[str, bool]:
+            time.sleep(2)  # past the budget
+            return {"redis": True}
+
+        monkeypatch.setattr(service, "database_ready", database_ready)
+        monkeypatch.setattr(service, "feed_reachable", feed_reachable)
+        with TestClient(create_app(service, Settings(pace=0, prepare=()))) as client:
+            began = time.monotonic()
+            ready = client.get("/readyz")
+            assert ready.status_code == 200, ready.text
+            assert ready.json() == {"status": "degraded",
+                                    "checks": {"database": "ok", "redis": "down"}}
+            assert time.monotonic() - began < 1.5  # both within the one budget of 0.5 s
+            slow_database.set()
+            assert client.get("/readyz").status_code == 503  # the database too slow
 
 
 def test_readyz_is_ready_but_degraded_while_redis_does_not_answer(tmp_path: Path) -> None:

@@ -74,9 +74,12 @@ class ChangeFeed(Protocol):
         raises is logged and does not stop the others."""
         ...
 
+    #: The services beyond the database that the feed needs (``("redis",)``).
+    services: tuple[str, ...]
+
     def reachable(self) -> dict[str, bool]:
-        """Each service beyond the database that the feed needs, and whether it answers
-        now (``{"redis": True}``); empty for a feed that needs none."""
+        """Each of :attr:`services` and whether it answers now (``{"redis": True}``);
+        empty for a feed that needs none."""
         ...
 
     def close(self) -> None:
@@ -148,8 +151,10 @@ class LocalFeed:
 
         return unsubscribe
 
+    services: tuple[str, ...] = ()  # nothing beyond the database
+
     def reachable(self) -> dict[str, bool]:
-        return {}  # nothing beyond the database
+        return {}
 
     def close(self) -> None:
         with self._lock:

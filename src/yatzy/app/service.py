@@ -922,12 +922,24 @@ class GameService:
     def readiness(self) -> dict[str, bool]:
         """What the service needs and whether each answers now: ``"database"`` (one
         cheap question to the store), and the feed's own services (``"redis"``)."""
+        return {"database": self.database_ready(), **self.feed_reachable()}
+
+    def database_ready(self) -> bool:
+        """Whether the store answers one cheap question now (of :meth:`readiness`)."""
         try:
             self._repo.ping()
-            database = True
         except StorageError:
-            database = False
-        return {"database": database, **self._feed.reachable()}
+            return False
+        return True
+
+    def feed_reachable(self) -> dict[str, bool]:
+        """Each service the feed needs beyond the database and whether it answers now
+        (of :meth:`readiness`; empty for a feed that needs none)."""
+        return self._feed.reachable()
+
+    def feed_services(self) -> tuple[str, ...]:
+        """The names :meth:`feed_reachable` answers for, without asking them."""
+        return self._feed.services
 
     # --- Lifetime -------------------------------------------------------------------
 

@@ -211,6 +211,8 @@ class RedisFeed(StoreFeed):
         """True while the feed listens on Redis."""
         return self._subscribed.is_set()
 
+    services: tuple[str, ...] = ("redis",)
+
     def reachable(self) -> dict[str, bool]:
         try:
             answered = bool(self._client.ping())
