@@ -5,12 +5,14 @@
 Prints, for Scandinavian Yatzy and Yahtzee, what a user meets: ``yatzy solve`` in a
 fresh process with no table cached (wall time from spawn to exit, start-up included, and
 its peak memory), the median of ``--runs`` builds in one process, loading a cached
-table, the peak memory of a process that loads a table and advises, the median time of
-``Strategy.advise(game)`` on positions of random games after a first roll (a state not
-seen before, and the same state again), optimal simulation speed, and ``yatzy simulate
--n 1000000`` from the command line. The same figures for ``yatzy-solver`` come from its
-own virtual environment (``bench/.venv-ref``, created on first use), with the ratios of
-the same run; also how long the C extension takes to compile (once, at install).
+table, the peak memory of a process that builds a table and of one that loads a table and
+advises (each also as what it adds to the process with the library and its solver
+imported), the median time of ``Strategy.advise(game)`` on positions of random games
+after a first roll (a state not seen before, and the same state again), optimal
+simulation speed, and ``yatzy simulate -n 1000000`` from the command line. The same
+figures for ``yatzy-solver`` come from its own virtual environment (``bench/.venv-ref``,
+created on first use), with the ratios of the same run; also how long the C extension
+takes to compile (once, at install).
 
 Each figure is measured in a fresh child process so that peak memory and first calls
 are honest. Not part of ``make test``.
@@ -45,6 +47,9 @@ import yatzy
 from yatzy.solver import policy
 from yatzy.solver.simulate import simulate
 out = {"import_seconds": time.perf_counter() - t0}
+# The process with the library and its solver imported (numpy with it), before any
+# table: what a loaded or built table adds is measured from here.
+out["base_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 r = yatzy.ruleset(args["rules"], **args.get("options", {}))
 what = args["what"]
 
@@ -70,6 +75,8 @@ if what == "builds":
         t = time.perf_counter()
         s = policy.strategy(r, cache=False)
         times.append(time.perf_counter() - t)
+        if len(times) == 1:  # one build in a fresh process (later ones overlap the last)
+            out["first_build_peak_mb"] = peak_mb()
     out["times"] = times
     out["expected_score"] = s.expected_score
     out["states"] = s.state_count
@@ -294,6 +301,8 @@ def measure(runs: int, games: int, reference: bool, rules: str | None = None
                 "solve_peak_mb": solve_mb,
                 "load": load["seconds"],
                 "loaded_peak_mb": loaded["peak_mb"],
+                "base_mb": loaded["base_mb"],
+                "build_peak_mb": builds["first_build_peak_mb"],
                 "advise_cold_us": advise["cold_us"],
                 "advise_warm_us": advise["warm_us"],
                 "games_per_second": sim["games_per_second"],
@@ -358,9 +367,15 @@ def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float) 
             r and r["fresh_build"], ".2f")
         add(g, "peak memory of that (MB)", o["solve_peak_mb"], r and r["fresh_peak_mb"],
             ".0f")
+        add(g, "peak memory, one build in a fresh process (MB)", o["build_peak_mb"],
+            None, ".0f")
+        add(g, "of which the build, over the library imported (MB)",
+            o["build_peak_mb"] - o["base_mb"], None, ".0f")
         add(g, "load cached table (s)", o["load"], None, ".3f")
         add(g, "peak memory, table loaded and advising (MB)", o["loaded_peak_mb"], None,
             ".0f")
+        add(g, "of which the loaded table, over the library imported (MB)",
+            o["loaded_peak_mb"] - o["base_mb"], None, ".0f")
         add(g, "`advise(game)`, new state (µs)", o["advise_cold_us"], r and r["advise_us"],
             ".1f")
         add(g, "`advise(game)`, same state (µs)", o["advise_warm_us"], r and r["advise_us"],
