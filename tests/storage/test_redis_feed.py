@@ -18,6 +18,7 @@ import yatzy
 from tests.services import redis_url
 from yatzy.app import GameService, Seat
 from yatzy.app.events import Event
+from yatzy.app.feed import Presence
 from yatzy.bootstrap import open_service
 from yatzy.storage.redis_feed import RedisFeed, event_key
 from yatzy.storage.repository import SqlGameRepository
@@ -126,3 +127,40 @@ def test_while_redis_is_lost_the_change_log_carries_the_changes_once(
     time.sleep(1.5)
     keys = heard.keys()
     assert len(keys) == len(set(keys)) == 12
+
+
+def test_presence_goes_to_the_other_processes_and_bad_news_is_dropped(
+        pair: tuple[GameService, RedisFeed, GameService, RedisFeed],
+        url: str) -> None:
+    """A seat connected in one process is news for the other (with who says it and for
+    how long), never for itself; a message that is no news is logged and dropped, and
+    what comes after it still arrives."""
+    a, feed_a, b, feed_b = pair
+    heard_a: list[Presence] = []
+    heard_b: list[Presence] = []
+    a.subscribe_presence(heard_a.append)
+    stop_b = b.subscribe_presence(heard_b.append)
+    a.announce("g1", "Ann", True, 30.0)
+    deadline = time.monotonic() + 2
+    while not heard_b:
+        assert time.monotonic() < deadline, "the news did not come"
+        time.sleep(0.005)
+    assert heard_b == [Presence("g1", "Ann", True, 30.0, feed_a.origin)]
+    # Not presence, or not whole: dropped.
+    client = redis.Redis.from_url(url)
+    channel = feed_b._channel
+    client.publish(channel, b'{"origin": "x", "presence": {"game_id": "g1"}}')
+    client.publish(channel, b'{"origin": "x", "presence": "no"}')
+    client.close()
+    b.announce("g1", "Bo", False, 30.0)
+    deadline = time.monotonic() + 2
+    while not heard_a:
+        assert time.monotonic() < deadline, "the news did not come"
+        time.sleep(0.005)
+    time.sleep(0.1)
+    assert heard_a == [Presence("g1", "Bo", False, 30.0, feed_b.origin)]
+    assert heard_b == [Presence("g1", "Ann", True, 30.0, feed_a.origin)]  # not its own
+    stop_b()
+    a.announce("g1", "Ann", False, 30.0)
+    time.sleep(0.2)
+    assert len(heard_b) == 1  # unsubscribed

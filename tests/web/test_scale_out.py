@@ -405,3 +405,48 @@ def test_the_last_seat_of_a_public_table_through_two_servers(tmp_path: Path) -> 
                 client.close()
         print(f"\nlast seat through A and B at once, 20 races: seated through A "
               f"{seated_through[0]}, through B {seated_through[1]}")
+
+
+def seats_online(socket: Any, want: dict[str, bool], timeout: float) -> float:
+    """Read ``socket`` until a state says each seat of ``want`` is connected or not as
+    it says; returns when (else the assertion, with the last seen)."""
+    deadline = time.monotonic() + timeout
+    seen: dict[str, bool] = {}
+    while time.monotonic() < deadline:
+        try:
+            message = json.loads(socket.recv(timeout=max(0.01, deadline - time.monotonic())))
+        except TimeoutError:
+            break
+        if message["type"] == "state":
+            seen = {seat["name"]: seat["connected"] for seat in message["state"]["seats"]}
+            if seen == want:
+                return time.monotonic()
+    raise AssertionError(f"never {want} in {timeout} s (last seen {seen})")
+
+
+def test_a_seat_connected_to_the_other_server_shows_online(tmp_path: Path) -> None:
+    """Ann's seat talks to A, Bo's to B: each sees the other online (the news travels
+    through Redis), and Bo leaving B shows him offline on A at once; a watcher on A sees
+    both seats as they are."""
+    url = redis_url()
+    with postgres_database() as db, two_servers(db, url, tmp_path) as (a, b):
+        created = new_game(a)
+        game_id = created["id"]
+        tokens = {seat["name"]: seat["token"] for seat in created["seats"]}
+
+        def seat_url(base: str, name: str) -> str:
+            return base.replace("http", "ws", 1) + f"/ws/games/{game_id}?token={tokens[name]}"
+
+        with connect(seat_url(a, "Ann"), open_timeout=10) as ann:
+            seats_online(ann, {"Ann": True, "Bo": False}, 10)
+            with connect(seat_url(b, "Bo"), open_timeout=10) as bo:
+                seats_online(bo, {"Ann": True, "Bo": True}, 5)  # B heard of Ann on A
+                joined = time.monotonic()
+                seats_online(ann, {"Ann": True, "Bo": True}, 5)  # A hears of Bo on B
+                assert time.monotonic() - joined < 2
+                watch = a.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+                with connect(watch, open_timeout=10) as watcher:
+                    seats_online(watcher, {"Ann": True, "Bo": True}, 5)
+            left = time.monotonic()
+            seats_online(ann, {"Ann": True, "Bo": False}, 5)
+            assert time.monotonic() - left < 2  # told, not waited out

@@ -60,6 +60,22 @@ READ_LIMIT = 500
 LOOK_BACK = 64
 
 
+@dataclass(frozen=True)
+class Presence:
+    """Whether a seat of a game has a connection in the process ``origin``: news that
+    holds for ``ttl`` seconds unless told again (a process killed says nothing more, and
+    its seats stop counting). Not a change of the game: never stored, only passed on."""
+
+    game_id: str
+    seat: str
+    connected: bool
+    ttl: float
+    origin: str = ""
+
+
+PresenceSubscriber = Callable[[Presence], object]
+
+
 class ChangeFeed(Protocol):
     """Where the game service publishes its changes and everyone else subscribes."""
 
@@ -72,6 +88,16 @@ class ChangeFeed(Protocol):
         """Call ``callback(event)`` for each change (``others_only``: only for those
         other processes made); returns a function that unsubscribes. A callback that
         raises is logged and does not stop the others."""
+        ...
+
+    def announce(self, presence: Presence) -> None:
+        """Tell the other processes that a seat of a game has a connection here, or no
+        longer has one (a feed that reaches no other process at once drops it)."""
+        ...
+
+    def subscribe_presence(self, callback: PresenceSubscriber) -> Callable[[], None]:
+        """Call ``callback(presence)`` for what the other processes announce (never, for
+        a feed that reaches none at once); returns a function that unsubscribes."""
         ...
 
     #: The services beyond the database that the feed needs (``("redis",)``).
@@ -150,6 +176,13 @@ class LocalFeed:
                     self._subscribers.remove(entry)
 
         return unsubscribe
+
+    def announce(self, presence: Presence) -> None:
+        """Nothing: no other process hears this feed at once (processes that share only
+        the database show their own connections)."""
+
+    def subscribe_presence(self, callback: PresenceSubscriber) -> Callable[[], None]:
+        return lambda: None  # nothing ever comes
 
     services: tuple[str, ...] = ()  # nothing beyond the database
 

@@ -60,7 +60,14 @@ from yatzy.app.events import (
     TableRated,
     TurnsHandedOver,
 )
-from yatzy.app.feed import ChangeFeed, LocalFeed, StoreFeed, Subscriber
+from yatzy.app.feed import (
+    ChangeFeed,
+    LocalFeed,
+    Presence,
+    PresenceSubscriber,
+    StoreFeed,
+    Subscriber,
+)
 from yatzy.app.players import PlayerService
 from yatzy.app.ports import GameRepository, Lease, LeaseStore, NewGame, RulesFilter
 from yatzy.app.profiles import ProfileService
@@ -861,6 +868,17 @@ class GameService:
         that raises is logged and does not undo the change or stop the other
         callbacks."""
         return self._feed.subscribe(callback, others_only=others_only)
+
+    def announce(self, game_id: str, seat: str, connected: bool, ttl: float) -> None:
+        """Tell the other processes (through a feed that reaches them at once) that
+        ``seat`` of ``game_id`` has a connection here, or no longer has one; the news
+        holds ``ttl`` seconds unless told again."""
+        self._feed.announce(Presence(game_id, seat, connected, ttl))
+
+    def subscribe_presence(self, callback: PresenceSubscriber) -> Callable[[], None]:
+        """Call ``callback(presence)`` with what the other processes announce (on the
+        feed's thread); returns a function that unsubscribes."""
+        return self._feed.subscribe_presence(callback)
 
     def _publish(self, event: Event) -> None:
         self._feed.publish(event)

@@ -23,6 +23,7 @@ import logging
 import queue
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -31,7 +32,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from yatzy.app.events import Event, event_from_dict
-from yatzy.app.feed import ChangeLog, StoreFeed
+from yatzy.app.feed import ChangeLog, Presence, PresenceSubscriber, StoreFeed
 from yatzy.storage.engine import json_text
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,8 @@ class RedisFeed(StoreFeed):
         self._delivered: set[tuple[str, str, int]] = set()
         self._delivered_order: deque[tuple[str, str, int]] = deque()
         self._delivered_lock = threading.Lock()
-        self._outbox: queue.Queue[Event | None] = queue.Queue(OUTBOX)
+        self._outbox: queue.Queue[Event | Presence | None] = queue.Queue(OUTBOX)
+        self._presence_subscribers: list[PresenceSubscriber] = []
         super().__init__(changes, **store)
         self._threads = [
             threading.Thread(target=self._listen, name="yatzy-redis-in", daemon=True),
@@ -107,6 +109,30 @@ class RedisFeed(StoreFeed):
         # Redis far behind (the queue full): the other processes read it from the log.
         with contextlib.suppress(queue.Full):
             self._outbox.put_nowait(event)
+
+    def announce(self, presence: Presence) -> None:
+        # Redis far behind: the news is lost; the next heartbeat tells it again.
+        with contextlib.suppress(queue.Full):
+            self._outbox.put_nowait(presence)
+
+    def subscribe_presence(self, callback: PresenceSubscriber) -> Callable[[], None]:
+        with self._lock:
+            self._presence_subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._presence_subscribers:
+                    self._presence_subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _message(self, item: Event | Presence) -> str:
+        """What goes on the channel for ``item``."""
+        if isinstance(item, Presence):
+            return json_text({"origin": self.origin, "presence": {
+                "game_id": item.game_id, "seat": item.seat, "connected": item.connected,
+                "ttl": item.ttl}})
+        return json_text({"origin": self.origin, "event": item.to_dict()})
 
     def _send(self) -> None:
         """Send the queued events to Redis, a batch a round trip."""
@@ -130,9 +156,8 @@ class RedisFeed(StoreFeed):
                 continue  # Redis is away: the others read these from the log
             try:
                 pipeline = self._client.pipeline(transaction=False)
-                for event in batch:
-                    pipeline.publish(self._channel, json_text(
-                        {"origin": self.origin, "event": event.to_dict()}))
+                for item in batch:
+                    pipeline.publish(self._channel, self._message(item))
                 pipeline.execute()
             except (redis.RedisError, OSError) as exc:
                 log.warning("Publishing %d changes on Redis failed (the others read them "
@@ -183,12 +208,26 @@ class RedisFeed(StoreFeed):
             message = orjson.loads(data)
             if message.get("origin") == self.origin:
                 return  # this process's own: delivered when it was stored
+            if "presence" in message:
+                self._heard_presence(message["origin"], message["presence"])
+                return
             event = event_from_dict(message.get("event"))
-        except (ValueError, AttributeError, TypeError):
+        except (ValueError, AttributeError, TypeError, KeyError):
             log.warning("A message on %s is no change: %.200r", self._channel, data)
             return
         if self._fresh(event):
             self._deliver(event, here=False)
+
+    def _heard_presence(self, origin: object, news: dict[str, Any]) -> None:
+        presence = Presence(str(news["game_id"]), str(news["seat"]), bool(news["connected"]),
+                            float(news["ttl"]), str(origin))
+        with self._lock:
+            subscribers = list(self._presence_subscribers)
+        for callback in subscribers:
+            try:
+                callback(presence)
+            except Exception:
+                log.exception("A presence subscriber failed")
 
     def _fresh(self, event: Event) -> bool:
         key = event_key(event)

@@ -15,13 +15,15 @@ import contextlib
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
 
+from yatzy.app.feed import Presence
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
 from yatzy.app.session import LEASE, GameSession, Note, Runner, executor_runner
@@ -60,6 +62,10 @@ T = TypeVar("T")
 QUEUE = 64
 #: Seconds one message may take to go out before the connection is dropped.
 SEND_TIMEOUT = 10.0
+#: Seconds between two announcements of the seats connected to this process, and how
+#: long the others count them without hearing again (a process killed says nothing).
+HEARTBEAT = 10.0
+PRESENCE_TTL = 30.0
 
 
 @dataclass(eq=False)
@@ -127,9 +133,16 @@ class Room:
         """The game as stored."""
         return self.session.saved
 
-    def connected(self) -> frozenset[str]:
-        """The seats with an open connection."""
+    #: The seats with a connection in another process (as the change feed says).
+    elsewhere: frozenset[str] = frozenset()
+
+    def here(self) -> frozenset[str]:
+        """The seats with an open connection to this process."""
         return frozenset(lst.seat for lst in self.listeners if lst.seat is not None)
+
+    def connected(self) -> frozenset[str]:
+        """The seats with an open connection, here or in another process."""
+        return self.here() | self.elsewhere
 
     def state(self, lang: str | None = None) -> dict[str, Any]:
         """The game's state; with ``lang``, plus texts in that language. Shared with
@@ -202,6 +215,13 @@ class Rooms:
                                  computer_played=computer_played, lease=lease,
                                  sweep=True)
         self._rooms: dict[str, Room] = {}
+        #: What the other processes say: game -> seat -> process -> until when
+        #: (``time.monotonic()``) the seat counts as connected there.
+        self._remote: dict[str, dict[str, dict[str, float]]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop_presence: Callable[[], None] | None = None
+        self._beating: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Future[None]] = set()
 
     @property
     def pace(self) -> float:
@@ -209,15 +229,86 @@ class Rooms:
         return self.sessions.pace
 
     def start(self) -> None:
-        """Follow the changes other processes make (on the server's loop)."""
+        """Follow the changes other processes make, and which seats have a connection
+        there (on the server's loop)."""
         self.sessions.start()
+        self._loop = asyncio.get_running_loop()
+        self._stop_presence = self.service.subscribe_presence(self._heard_presence)
+        self._beating = asyncio.create_task(self._beat())
+
+    # --- Connections in other processes ----------------------------------------------
+
+    def _heard_presence(self, presence: Presence) -> None:
+        """Another process's news (on the feed's thread): handed to the loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closing meanwhile
+                loop.call_soon_threadsafe(self._presence, presence)
+
+    def _presence(self, presence: Presence) -> None:
+        seats = self._remote.setdefault(presence.game_id, {})
+        where = seats.setdefault(presence.seat, {})
+        if presence.connected:
+            where[presence.origin] = time.monotonic() + presence.ttl
+        else:
+            where.pop(presence.origin, None)
+        self._recount(presence.game_id)
+
+    def _elsewhere(self, game_id: str) -> frozenset[str]:
+        """The seats of ``game_id`` with a connection in another process now (news
+        that has run out forgotten)."""
+        seats = self._remote.get(game_id)
+        if not seats:
+            return frozenset()
+        now = time.monotonic()
+        for seat, where in list(seats.items()):
+            for origin in [o for o, until in where.items() if until <= now]:
+                del where[origin]
+            if not where:
+                del seats[seat]
+        if not seats:
+            del self._remote[game_id]
+        return frozenset(seats)
+
+    def _recount(self, game_id: str) -> None:
+        """Show the seats of ``game_id`` that came or went elsewhere to its listeners."""
+        elsewhere = self._elsewhere(game_id)
+        room = self._rooms.get(game_id)
+        if room is None or room.elsewhere == elsewhere:
+            return
+        before = room.connected()
+        room.elsewhere = elsewhere
+        after = room.connected()
+        for seat in sorted(before ^ after):
+            self._send_soon(self.broadcast(room, {"type": "presence", "seat": seat,
+                                                   "connected": seat in after}))
+
+    def _send_soon(self, sending: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(sending)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    def _announce(self, room: Room, seat: str, connected: bool) -> None:
+        self.service.announce(room.saved.id, seat, connected, PRESENCE_TTL)
+
+    async def _beat(self) -> None:
+        """Say again every :data:`HEARTBEAT` seconds which seats have a connection here
+        (news that stops, from a process killed, runs out after :data:`PRESENCE_TTL`),
+        and forget what has run out of the others' news."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            for room in list(self._rooms.values()):
+                for seat in room.here():
+                    self._announce(room, seat, True)
+            for game_id in list(self._remote):
+                self._recount(game_id)
 
     def _room(self, session: GameSession) -> Room:
         """The room of ``session`` (a new one for a session opened again)."""
         game_id = session.saved.id
         room = self._rooms.get(game_id)
         if room is None or room.session is not session:
-            room = Room(session)
+            room = Room(session, elsewhere=self._elsewhere(game_id))
             room.unwatch = session.watch(lambda note: self._noted(room, note))
             self._rooms[game_id] = room
             if len(self._rooms) > len(self.sessions):
@@ -285,6 +376,7 @@ class Rooms:
         room.listeners.add(listener)
         listener.offer(state_message(room, listener.lang))
         if listener.seat is not None:
+            self._announce(room, listener.seat, True)
             await self.broadcast(room, {"type": "presence", "seat": listener.seat,
                                         "connected": True})
         return release
@@ -292,12 +384,22 @@ class Rooms:
     async def leave(self, room: Room, listener: Listener) -> None:
         """A connection closed."""
         room.listeners.discard(listener)
-        if listener.seat is not None and listener.seat not in room.connected():
-            await self.broadcast(room, {"type": "presence", "seat": listener.seat,
-                                        "connected": False})
+        if listener.seat is not None and listener.seat not in room.here():
+            self._announce(room, listener.seat, False)
+            if listener.seat not in room.connected():  # nor connected elsewhere
+                await self.broadcast(room, {"type": "presence", "seat": listener.seat,
+                                            "connected": False})
 
     async def close(self) -> None:
-        """Stop every computer's task (at shutdown), then the database threads."""
+        """Stop every computer's task (at shutdown), then the database threads; the
+        other processes are told that this one's connections are gone."""
+        if self._beating is not None:
+            self._beating.cancel()
+        if self._stop_presence is not None:
+            self._stop_presence()
+        for room in list(self._rooms.values()):
+            for seat in room.here():
+                self._announce(room, seat, False)
         await self.sessions.close()
         self._executor.shutdown(wait=True)
 
