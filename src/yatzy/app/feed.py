@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from yatzy.app.errors import StorageError
 from yatzy.app.events import Event, event_from_dict
@@ -45,6 +45,7 @@ from yatzy.app.events import Event, event_from_dict
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[Event], object]
+T = TypeVar("T")
 
 #: Seconds between two reads of the change log: a change made elsewhere reaches the
 #: subscribers within about this time.
@@ -143,6 +144,19 @@ class ChangeLog(Protocol):
         ...
 
 
+def subscription(lock: threading.Lock, subscribers: list[T], entry: T) -> Callable[[], None]:
+    """Add ``entry`` to ``subscribers`` (under ``lock``); returns what takes it out."""
+    with lock:
+        subscribers.append(entry)
+
+    def unsubscribe() -> None:
+        with lock:
+            if entry in subscribers:
+                subscribers.remove(entry)
+
+    return unsubscribe
+
+
 class LocalFeed:
     """The changes of this process, delivered at once on the thread that stored them."""
 
@@ -166,16 +180,7 @@ class LocalFeed:
 
     def subscribe(self, callback: Subscriber, *, others_only: bool = False
                   ) -> Callable[[], None]:
-        entry = (callback, others_only)
-        with self._lock:
-            self._subscribers.append(entry)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if entry in self._subscribers:
-                    self._subscribers.remove(entry)
-
-        return unsubscribe
+        return subscription(self._lock, self._subscribers, (callback, others_only))
 
     def announce(self, presence: Presence) -> None:
         """Nothing: no other process hears this feed at once (processes that share only

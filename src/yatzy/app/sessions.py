@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import TypeVar
 
 from yatzy.app.errors import GameNotFound
 from yatzy.app.events import Event
@@ -35,12 +36,22 @@ from yatzy.app.table import Table
 from yatzy.core.actions import Action
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Sessions kept in memory before idle ones are dropped (they reopen from the store).
 MAX_IDLE = 2000
 #: Seconds between two looks for rated games whose clock ran out unwatched.
 SWEEP = 5.0
 
+
+
+def call_on_loop(loop: asyncio.AbstractEventLoop | None, callback: Callable[[T], object],
+                 arg: T) -> None:
+    """``callback(arg)`` on ``loop``, from another thread (a feed's): nothing when there
+    is no loop, or it is closed or closing."""
+    if loop is not None and not loop.is_closed():
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            loop.call_soon_threadsafe(callback, arg)
 
 class Sessions:
     """The sessions of this process; :meth:`start` them on the loop they live on."""
@@ -259,10 +270,7 @@ class Sessions:
 
     def _heard(self, event: Event) -> None:
         """From the feed's thread: another process changed a game."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):  # the loop is closing
-                loop.call_soon_threadsafe(self._refresh, event)
+        call_on_loop(self._loop, self._refresh, event)
 
     def _refresh(self, event: Event) -> None:
         session = self._sessions.get(event.game_id)

@@ -32,7 +32,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from yatzy.app.events import Event, event_from_dict
-from yatzy.app.feed import ChangeLog, Presence, PresenceSubscriber, StoreFeed
+from yatzy.app.feed import ChangeLog, Presence, PresenceSubscriber, StoreFeed, subscription
 from yatzy.storage.engine import json_text
 
 log = logging.getLogger(__name__)
@@ -116,15 +116,7 @@ class RedisFeed(StoreFeed):
             self._outbox.put_nowait(presence)
 
     def subscribe_presence(self, callback: PresenceSubscriber) -> Callable[[], None]:
-        with self._lock:
-            self._presence_subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._presence_subscribers:
-                    self._presence_subscribers.remove(callback)
-
-        return unsubscribe
+        return subscription(self._lock, self._presence_subscribers, callback)
 
     def _message(self, item: Event | Presence) -> str:
         """What goes on the channel for ``item``."""

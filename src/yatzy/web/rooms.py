@@ -27,7 +27,7 @@ from yatzy.app.feed import Presence
 from yatzy.app.saved import SavedGame
 from yatzy.app.service import GameService
 from yatzy.app.session import LEASE, GameSession, Note, Runner, executor_runner
-from yatzy.app.sessions import Sessions
+from yatzy.app.sessions import Sessions, call_on_loop
 from yatzy.app.table import Table
 from yatzy.core.actions import Action
 from yatzy.core.game import Game
@@ -240,10 +240,7 @@ class Rooms:
 
     def _heard_presence(self, presence: Presence) -> None:
         """Another process's news (on the feed's thread): handed to the loop."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):  # the loop closing meanwhile
-                loop.call_soon_threadsafe(self._presence, presence)
+        call_on_loop(self._loop, self._presence, presence)
 
     def _presence(self, presence: Presence) -> None:
         seats = self._remote.setdefault(presence.game_id, {})
