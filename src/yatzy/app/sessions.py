@@ -44,7 +44,6 @@ MAX_IDLE = 2000
 SWEEP = 5.0
 
 
-
 def call_on_loop(loop: asyncio.AbstractEventLoop | None, callback: Callable[[T], object],
                  arg: T) -> None:
     """``callback(arg)`` on ``loop``, from another thread (a feed's): nothing when there
@@ -52,6 +51,7 @@ def call_on_loop(loop: asyncio.AbstractEventLoop | None, callback: Callable[[T],
     if loop is not None and not loop.is_closed():
         with contextlib.suppress(RuntimeError):  # the loop is closing
             loop.call_soon_threadsafe(callback, arg)
+
 
 class Sessions:
     """The sessions of this process; :meth:`start` them on the loop they live on."""

@@ -59,21 +59,18 @@ def allowed_bits_table(ruleset: Ruleset) -> list[int]:
     >>> [bin(b) for b in allowed_bits_table(ruleset("yatzy", order="in_order"))[:4]]
     ['0b1', '0b10', '0b1', '0b100']
     """
-    nb = len(check_ruleset(ruleset).boxes)
-    full = (1 << nb) - 1
+    full = (1 << len(check_ruleset(ruleset).boxes)) - 1
     rule, upper = _ORDER_RULES[ruleset.order], _upper_bits(ruleset)
-    return [rule(full ^ filled, upper) if filled != full else 0 for filled in range(full + 1)]
+    return [rule(full ^ filled, upper) for filled in range(full + 1)]
 
 
 def _allowed_bits(ruleset: Ruleset, filled: int) -> int:
     open_bits = ~filled & ((1 << len(ruleset.boxes)) - 1)
-    if not open_bits:
-        return open_bits
     return _ORDER_RULES[ruleset.order](open_bits, _upper_bits(ruleset))
 
 
 #: Each play order: the open boxes it allows, from the open boxes and the upper
-#: section's boxes (as bits; at least one box open).
+#: section's boxes (as bits; none when none is open).
 _ORDER_RULES: dict[str, Callable[[int, int], int]] = {
     "free": lambda open_bits, upper: open_bits,
     "in_order": lambda open_bits, upper: open_bits & -open_bits,  # the first open box
