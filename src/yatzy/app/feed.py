@@ -157,6 +157,16 @@ def subscription(lock: threading.Lock, subscribers: list[T], entry: T) -> Callab
     return unsubscribe
 
 
+def call_each(callbacks: list[Callable[[T], object]], value: T, what: str) -> None:
+    """``callback(value)`` for each of ``callbacks``: one that raises is logged (with
+    ``what`` was delivered) and does not stop the others."""
+    for callback in callbacks:
+        try:
+            callback(value)
+        except Exception:
+            log.exception("A subscriber failed on %s", what)
+
+
 class LocalFeed:
     """The changes of this process, delivered at once on the thread that stored them."""
 
@@ -172,11 +182,7 @@ class LocalFeed:
         with self._lock:
             subscribers = [callback for callback, others_only in self._subscribers
                            if not (here and others_only)]
-        for callback in subscribers:
-            try:
-                callback(event)
-            except Exception:
-                log.exception("A subscriber failed on %s", event.type)
+        call_each(subscribers, event, event.type)
 
     def subscribe(self, callback: Subscriber, *, others_only: bool = False
                   ) -> Callable[[], None]:

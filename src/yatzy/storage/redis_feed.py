@@ -32,7 +32,14 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from yatzy.app.events import Event, event_from_dict
-from yatzy.app.feed import ChangeLog, Presence, PresenceSubscriber, StoreFeed, subscription
+from yatzy.app.feed import (
+    ChangeLog,
+    Presence,
+    PresenceSubscriber,
+    StoreFeed,
+    call_each,
+    subscription,
+)
 from yatzy.storage.engine import json_text
 
 log = logging.getLogger(__name__)
@@ -215,11 +222,7 @@ class RedisFeed(StoreFeed):
                             float(news["ttl"]), str(origin))
         with self._lock:
             subscribers = list(self._presence_subscribers)
-        for callback in subscribers:
-            try:
-                callback(presence)
-            except Exception:
-                log.exception("A presence subscriber failed")
+        call_each(subscribers, presence, "presence")
 
     def _fresh(self, event: Event) -> bool:
         key = event_key(event)
