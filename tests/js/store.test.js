@@ -120,11 +120,14 @@ test("a computer is named in the page's language, a person as given", () => {
 });
 
 test("a computer the server names says it is one; a person or a named computer does not", () => {
-  const names = { "CPU hard": "Dator (svår)", Ann: "Ann", Robo: "Robo" };
-  assert.equal(namedAsComputer(state({ names }), "CPU hard"), true);
-  assert.equal(namedAsComputer(state({ names }), "Ann"), false);
-  assert.equal(namedAsComputer(state({ names }), "Robo"), false);  // "Robo (computer) plays"
-  assert.equal(namedAsComputer(state(), "CPU hard"), false);  // a state without names
+  const names = { "CPU hard": "Dator (svår)", Ann: "Ann", Robo: "Robo", "Seat 3": "Ledig plats" };
+  const seats = [{ name: "CPU hard", bot: "hard" }, { name: "Ann", bot: null },
+                 { name: "Robo", bot: "greedy" }, { name: "Seat 3", bot: null, open: true }];
+  assert.equal(namedAsComputer(state({ names, seats }), "CPU hard"), true);
+  assert.equal(namedAsComputer(state({ names, seats }), "Ann"), false);
+  assert.equal(namedAsComputer(state({ names, seats }), "Robo"), false);  // "Robo (computer) plays"
+  assert.equal(namedAsComputer(state({ names, seats }), "Seat 3"), false);  // renamed, no computer
+  assert.equal(namedAsComputer(state({ seats }), "CPU hard"), false);  // a state without names
 });
 
 test("a seat whose clock ran out is the computer's: never its person's turn", () => {

@@ -43,11 +43,13 @@ export function shownName(state, player) {
   return state?.names?.[player] ?? player;
 }
 
-// Whether the name shown for ``player`` is the server's name for a computer (such as
-// "Computer (hard)", in the page's language), which says "computer" already.
+// Whether ``player`` is a computer shown under the server's name for it (such as
+// "Computer (hard)", in the page's language), which says "computer" already; the
+// server also names an open seat ("Open seat"), which is no computer.
 export function namedAsComputer(state, player) {
+  const seat = state?.seats?.find((s) => s.name === player);
   const shown = state?.names?.[player];
-  return shown !== undefined && shown !== player;
+  return Boolean(seat?.bot) && shown !== undefined && shown !== player;
 }
 
 export function canUndo(state, me, replay = false) {
