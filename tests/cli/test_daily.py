@@ -18,34 +18,53 @@ from yatzy.app.players import offline_seed
 from yatzy.bootstrap import open_service
 
 
-def test_today_s_offline_challenge_in_a_terminal(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
+def terminal_env(db: Path, lang: str) -> dict[str, str]:
+    """A player's environment: an 80x24 terminal, ``lang``, the game database ``db``."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
-           "LANG": "sv_SE.UTF-8", "YATZY_DB": str(db), "USER": "ann"}
-    env.pop("LC_ALL", None)
-    env.pop("LANGUAGE", None)
+           "LANG": lang, "YATZY_DB": str(db), "USER": "ann"}
+    for name in ("LC_ALL", "LANGUAGE", "LC_MESSAGES"):
+        env.pop(name, None)
+    return env
+
+
+def daily(env: dict[str, str], args: list[str], keys: list[tuple[bytes, bytes]],
+          last: bytes) -> tuple[bytes, bytes]:
+    """Run `yatzy daily ARGS` in a terminal: wait for each text of ``keys`` and press its
+    key, then read until ``last`` and the command ends (exit 0). Returns what the screen
+    showed up to the first text, and everything after it."""
     main_fd, child_fd = pty.openpty()
     os.set_blocking(main_fd, False)
     fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "yatzy.cli", "daily", "--rules", "yahtzee"],
+    proc = subprocess.Popen([sys.executable, "-m", "yatzy.cli", "daily", *args],
                             stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env,
                             close_fds=True, start_new_session=True)
     os.close(child_fd)
-    day = datetime.now(UTC).date()
+    first, rest = b"", b""
     try:
-        screen = read_until(main_fd, b"Ettor", 20)
-        assert b"ej rankad" in screen and day.isoformat().encode() in screen
-        os.write(main_fd, b"r")
-        read_until(main_fd, b"sparad", 1)
-        os.write(main_fd, b"q")
-        tail = read_until(main_fd, b"ej rankad", 10)
+        for n, (text, key) in enumerate(keys):
+            seen = read_until(main_fd, text, 20)
+            if n == 0:
+                first = seen
+            else:
+                rest += seen
+            os.write(main_fd, key)
+        rest += read_until(main_fd, last, 10)
         assert proc.wait(timeout=10) == 0
-        assert b"ej rankad" in tail
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         os.close(main_fd)
+    return first, rest
+
+
+def test_today_s_offline_challenge_in_a_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    day = datetime.now(UTC).date()
+    screen, tail = daily(terminal_env(db, "sv_SE.UTF-8"), ["--rules", "yahtzee"],
+                         [(b"Ettor", b"r"), (b"sparad", b"q")], b"ej rankad")
+    assert b"ej rankad" in screen and day.isoformat().encode() in screen
+    assert b"ej rankad" in tail
     with open_service(db) as service:
         [saved] = service.unfinished()
         assert saved.game.seed == offline_seed("yahtzee", day)
@@ -56,40 +75,13 @@ def test_today_s_attempt_left_unfinished_goes_on(tmp_path: Path) -> None:
     """Quit after a roll, start `yatzy daily` again: the same game, its roll kept (two
     rolls left, not three), and no second game started."""
     db = tmp_path / "games.sqlite3"
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24",
-           "LANG": "en_GB.UTF-8", "YATZY_DB": str(db), "USER": "ann"}
-    for name in ("LC_ALL", "LANGUAGE", "LC_MESSAGES"):
-        env.pop(name, None)
-
-    def session(keys: list[tuple[bytes, bytes]]) -> bytes:
-        """Run `yatzy daily` in a terminal: wait for each text, then press its key."""
-        main_fd, child_fd = pty.openpty()
-        os.set_blocking(main_fd, False)
-        fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        proc = subprocess.Popen([sys.executable, "-m", "yatzy.cli", "daily"], stdin=child_fd,
-                                stdout=child_fd, stderr=child_fd, env=env, close_fds=True,
-                                start_new_session=True)
-        os.close(child_fd)
-        seen = b""
-        try:
-            for text, key in keys:
-                seen += read_until(main_fd, text, 20)
-                os.write(main_fd, key)
-            seen += read_until(main_fd, b"unranked", 10)
-            assert proc.wait(timeout=10) == 0
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            os.close(main_fd)
-        return seen
-
-    first = session([(b"Ones", b"r"), (b"saved", b"q")])
+    env = terminal_env(db, "en_GB.UTF-8")
+    first = b"".join(daily(env, [], [(b"Ones", b"r"), (b"saved", b"q")], b"unranked"))
     assert b"goes on where you left it" not in first
     with open_service(db) as service:
         [saved] = service.unfinished()
         assert saved.game.rolls_left == 2
-    again = session([(b"Ones", b"q")])
+    again = b"".join(daily(env, [], [(b"Ones", b"q")], b"unranked"))
     assert b"Your attempt of today goes on where you left it." in again
     with open_service(db) as service:
         [kept] = service.unfinished()

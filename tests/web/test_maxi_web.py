@@ -1,5 +1,6 @@
 """Maxi Yatzy on the web: the form offers the computers that play it, and a person plays a
-whole game against one on a phone, the saved rolls shown."""
+whole game against one on a phone, the saved rolls shown; and a whole game with real dice
+on a Swedish phone, the scorepad's names and its total as worked out by hand."""
 
 from __future__ import annotations
 
