@@ -51,10 +51,14 @@ def test_two_players_meet_in_one_game(browser: Browser, base: str) -> None:
     bo.screenshot(path="/tmp/qm/daily-360.png", full_page=True)
     wide = bo.evaluate("document.documentElement.scrollWidth")
     assert wide <= 360
-    # Bo asks for the same rules: both go to one game, each on their own seat.
+    # Bo asks for the same rules: both go to one game, each on their own seat; Ann was
+    # waiting, so Bo's request itself says where his seat is (no question asked).
+    asked: list[str] = []
+    bo.on("request", lambda r: asked.append(r.method) if "/api/quick-match" in r.url else None)
     bo.locator("#qm-play").click()
     ann.wait_for_url(GAME, timeout=15_000)
     bo.wait_for_url(GAME, timeout=15_000)
+    assert asked == ["POST"]
     ann_game, bo_game = GAME.search(ann.url), GAME.search(bo.url)
     assert ann_game and bo_game and ann_game.group(1) == bo_game.group(1)
     assert ann.url.split("#token=")[1] != bo.url.split("#token=")[1]
