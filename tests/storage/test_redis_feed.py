@@ -95,7 +95,7 @@ def test_a_change_is_heard_at_once_and_once(pair: tuple[GameService, RedisFeed,
     time.sleep(1.5)  # the change log's safety read: nothing twice
     keys = heard.keys()
     assert len(keys) == len(set(keys)) == 29  # created, then 28 actions
-    assert a.readiness() == {"database": True, "redis": True}
+    assert (a.database_ready(), a.feed_reachable()) == (True, {"redis": True})
     assert feed_a.subscribed
 
 

@@ -937,13 +937,9 @@ class GameService:
 
     # --- Readiness ------------------------------------------------------------------
 
-    def readiness(self) -> dict[str, bool]:
-        """What the service needs and whether each answers now: ``"database"`` (one
-        cheap question to the store), and the feed's own services (``"redis"``)."""
-        return {"database": self.database_ready(), **self.feed_reachable()}
-
     def database_ready(self) -> bool:
-        """Whether the store answers one cheap question now (of :meth:`readiness`)."""
+        """Whether the store answers one cheap question now (``/readyz`` asks it, and
+        :meth:`feed_reachable`, each within its own time)."""
         try:
             self._repo.ping()
         except StorageError:
@@ -952,7 +948,7 @@ class GameService:
 
     def feed_reachable(self) -> dict[str, bool]:
         """Each service the feed needs beyond the database and whether it answers now
-        (of :meth:`readiness`; empty for a feed that needs none)."""
+        (``{"redis": True}``; empty for a feed that needs none)."""
         return self._feed.reachable()
 
     def feed_services(self) -> tuple[str, ...]:
