@@ -49,15 +49,34 @@ def card_adds_up(card: dict[str, Any], boxes: list[str]) -> bool:
         + card.get("yahtzee_bonus", 0)
 
 
-def phone_game(browser: Any, base: str, shots: Path | None, n: int) -> dict[str, Any]:
-    from playwright.sync_api import expect
-
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True)
+def open_page(browser: Any, **device: Any) -> tuple[Any, Any, list[str]]:
+    """A new page on ``device``, its uncaught and console errors collected."""
+    context = browser.new_context(**device)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return context, page, errors
+
+
+def finish(context: Any, page: Any, shot: Path | None) -> str:
+    """Wait for the game's end on ``page`` (its screenshot in ``shot``), close it, and
+    return the game's id."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#verdict")).to_be_visible(timeout=TIMEOUT)
+    if shot:
+        page.screenshot(path=str(shot))
+    game_id: str = page.url.split("/games/")[1].split("?")[0].split("#")[0]
+    context.close()
+    return game_id
+
+
+def phone_game(browser: Any, base: str, shots: Path | None, n: int) -> dict[str, Any]:
+    from playwright.sync_api import expect
+
+    context, page, errors = open_page(browser, viewport={"width": 360, "height": 740},
+                                      is_mobile=True, has_touch=True)
     page.goto(f"{base}/?lang=en")
     page.fill("#seats input[name=name]", "Ann")
     page.click("#add-computer")
@@ -81,22 +100,14 @@ def phone_game(browser: Any, base: str, shots: Path | None, n: int) -> dict[str,
         scrolled = max(scrolled, page.evaluate("window.scrollY"))
         if shots and turn == 7:
             page.screenshot(path=str(shots / f"phone-{n}-middle.png"))
-    expect(page.locator("#verdict")).to_be_visible(timeout=TIMEOUT)
-    if shots:
-        page.screenshot(path=str(shots / f"phone-{n}-end.png"))
-    game_id = page.url.split("/games/")[1].split("?")[0].split("#")[0]
-    context.close()
+    game_id = finish(context, page, shots and shots / f"phone-{n}-end.png")
     return {"game": game_id, "turns": 15, "errors": errors, "largest_scroll": scrolled}
 
 
 def desktop_game(browser: Any, base: str, shots: Path | None, n: int) -> dict[str, Any]:
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    context, page, errors = open_page(browser, viewport={"width": 1366, "height": 768})
     page.goto(f"{base}/?lang=en")
     page.fill("#seats input[name=name]", "Kim")
     page.locator("#seats input[name=name]").press("Enter")
@@ -125,11 +136,7 @@ def desktop_game(browser: Any, base: str, shots: Path | None, n: int) -> dict[st
         expect(boxes).to_have_count(0, timeout=TIMEOUT)
         if shots and turn == 5:
             page.screenshot(path=str(shots / f"desktop-{n}-middle.png"))
-    expect(page.locator("#verdict")).to_be_visible(timeout=TIMEOUT)
-    if shots:
-        page.screenshot(path=str(shots / f"desktop-{n}-end.png"))
-    game_id = page.url.split("/games/")[1].split("?")[0].split("#")[0]
-    context.close()
+    game_id = finish(context, page, shots and shots / f"desktop-{n}-end.png")
     return {"game": game_id, "turns": 15, "errors": errors}
 
 
