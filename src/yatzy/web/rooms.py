@@ -117,10 +117,12 @@ class Room:
     listeners: set[Listener] = field(default_factory=set)
     #: Stops the session's notes reaching this room.
     unwatch: Callable[[], None] | None = None
-    #: The state last shown in each language (``None``: without texts), as the dict
-    #: and its JSON, with what it was worked out from: a move's answer over HTTP and
-    #: its broadcast to every listener share one rendering.
-    _shown: dict[str | None, tuple[SavedGame, tuple[Any, ...], dict[str, Any], str]] = \
+    #: The state last shown in each language (``None``: without texts), as JSON, with
+    #: what it was worked out from: a move's answer over HTTP and its broadcast to
+    #: every listener share one rendering. Only the text is kept, not the dict it was
+    #: made from: a thousand games' dicts, each alive until its game's next move, were
+    #: most of what each young garbage collection of a busy server had to go through.
+    _shown: dict[str | None, tuple[SavedGame, tuple[Any, ...], str]] = \
         field(default_factory=dict, repr=False)
 
     @property
@@ -144,22 +146,14 @@ class Room:
         """The seats with an open connection, here or in another process."""
         return self.here() | self.elsewhere
 
-    def state(self, lang: str | None = None) -> dict[str, Any]:
-        """The game's state; with ``lang``, plus texts in that language. Shared with
-        the other callers until the game moves on: read it, never change it."""
-        return self._render(lang)[0]
-
     def state_json(self, lang: str | None = None) -> str:
-        """:meth:`state` as JSON text."""
-        return self._render(lang)[1]
-
-    def _render(self, lang: str | None) -> tuple[dict[str, Any], str]:
+        """The game's state as JSON text; with ``lang``, plus texts in that language."""
         session, saved = self.session, self.saved
         inputs = (session.pending, self.table.waiting_for_dice, self.connected(),
                   session.phase.value, session.held, table_ready(saved.game.ruleset))
         shown = self._shown.get(lang)
         if shown is not None and shown[0] is saved and shown[1] == inputs:
-            return shown[2], shown[3]
+            return shown[2]
         pending, waiting_for_dice, connected, phase, held, _ = inputs
         state = game_state(saved, pending=pending, waiting_for_dice=waiting_for_dice,
                            connected=connected, hints=saved.hints, phase=phase, held=held,
@@ -171,8 +165,8 @@ class Room:
         # orjson: the same compact UTF-8 JSON as json.dumps(ensure_ascii=False,
         # separators=(",", ":")), in a tenth of the time (every move renders the state).
         text = orjson.dumps(state).decode()
-        self._shown[lang] = (saved, inputs, state, text)
-        return state, text
+        self._shown[lang] = (saved, inputs, text)
+        return text
 
 
 @functools.lru_cache(maxsize=256)
