@@ -48,10 +48,14 @@ log = logging.getLogger(__name__)
 #: A connection's way to send a text message; it raises when the connection is gone.
 Send = Callable[[str], Awaitable[None]]
 
-#: Threads that run the rooms' database work (every action is a commit). A few, not
+#: Threads that run the rooms' database work (every action is a commit). Two, not
 #: many: SQLite has one writer at a time, and writers that queue inside the database
-#: retry with growing waits.
-DATABASE_THREADS = 4
+#: retry with growing waits; and every thread back from the database takes the
+#: interpreter's lock from the event loop. With four, a busy server's updates came
+#: later: 1,000 games on two processes (PostgreSQL + Redis), six interleaved pairs of
+#: runs, p99 median 64.5 ms with four threads and 44.4 ms with two, 8% less CPU per
+#: action (bench/web.py).
+DATABASE_THREADS = 2
 
 T = TypeVar("T")
 
