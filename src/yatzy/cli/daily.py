@@ -44,6 +44,10 @@ def register(subparsers: Any, t: Translator) -> None:
     parser.set_defaults(handler=run)
 
 
+#: The player's latest unfinished games searched for today's attempt.
+RESUME_LOOK = 20
+
+
 def run(args: argparse.Namespace) -> int:
     """Start today's offline challenge in the terminal game."""
     from yatzy.app import SavedGame
@@ -73,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
     setup = GameSetup(rules, seats, "auto", "seat", seed)
     service = open_service(args.db)
     try:
-        # Today's attempt left unfinished is played on, not started again.
-        kept = next((saved for saved in service.unfinished() if isinstance(saved, SavedGame)
+        # Today's attempt left unfinished is played on, not started again: it is among
+        # the player's latest unfinished games (only those are read).
+        latest = service.recent(RESUME_LOOK, finished=False, player=seats[0].name)
+        kept = next((saved for saved in latest if isinstance(saved, SavedGame)
                      and saved.game.seed == seed and saved.game.ruleset == rules
                      and [seat.name for seat in saved.seats] == [seats[0].name]), None)
         if kept is not None:
