@@ -4,17 +4,19 @@ move at once; and for the browser tests, a real server and Debian's chromium."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from fastapi.testclient import TestClient
 
 from tests.services import fresh_sqlite
 from tests.web.server import free_port, start
 from yatzy.bootstrap import open_service
 from yatzy.web.app import Settings, create_app
+from yatzy.web.rooms import Rooms
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -31,6 +33,20 @@ def client(db: Path) -> Iterator[TestClient]:
     app = create_app(open_service(db), Settings(pace=0.0, rate=0.0))
     with TestClient(app) as test_client:
         yield test_client
+
+
+@pytest_asyncio.fixture
+async def rooms(tmp_path: Path) -> AsyncIterator[Rooms]:
+    """The rooms of one process on a fresh SQLite file (``rooms.service``), started on
+    the test's loop, with computers that move at once; closed after the test."""
+    service = open_service(tmp_path / "rooms.sqlite3")
+    started = Rooms(service, pace=0)
+    started.start()
+    try:
+        yield started
+    finally:
+        await started.close()
+        service.close()
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
