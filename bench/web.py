@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -92,6 +93,56 @@ def rss_kib(pid: int) -> int | None:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return None
+
+
+#: The server's histogram of its garbage collector's pauses (``/metrics``).
+GC_PAUSES = "yatzy_gc_pause_seconds"
+
+
+def gc_pauses(base: str) -> dict[str, tuple[dict[float, float], float]]:
+    """The server's garbage-collector pauses so far, by generation: the cumulative
+    buckets (upper bound in seconds -> count) and the sum of seconds; empty when its
+    ``/metrics`` cannot be read."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    try:
+        with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+    except OSError:
+        return {}
+    buckets: dict[str, dict[float, float]] = {}
+    sums: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            generation = sample.labels.get("generation")
+            if sample.name == f"{GC_PAUSES}_bucket" and generation is not None:
+                buckets.setdefault(generation, {})[float(sample.labels["le"])] = sample.value
+            elif sample.name == f"{GC_PAUSES}_sum" and generation is not None:
+                sums[generation] = sample.value
+    return {g: (buckets[g], sums.get(g, 0.0)) for g in buckets}
+
+
+def pauses_between(before: dict[str, tuple[dict[float, float], float]],
+                   after: dict[str, tuple[dict[float, float], float]]) -> str:
+    """The pauses of one server between two reads of :func:`gc_pauses`, by generation:
+    how many, their total, and the bucket bounds of the median and of the longest."""
+    shown = []
+    for generation in sorted(after):
+        counts, total = after[generation]
+        old_counts, old_total = before.get(generation, ({}, 0.0))
+        delta = {le: n - old_counts.get(le, 0.0) for le, n in sorted(counts.items())}
+        n = delta.get(float("inf"), 0.0)
+        if n <= 0:
+            continue
+        median = next(le for le, k in delta.items() if k >= n / 2)
+        longest = next(le for le, k in delta.items() if k >= n)
+        shown.append(f"gen{generation} {n:.0f}x, {1000 * (total - old_total):.0f} ms, "
+                     f"p50 <= {bound(median)}, max <= {bound(longest)}")
+    return "; ".join(shown) or "none"
+
+
+def bound(le: float) -> str:
+    return "inf" if le == float("inf") else f"{1000 * le:g} ms"
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -451,6 +502,8 @@ class LoadGenerator:
         from light_http import Pool
 
         self.http = [Pool(base, PLAY_CONNECTIONS) for base in self.bases]
+        # Read before the CPU figures start and after they end (a read costs the server).
+        paused = [await asyncio.to_thread(gc_pauses, base) for base in self.bases]
         cpu_servers, cpu_self = [cpu_seconds(pid) for pid in pids], time.process_time()
         machine = machine_cpu()
         start = time.perf_counter()
@@ -472,6 +525,8 @@ class LoadGenerator:
         out["machine_steal_percent"] = 100 * steal / window
         out["window_seconds"] = window
         out["load_average_end_of_play"] = load_average()
+        out["gc_pauses"] = [pauses_between(before, await asyncio.to_thread(gc_pauses, base))
+                            for before, base in zip(paused, self.bases, strict=True)]
 
         # Drain: the actions sent before the end get their states, or time out.
         drain_until = time.perf_counter() + cfg["drain"]
@@ -655,6 +710,7 @@ def report(args: argparse.Namespace, command: list[str], result: dict[str, Any],
         ("server RSS after play (each)", each(result["rss_after_play_kib"], mib)),
         ("server RSS per game (all servers)",
          "-" if per_game is None else f"{per_game:.1f} KiB"),
+        ("server GC pauses during play (each)", " / ".join(result["gc_pauses"])),
         ("server CPU during play (each)", each(
             result["server_cpu_percent"],
             lambda x: "-" if x is None else f"{x:.0f}%") + " of one core"),

@@ -1,5 +1,6 @@
 """The server's numbers for Prometheus, at ``/metrics``: actions by kind and how long
-they took, open websockets, games held in memory, computers' steps, errors by code.
+they took, open websockets, games held in memory, computers' steps, errors by code, and
+how long the garbage collector paused the process, by generation.
 
 One process (``yatzy serve``): each app has its own registry (a test makes many apps in
 one process), and ``/metrics`` says this process's numbers, which ``yatzy_process_info``
@@ -32,9 +33,14 @@ True
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
+import time
+import weakref
+from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -63,6 +69,33 @@ REFRESH = 1.0
 #: commit, milliseconds on a quiet server; the target is 100 ms at the 99th percentile.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                    10.0)
+
+#: Upper bounds (seconds) of the garbage collector's pause histogram: a young collection
+#: of a busy server takes milliseconds; every pause holds up every game of the process.
+GC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5,
+              1.0)
+#: Pauses kept for the next scrape at most (older ones are dropped uncounted).
+GC_KEPT = 10_000
+
+
+def _watch_gc(metrics: Metrics) -> Callable[[str, dict[str, Any]], None]:
+    """Time each garbage collection of this process into ``metrics`` (added to
+    :data:`gc.callbacks`; :meth:`Metrics.close` takes it out). The callback only notes
+    the pause: a histogram takes a lock, which the collection may have interrupted, so
+    the pauses are counted when the numbers are next read."""
+    owner = weakref.ref(metrics)
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        kept = owner()
+        if kept is not None:
+            kept._pauses.append((info["generation"], time.perf_counter() - started[0]))
+
+    gc.callbacks.append(callback)
+    return callback
 
 
 class Metrics:
@@ -93,6 +126,12 @@ class Metrics:
         self._errors = Counter(
             "yatzy_errors", "Errors answered (HTTP and websocket), by code", ["code"],
             registry=self.registry)
+        self._gc = Histogram(
+            "yatzy_gc_pause_seconds", "Pauses of the process for its garbage collector, by "
+            "generation (0 young, 2 full)", ["generation"], buckets=GC_BUCKETS,
+            registry=self.registry)
+        self._pauses: deque[tuple[int, float]] = deque(maxlen=GC_KEPT)
+        self._gc_callback = _watch_gc(self)
         self._by_kind: dict[str, tuple[Counter, Histogram]] = {}
         self._stop = threading.Event()
         if self.shared is None:
@@ -141,14 +180,23 @@ class Metrics:
         """Every number in Prometheus's text format: this process's, or with
         :attr:`shared` the server's."""
         if self.shared is None:
+            self._count_pauses()
             return generate_latest(self.registry)
         self._refresh()  # this worker's own, as of now
         registry = CollectorRegistry()
         MultiProcessCollector(registry, path=self.shared)  # type: ignore[no-untyped-call]
         return generate_latest(registry)
 
+    def _count_pauses(self) -> None:
+        """Put the garbage collector's pauses noted since the last time in the histogram."""
+        while self._pauses:
+            generation, seconds = self._pauses.popleft()
+            self._gc.labels(str(generation)).observe(seconds)
+
     def _refresh(self) -> None:
-        """Write this worker's games held, CPU seconds and memory (shared numbers)."""
+        """Write this worker's games held, CPU seconds and memory, and its pauses
+        (shared numbers)."""
+        self._count_pauses()
         self._games.set(float(self._games_held()))
         for family in self._process.collect():
             for sample in family.samples:
@@ -165,5 +213,8 @@ class Metrics:
                 continue
 
     def close(self) -> None:
-        """Stop writing the shared numbers (the app stops)."""
+        """Stop timing the garbage collector and writing the shared numbers (the app
+        stops)."""
         self._stop.set()
+        if self._gc_callback in gc.callbacks:
+            gc.callbacks.remove(self._gc_callback)
