@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import multiprocessing
 import os
@@ -486,12 +485,11 @@ class LoadGenerator:
             out["setup_seconds"] = time.perf_counter() - t
         await asyncio.sleep(1.0)  # let the presence broadcasts settle
         # The load generator's own garbage collections pause every game it measures (a
-        # young collection among the 2,000 sockets' objects took up to 90 ms): what
-        # the setup made is moved out of the collector's way, and the young objects of
-        # play are collected less often, as the servers do (yatzy serve).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(10_000, 50, 100)
+        # young collection among the 2,000 sockets' objects took up to 90 ms): readied
+        # as the servers' are.
+        from yatzy.cli.serve import settle_heap
+
+        settle_heap()
         out["rss_after_create_kib"] = [rss_kib(pid) for pid in pids]
         out["sockets"] = sum(1 for g in self.games for s in g.seats if s.open)
         out["games_created"] = len(self.games)

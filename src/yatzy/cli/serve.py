@@ -238,14 +238,19 @@ def build_app(options: ServeOptions) -> FastAPI:
     app = create_app(service, Settings(pace=options.pace, rate=options.rate,
                                        access_log=options.access_log, lease=options.lease),
                      shared=shared_limits(options.redis))
-    # A server holds many games for long: move what exists at start out of the
-    # garbage collector's way and collect the oldest objects less often (each full
-    # collection of a large heap pauses every game; the benchmark saw 100-400 ms
-    # pauses without this).
+    settle_heap()
+    return app
+
+
+def settle_heap() -> None:
+    """Ready the garbage collector of a process that holds many objects for long (a
+    server's games, a load generator's sockets): what exists now is collected once and
+    moved out of the collector's way, and the young objects are collected less often,
+    so the oldest seldom (each full collection of a large heap pauses every game; the
+    benchmark saw 100-400 ms pauses without this)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 100)
-    return app
 
 
 def worker_app() -> FastAPI:
