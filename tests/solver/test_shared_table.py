@@ -74,8 +74,17 @@ def test_every_row_is_within_the_bound_of_the_in_memory_table(
     assert worst > 1e-6  # it is rounded: the test can see a wrong grid
 
 
-def test_quantise_keeps_the_rows_of_a_table(strategy: Strategy, shared: SharedTable) -> None:
-    arrays = quantise(RemainingTable(strategy), rows_at_once=777)  # chunks cut mid-table
+@pytest.mark.parametrize("chunks", [
+    {"rows_at_once": 777},  # chunks cut mid-table by rows
+    {"chances_at_once": 5_000},  # by chances
+    {"chances_at_once": 50},  # rows longer than a chunk: one row each
+])
+def test_quantise_keeps_the_rows_of_a_table(strategy: Strategy, shared: SharedTable,
+                                            chunks: dict[str, int]) -> None:
+    table = RemainingTable(strategy)
+    if chunks.get("chances_at_once") == 50:
+        assert int(table._lengths.max()) > 50  # a row longer than a chunk is met
+    arrays = quantise(table, **chunks)
     for name, array in arrays.items():
         assert np.array_equal(array, shared.arrays[name]), name
 

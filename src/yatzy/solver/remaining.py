@@ -102,22 +102,35 @@ class RemainingTable:
 QUANTUM = 1 << 13
 
 
-def quantise(table: RemainingTable, rows_at_once: int = 20_000) -> dict[str, npt.NDArray[Any]]:
+def quantise(table: RemainingTable, rows_at_once: int = 20_000,
+             chances_at_once: int = 1 << 18) -> dict[str, npt.NDArray[Any]]:
     """The arrays of a :class:`SharedTable` (see there) from ``table``: each row's
     cumulative chances, ``F(i)``, divided by the row's total and rounded to the nearest
     multiple of ``1/QUANTUM``, ``Q(i) = round(QUANTUM F(i))``; a row keeps the steps
     ``Q(i) - Q(i - 1)`` (whole numbers from 0 to ``QUANTUM``, summing to ``QUANTUM``)
     from its first step that is not 0 to its last, as bytes when every step is below 256,
-    else as 16-bit numbers."""
+    else as 16-bit numbers.
+
+    The rows are worked through in chunks of at most ``rows_at_once`` rows and (but for
+    a single row longer than that) ``chances_at_once`` chances, which bound the memory
+    the work takes besides the table and the result (about 100 MB by default)."""
     lows, lengths, starts = table._lows, table._lengths.astype(np.int64), table._starts
     n = table.rows
     lowest = np.empty(n, dtype=np.int32)
     length = np.empty(n, dtype=np.int32)
     wide = np.empty(n, dtype=np.uint8)
-    narrow_parts: list[npt.NDArray[np.uint8]] = []
-    wide_parts: list[npt.NDArray[np.uint16]] = []
-    for r0 in range(0, n, rows_at_once):
-        r1 = min(n, r0 + rows_at_once)
+    # The steps, written in place as each chunk is done: room for every chance, of which
+    # only the pages written take memory (a list of parts joined at the end would leave
+    # the memory of the chunks' work in holes between them).
+    pool8 = np.empty(len(table._chances), dtype=np.uint8)
+    pool16 = np.empty(len(table._chances), dtype=np.uint16)
+    used8 = used16 = 0
+    r1 = 0
+    while r1 < n:
+        r0 = r1
+        # The last row that starts within chances_at_once of this chunk's first chance.
+        fits = int(np.searchsorted(starts, starts[r0] + chances_at_once, side="right")) - 1
+        r1 = min(n, r0 + rows_at_once, max(r0 + 1, fits))
         a, b = int(starts[r0]), int(starts[r1])
         heads = (starts[r0:r1] - a).astype(np.int64)  # each row's first item in the chunk
         cumulative = np.cumsum(table._chances[a:b], dtype=np.float64)
@@ -138,8 +151,12 @@ def quantise(table: RemainingTable, rows_at_once: int = 20_000) -> dict[str, npt
         lowest[r0:r1] = lows[r0:r1] + (first - heads)
         length[r0:r1] = last - first + 1
         wide[r0:r1] = is_wide
-        narrow_parts.append(steps[inside & ~is_wide[row_id]].astype(np.uint8))
-        wide_parts.append(steps[inside & is_wide[row_id]].astype(np.uint16))
+        narrow = steps[inside & ~is_wide[row_id]]
+        pool8[used8:used8 + len(narrow)] = narrow
+        used8 += len(narrow)
+        broad = steps[inside & is_wide[row_id]]
+        pool16[used16:used16 + len(broad)] = broad
+        used16 += len(broad)
     offset = np.zeros(n, dtype=np.int64)
     for flag in (0, 1):
         which = np.flatnonzero(wide == flag)
@@ -151,7 +168,7 @@ def quantise(table: RemainingTable, rows_at_once: int = 20_000) -> dict[str, npt
     row_of[table._keys] = np.arange(n, dtype=np.int32)
     return {
         "row_of": row_of, "lowest": lowest, "length": length, "offset": offset, "wide": wide,
-        "pool8": np.concatenate(narrow_parts), "pool16": np.concatenate(wide_parts),
+        "pool8": pool8[:used8], "pool16": pool16[:used16],
     }
 
 

@@ -8,6 +8,22 @@
 
 #include <stdio.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/* How many bytes of freed rows may pile up before give_back_memory is called. */
+#define TRIM_EVERY ((size_t)64 << 20)
+
+/* Hand the memory freed so far back to the system where the C library can (glibc keeps
+ * the many small blocks of a big table otherwise, and the process stays as large as it
+ * was at its peak). */
+static void give_back_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 #define ERRLEN 200
 
 Kernels *ready(KernelsObject *self) {
@@ -444,12 +460,25 @@ static PyObject *Kernels_remaining(KernelsObject *self, PyObject *args) {
     PyObject *len = PyBytes_FromStringAndSize((const char *)R.len, sizeof(int) * kept);
     PyObject *data = PyBytes_FromStringAndSize(NULL, cells * item);
     if (data) {
+        /* Each row freed once copied, and the freed memory handed back to the system as
+         * it grows: the rows and their copy are never both whole in memory (the table is
+         * hundreds of megabytes). */
         char *out = PyBytes_AS_STRING(data);
+        size_t since_trim = 0;
         for (int i = 0; i < kept; i++) {
-            memcpy(out, upto >= 0 ? (const void *)R.d[i] : (const void *)R.p[i],
-                   item * R.len[i]);
-            out += item * R.len[i];
+            void **row = upto >= 0 ? (void **)&R.d[i] : (void **)&R.p[i];
+            const size_t bytes = (size_t)item * R.len[i];
+            memcpy(out, *row, bytes);
+            out += bytes;
+            free(*row);
+            *row = NULL;
+            since_trim += bytes;
+            if (since_trim >= TRIM_EVERY) {
+                give_back_memory();
+                since_trim = 0;
+            }
         }
+        give_back_memory();
     }
     /* The rows moved down: the pointers past `kept` are copies or NULL. */
     for (int i = kept; i < R.n; i++) {
