@@ -28,7 +28,9 @@ static int env_read(const Kernels *t, const EnvGames *e, ptrdiff_t g, Seen *s) {
     s->count = e->count ? e->count[g] : 0; /* regrets need no count */
     s->action = e->actions[g];
     if (s->left < 0 || s->left >= t->rolls || s->count < 0 || s->count > e->hrows) return -1;
-    for (int i = 0; i < t->dice; i++) {
+    /* t->dice <= DICE_MAX (checked when the tables were made); said again for the
+     * compiler, which otherwise warns of a write past s->dice. */
+    for (int i = 0; i < t->dice && i < DICE_MAX; i++) {
         const int8_t f = e->dice[g * t->dice + i];
         if (f < 1 || f > FACES) return -1;
         s->dice[i] = f;
