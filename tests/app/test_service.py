@@ -50,7 +50,7 @@ from yatzy.bootstrap import open_service
 from yatzy.bots import make_bot
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.dice import Dice
-from yatzy.core.errors import IllegalMove
+from yatzy.core.errors import ErrorCode, IllegalMove
 
 YATZY = yatzy.ruleset("yatzy")
 YAHTZEE = yatzy.ruleset("yahtzee")
@@ -328,6 +328,22 @@ def test_recent_lists_every_game_most_recently_played_first(service: GameService
     assert [g.id for g in service.recent(1, player="Bo", finished=True)] == [done.id]
     assert [g.id for g in service.recent(1)] == [a.id]
     assert service.recent(player="Di") == []
+    # By seed: the games dealt from it (c has none: its dice are entered by hand).
+    again = service.create(YATZY, ["Bo"], seed=1)
+    assert [g.id for g in service.recent(seed=1)] == [again.id, a.id]
+    assert [g.id for g in service.recent(seed=1, player="Ann")] == [a.id]
+    assert service.recent(seed=2) == []
+    hexa = "ab" * 16
+    secret = service.create(YATZY, ["Ann"], seed=hexa)
+    assert [g.id for g in service.recent(seed=hexa, finished=False)] == [secret.id]
+
+
+@pytest.mark.parametrize("seed", [-1, "1", "AB" * 16, 1.5, True, 10**40])
+def test_recent_refuses_a_seed_no_game_can_have(service: GameService, seed: object) -> None:
+    service.create(YATZY, ["Ann"], seed=1)
+    with pytest.raises(IllegalMove) as refused:
+        service.recent(seed=seed)  # type: ignore[arg-type]
+    assert refused.value.code in (ErrorCode.BAD_SEED, ErrorCode.BAD_SECRET_SEED)
 
 
 def test_find_takes_an_id_or_its_start(service: GameService,

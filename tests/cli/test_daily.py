@@ -16,6 +16,9 @@ from pathlib import Path
 from tests.cli.test_play import read_until
 from yatzy.app.players import offline_seed
 from yatzy.bootstrap import open_service
+from yatzy.cli.daily import RESUME_LOOK, todays_attempt
+from yatzy.core.actions import Roll
+from yatzy.core.rulesets import ruleset
 
 
 def terminal_env(db: Path, lang: str) -> dict[str, str]:
@@ -87,6 +90,29 @@ def test_today_s_attempt_left_unfinished_goes_on(tmp_path: Path) -> None:
         [kept] = service.unfinished()
         assert kept.id == saved.id and kept.game.rolls_left == 2
         assert kept.game.dice == saved.game.dice
+
+
+def test_today_s_attempt_is_found_behind_many_other_unfinished_games(tmp_path: Path) -> None:
+    """The attempt is looked up by its seed: more games left unfinished since than the
+    lookup reads (RESUME_LOOK) do not hide it, so no second attempt starts on the same
+    dice."""
+    rules = ruleset("yatzy")
+    seed = offline_seed("yatzy", datetime.now(UTC).date())
+    with open_service(tmp_path / "games.sqlite3") as service:
+        attempt = service.create(rules, ["Ann"], seed=seed)
+        attempt = service.apply(attempt.id, Roll())
+        later = [service.apply(service.create(rules, ["Ann"], seed=n).id, Roll())
+                 for n in range(RESUME_LOOK + 5)]
+        # Another player's attempt and one of another ruleset are not Ann's of today.
+        service.apply(service.create(rules, ["Bo"], seed=seed).id, Roll())
+        service.apply(service.create(ruleset("yahtzee"), ["Ann"], seed=seed).id, Roll())
+        assert attempt.id not in [g.id for g in service.recent(RESUME_LOOK, finished=False,
+                                                               player="Ann")]
+        assert len(later) > RESUME_LOOK
+        found = todays_attempt(service, rules, seed, "Ann")
+        assert found is not None and found.id == attempt.id
+        assert found.game.rolls_left == 2
+        assert todays_attempt(service, rules, seed, "Cy") is None
 
 
 def test_without_a_terminal_it_says_so(tmp_path: Path) -> None:

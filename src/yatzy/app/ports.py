@@ -314,12 +314,14 @@ class GameRepository(DeviceRepository, MatchRepository, ProfileRepository, Chang
         ...
 
     def recent(
-        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
+        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None,
+        seed: str | None = None,
     ) -> list[ListedGame]:
         """Up to ``limit`` games, most recently played first: finished ones
         (``finished=True``), unfinished ones (``False``) or both (``None``); with
         ``player``, only games in which a player of that name has a seat (and damaged
-        games whose seats cannot be read). A game that cannot be read is listed as a
+        games whose seats cannot be read); with ``seed`` (a seed's text form), only
+        games dealt from that seed. A game that cannot be read is listed as a
         :class:`~yatzy.app.saved.DamagedGame`."""
         ...
 

@@ -87,7 +87,7 @@ from yatzy.core.errors import IllegalMove, RulesError, YatzyError, shown
 from yatzy.core.game import Game, Step
 from yatzy.core.names import MAX_PLAYERS, check_name, check_players, free_name, same_name
 from yatzy.core.rulesets import Ruleset, check_ruleset, ruleset
-from yatzy.core.seeded import Seed
+from yatzy.core.seeded import Seed, check_seed
 from yatzy.solver import check_ready
 
 #: Games in play a service keeps in memory by default (the least recently used go first).
@@ -734,17 +734,22 @@ class GameService:
         return games
 
     def recent(
-        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
+        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None,
+        seed: Seed | None = None,
     ) -> list[ListedGame]:
         """Up to ``limit`` saved games, most recently played first: finished ones
         (``finished=True``), unfinished ones (``False``) or both (``None``, the
-        default); with ``player``, only the games that player has a seat in. A game
-        that can no longer be read is a :class:`~yatzy.app.saved.DamagedGame`."""
+        default); with ``player``, only the games that player has a seat in; with
+        ``seed``, only the games dealt from that seed (a bad seed is refused as a new
+        game refuses it). A game that can no longer be read is a
+        :class:`~yatzy.app.saved.DamagedGame`."""
         if finished is not None and not isinstance(finished, bool):
             raise BadQuery(f"finished must be True, False or None, not {shown(finished)}",
                            value=shown(finished))
+        checked = check_seed(seed)
         return self._repo.recent(_check_limit(limit), finished=finished,
-                                 player=_check_player(player))
+                                 player=_check_player(player),
+                                 seed=None if checked is None else str(checked))
 
     def find(self, game_id: str) -> SavedGame:
         """The saved game whose id is ``game_id`` or, failing that, the only one whose

@@ -13,12 +13,17 @@ import argparse
 import os
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yatzy.cli.errors import CommandError
 from yatzy.cli.options import add_language_argument, command_translator
 from yatzy.core.rulesets import ruleset_names
 from yatzy.i18n import N_, Translator
+
+if TYPE_CHECKING:
+    from yatzy.app import GameService, SavedGame
+    from yatzy.core.rulesets import Ruleset
+    from yatzy.core.seeded import Seed
 
 
 def register(subparsers: Any, t: Translator) -> None:
@@ -44,13 +49,26 @@ def register(subparsers: Any, t: Translator) -> None:
     parser.set_defaults(handler=run)
 
 
-#: The player's latest unfinished games searched for today's attempt.
+#: The most unfinished games of the player on today's dice searched for today's attempt
+#: (there is one: an attempt left unfinished is played on, not started again).
 RESUME_LOOK = 20
+
+
+def todays_attempt(service: GameService, rules: Ruleset, seed: Seed,
+                   name: str) -> SavedGame | None:
+    """The player's attempt of today's offline challenge (``seed``) left unfinished, to
+    play on; ``None`` when there is none. Found by its seed, however many other games
+    the player has left unfinished since."""
+    from yatzy.app import SavedGame
+
+    latest = service.recent(RESUME_LOOK, finished=False, player=name, seed=seed)
+    return next((saved for saved in latest if isinstance(saved, SavedGame)
+                 and saved.game.seed == seed and saved.game.ruleset == rules
+                 and [seat.name for seat in saved.seats] == [name]), None)
 
 
 def run(args: argparse.Namespace) -> int:
     """Start today's offline challenge in the terminal game."""
-    from yatzy.app import SavedGame
     from yatzy.app.players import offline_seed
     from yatzy.bootstrap import open_service
     from yatzy.cli.play import default_name
@@ -77,12 +95,8 @@ def run(args: argparse.Namespace) -> int:
     setup = GameSetup(rules, seats, "auto", "seat", seed)
     service = open_service(args.db)
     try:
-        # Today's attempt left unfinished is played on, not started again: it is among
-        # the player's latest unfinished games (only those are read).
-        latest = service.recent(RESUME_LOOK, finished=False, player=seats[0].name)
-        kept = next((saved for saved in latest if isinstance(saved, SavedGame)
-                     and saved.game.seed == seed and saved.game.ruleset == rules
-                     and [seat.name for seat in saved.seats] == [seats[0].name]), None)
+        # Today's attempt left unfinished is played on, not started again.
+        kept = todays_attempt(service, rules, seed, seats[0].name)
         if kept is not None:
             print(t._("Your attempt of today goes on where you left it."))
         app = YatzyApp(service, lang=t.lang, setup=setup, game=kept)

@@ -639,12 +639,15 @@ class SqlGameRepository(DeviceRows, ProfileQueries):
         return self._listing(query)
 
     def recent(
-        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None
+        self, limit: int = 20, *, finished: bool | None = None, player: str | None = None,
+        seed: str | None = None,
     ) -> list[ListedGame]:
         if limit <= 0:
             return []
         newest_first = (games.c.updated_at.desc(), games.c.created_at.desc(), games.c.id)
         where = [] if finished is None else [games.c.status == (FINISHED if finished else PLAYING)]
+        if seed is not None:
+            where.append(games.c.seed == seed)
         if player is None:
             return self._listing(
                 sa.select(games).where(*where).order_by(*newest_first).limit(limit))
