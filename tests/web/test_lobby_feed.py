@@ -77,7 +77,7 @@ def two_processes(tmp_path: Path) -> Iterator[tuple[TestClient, Any]]:
         yield client, other
 
 
-def test_a_table_opened_in_another_process_is_pushed_within_a_second(
+def test_a_table_opened_in_another_process_is_pushed_within_seconds(
         two_processes: tuple[TestClient, Any]) -> None:
     client, other = two_processes
     with client.websocket_connect("/ws/lobby") as socket:
