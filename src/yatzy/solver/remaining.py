@@ -113,7 +113,7 @@ def quantise(table: RemainingTable, rows_at_once: int = 20_000,
 
     The rows are worked through in chunks of at most ``rows_at_once`` rows and (but for
     a single row longer than that) ``chances_at_once`` chances, which bound the memory
-    the work takes besides the table and the result (about 100 MB by default)."""
+    the work takes besides the table and the result (some 30 MB by default)."""
     lows, lengths, starts = table._lows, table._lengths.astype(np.int64), table._starts
     n = table.rows
     lowest = np.empty(n, dtype=np.int32)
