@@ -318,6 +318,22 @@ def test_recent_games_filters(history: GameService) -> None:
     assert players(player="Nobody") == [] and players(player="ann") == []
 
 
+def test_recent_games_by_seed(service: GameService) -> None:
+    """The seed filter, on either database: the games dealt from that seed, with the
+    other filters too (numbers and secret seeds are stored as text)."""
+    secret = "0f" * 20
+    a = service.create(YATZY, ["Ann"], seed=7)
+    b = service.create(YAHTZEE, ["Bo"], seed=7)
+    c = service.create(YATZY, ["Ann"], seed=70)
+    d = service.create(YATZY, ["Ann", "Bo"], seed=secret)
+    assert [g.id for g in service.recent(seed=7)] == [b.id, a.id]
+    assert [g.id for g in service.recent(seed=7, player="Ann")] == [a.id]
+    assert [g.id for g in service.recent(seed=70)] == [c.id]
+    assert [g.id for g in service.recent(seed=secret, player="Bo")] == [d.id]
+    assert [g.id for g in service.recent(1, seed=7, finished=False)] == [b.id]
+    assert service.recent(seed=7, finished=True) == [] and service.recent(seed=8) == []
+
+
 def test_ids_starting_with(repo: SqlGameRepository) -> None:
     game = yatzy.new_game(YATZY, ["Ann"], seed=1)
     for game_id in ("abc1", "abd2", "x%y", "x_z", "xyz"):
