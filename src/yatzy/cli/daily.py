@@ -63,7 +63,7 @@ def todays_attempt(service: GameService, rules: Ruleset, seed: Seed,
 
     latest = service.recent(RESUME_LOOK, finished=False, player=name, seed=seed)
     return next((saved for saved in latest if isinstance(saved, SavedGame)
-                 and saved.game.seed == seed and saved.game.ruleset == rules
+                 and saved.game.ruleset == rules
                  and [seat.name for seat in saved.seats] == [name]), None)
 
 
