@@ -75,8 +75,8 @@ def test_every_row_is_within_the_bound_of_the_in_memory_table(
 
 
 @pytest.mark.parametrize("chunks", [
-    {"rows_at_once": 777},  # chunks cut mid-table by rows
-    {"chances_at_once": 5_000},  # by chances
+    {"chances_at_once": 777},  # chunks cut mid-table
+    {"chances_at_once": 5_000},
     {"chances_at_once": 50},  # rows longer than a chunk: one row each
 ])
 def test_quantise_keeps_the_rows_of_a_table(strategy: Strategy, shared: SharedTable,

@@ -102,7 +102,7 @@ class RemainingTable:
 QUANTUM = 1 << 13
 
 
-def quantise(table: RemainingTable, rows_at_once: int = 20_000,
+def quantise(table: RemainingTable,
              chances_at_once: int = 1 << 18) -> dict[str, npt.NDArray[Any]]:
     """The arrays of a :class:`SharedTable` (see there) from ``table``: each row's
     cumulative chances, ``F(i)``, divided by the row's total and rounded to the nearest
@@ -111,9 +111,9 @@ def quantise(table: RemainingTable, rows_at_once: int = 20_000,
     from its first step that is not 0 to its last, as bytes when every step is below 256,
     else as 16-bit numbers.
 
-    The rows are worked through in chunks of at most ``rows_at_once`` rows and (but for
-    a single row longer than that) ``chances_at_once`` chances, which bound the memory
-    the work takes besides the table and the result (some 30 MB by default)."""
+    The rows are worked through in chunks of at most ``chances_at_once`` chances (a row
+    longer than that is a chunk of its own), which bound the memory the work takes
+    besides the table and the result (some 30 MB by default)."""
     lows, lengths, starts = table._lows, table._lengths.astype(np.int64), table._starts
     n = table.rows
     lowest = np.empty(n, dtype=np.int32)
@@ -130,7 +130,7 @@ def quantise(table: RemainingTable, rows_at_once: int = 20_000,
         r0 = r1
         # The last row that starts within chances_at_once of this chunk's first chance.
         fits = int(np.searchsorted(starts, starts[r0] + chances_at_once, side="right")) - 1
-        r1 = min(n, r0 + rows_at_once, max(r0 + 1, fits))
+        r1 = min(n, max(r0 + 1, fits))
         a, b = int(starts[r0]), int(starts[r1])
         heads = (starts[r0:r1] - a).astype(np.int64)  # each row's first item in the chunk
         cumulative = np.cumsum(table._chances[a:b], dtype=np.float64)
