@@ -23,14 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-from procstat import memory
+from procstat import memory, run_command, run_json
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,30 +74,15 @@ def child(args: argparse.Namespace) -> None:
 
 def run_step(rules: str, step: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as cache:
-        done = subprocess.run(
-            [sys.executable, __file__, "--child", "--rules", rules, "--step", step],
-            capture_output=True, text=True, check=False,
-            env={**os.environ, "YATZY_CACHE_DIR": cache})
-    if done.returncode != 0:
-        raise SystemExit(f"the {step} step failed:\n{done.stderr}")
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+        return run_json([sys.executable, __file__, "--child", "--rules", rules, "--step", step],
+                        {"YATZY_CACHE_DIR": cache})
 
 
 def run_solve(rules: str) -> tuple[float, float]:
     """``yatzy solve --rules RULES`` from an empty cache: (wall seconds, peak MB)."""
-    command = str(Path(sys.executable).parent / "yatzy")
     with tempfile.TemporaryDirectory() as cache:
-        start = time.perf_counter()
-        proc = subprocess.Popen([command, "solve", "--rules", rules],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env={**os.environ, "YATZY_CACHE_DIR": cache})
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            why = proc.stderr.read().decode() if proc.stderr else ""
-            raise SystemExit(f"yatzy solve failed: {why}")
-    return seconds, usage.ru_maxrss / 1024
+        return run_command([str(Path(sys.executable).parent / "yatzy"), "solve", "--rules",
+                            rules], {"YATZY_CACHE_DIR": cache})
 
 
 def main() -> int:

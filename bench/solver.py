@@ -8,11 +8,14 @@ its peak memory), the median of ``--runs`` builds in one process, loading a cach
 table, the peak memory of a process that builds a table and of one that loads a table and
 advises (each also as what it adds to the process with the library and its solver
 imported), the median time of ``Strategy.advise(game)`` on positions of random games
-after a first roll (a state not seen before, and the same state again), optimal
-simulation speed, and ``yatzy simulate -n 1000000`` from the command line. The same
-figures for ``yatzy-solver`` come from its own virtual environment (``bench/.venv-ref``,
-created on first use), with the ratios of the same run; also how long the C extension
-takes to compile (once, at install).
+after a first roll (a state not seen before; the same state again; and the new state's
+work once more, forgotten, with the memory it reads already in the processor's caches:
+the difference is the time of the first reads), optimal simulation speed, and ``yatzy
+simulate -n 1000000`` from the command line. The same figures for ``yatzy-solver`` come
+from its own virtual environment (``bench/.venv-ref``, created on first use), with the
+ratios of the same run; also how long the C extension takes to compile (once, at
+install), and the peak memory of a bare Python process, with numpy, and with the library
+and its solver imported (each the child's own ``VmHWM``).
 
 Each figure is measured in a fresh child process so that peak memory and first calls
 are honest. Not part of ``make test``.
@@ -31,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from procstat import run_command, run_json
 
 HERE = Path(__file__).resolve().parent
 REF_VENV = HERE / ".venv-ref"
@@ -98,7 +103,7 @@ elif what == "advise":
     s = yatzy.strategy(r)
     games = situations(args["situations"])
     s.advise(games[0])
-    cold, warm = [], []
+    cold, warm, again = [], [], []
     for g in games:
         s.forget()
         t = time.perf_counter_ns()
@@ -107,8 +112,15 @@ elif what == "advise":
         t = time.perf_counter_ns()
         s.advise(g)
         warm.append(time.perf_counter_ns() - t)
+        # The same work once more (the state forgotten), the memory it reads now in the
+        # processor's caches: what is left of a new state's time without first reads.
+        s.forget()
+        t = time.perf_counter_ns()
+        s.advise(g)
+        again.append(time.perf_counter_ns() - t)
     out["cold_us"] = statistics.median(cold) / 1000
     out["warm_us"] = statistics.median(warm) / 1000
+    out["recomputed_us"] = statistics.median(again) / 1000
 elif what == "simulate":
     s = yatzy.strategy(r)
     simulate(s, 1000, seed=0)
@@ -171,28 +183,7 @@ print(json.dumps(out))
 def run_child(python: str, code: str, args: dict[str, Any],
               env: dict[str, str] | None = None) -> dict[str, Any]:
     """Run ``code`` in a fresh ``python`` with ``args``; returns its JSON output."""
-    proc = subprocess.run(
-        [python, "-c", code, json.dumps(args)], capture_output=True, text=True,
-        env={**os.environ, **(env or {})}, check=False,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"benchmark child failed:\n{proc.stderr}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
-
-
-def run_command(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run ``argv`` as a user would: ``(wall seconds from spawn to exit, peak memory in
-    MB)`` of the whole process, start-up included."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, **(env or {})})
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"benchmark command {argv} failed:\n{stderr}")
-    return seconds, usage.ru_maxrss / 1024
+    return run_json([python, "-c", code, json.dumps(args)], env)
 
 
 def median_command(argv: list[str], runs: int, env: dict[str, str] | None = None
@@ -206,6 +197,22 @@ def median_command(argv: list[str], runs: int, env: dict[str, str] | None = None
     return statistics.median(times), max(peaks)
 
 
+#: What a process peaks at before any table, as ``python -c CODE`` (the floor under the
+#: memory figures): Python alone, with numpy, with the library and its solver.
+BASELINES = {"Python": "pass", "with numpy": "import numpy",
+             "with the library and its solver": "import yatzy.solver.policy"}
+#: A child's own peak: VmHWM, which starts afresh at exec (a child's ``ru_maxrss`` also
+#: counts the parent's memory it was forked from).
+OWN_PEAK = ("\nfor line in open('/proc/self/status'):\n"
+            "    if line.startswith('VmHWM'): print('{\"kb\": %s}' % line.split()[1])")
+
+
+def baselines() -> dict[str, float]:
+    """The peak memory (MB) of a fresh process for each of :data:`BASELINES`."""
+    return {name: run_json([sys.executable, "-c", code + OWN_PEAK])["kb"] / 1024
+            for name, code in BASELINES.items()}
+
+
 def compile_seconds() -> float:
     """How long compiling the solver's C extension takes (once, at install), with the
     flags of ``setup.py`` (its files one after the other, as setuptools compiles them)."""
@@ -213,7 +220,8 @@ def compile_seconds() -> float:
     sources = sorted((HERE.parent / "src" / "yatzy" / "solver" / "csrc").glob("*.c"))
     with tempfile.TemporaryDirectory() as out:
         cc = sysconfig.get_config_var("CC") or "cc"
-        argv = [*cc.split(), "-O3", "-fno-math-errno", "-Wall", "-pthread", "-fPIC", "-shared",
+        argv = [*cc.split(), "-O3", "-fno-math-errno", "-Wall", "-Wno-psabi", "-pthread",
+                "-fPIC", "-shared",
                 f"-I{sysconfig.get_paths()['include']}", *map(str, sources), "-o",
                 str(Path(out) / "k.so")]
         start = time.perf_counter()
@@ -305,6 +313,7 @@ def measure(runs: int, games: int, reference: bool, rules: str | None = None
                 "build_peak_mb": builds["first_build_peak_mb"],
                 "advise_cold_us": advise["cold_us"],
                 "advise_warm_us": advise["warm_us"],
+                "advise_recomputed_us": advise["recomputed_us"],
                 "games_per_second": sim["games_per_second"],
                 "simulated_mean": sim["mean"],
                 "million_command": million_s,
@@ -333,7 +342,8 @@ def measure(runs: int, games: int, reference: bool, rules: str | None = None
     return rows
 
 
-def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float) -> str:
+def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float,
+           floor: dict[str, float]) -> str:
     """The figures as a Markdown table (ratio = reference / ours: above 1, we are
     faster or smaller)."""
     load = os.getloadavg()
@@ -342,7 +352,8 @@ def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float) 
         f"{platform.python_version()}, load average {load[0]:.2f} / {load[1]:.2f} at the "
         f"end; builds: median of {runs}; advice: median of {SITUATIONS} positions of "
         f"random games after a first roll; simulation: {games:,} games. The C extension "
-        f"compiles in {compile_s:.1f} s, once, at install.",
+        f"compiles in {compile_s:.1f} s, once, at install. A fresh process peaks at "
+        + ", ".join(f"{mb:.1f} MB {name}" for name, mb in floor.items()) + ".",
         "",
         "| game | figure | yatzy (this) | yatzy-solver 1.0.0 | ratio |",
         "|---|---|---:|---:|---:|",
@@ -380,6 +391,8 @@ def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float) 
             o["loaded_peak_mb"] - o["base_mb"], None, ".0f")
         add(g, "`advise(game)`, new state (µs)", o["advise_cold_us"], r and r["advise_us"],
             ".1f")
+        add(g, "new state, its memory read once before (µs)", o["advise_recomputed_us"],
+            None, ".1f")
         add(g, "`advise(game)`, same state (µs)", o["advise_warm_us"], r and r["advise_us"],
             ".1f")
         add(g, "simulation (games/s)", o["games_per_second"], r and r["games_per_second"],
@@ -402,11 +415,13 @@ def main() -> int:
     args = parser.parse_args()
     start = time.perf_counter()
     compile_s = compile_seconds()
+    floor = baselines()
     rows = measure(args.runs, args.games, args.reference, args.rules)
     if args.json:
-        print(json.dumps({"compile_seconds": compile_s, "rows": rows}, indent=2))
+        print(json.dumps({"compile_seconds": compile_s, "baseline_mb": floor, "rows": rows},
+                         indent=2))
     else:
-        print(report(rows, args.runs, args.games, compile_s))
+        print(report(rows, args.runs, args.games, compile_s, floor))
     print(f"(benchmark took {time.perf_counter() - start:.0f} s)", file=sys.stderr)
     return 0
 
