@@ -309,7 +309,7 @@ class ExactLayers:
 def build_layers(strategy: Strategy, upto: int, threads: int) -> dict[str, npt.NDArray[Any]]:
     """The arrays of the exact layers of ``strategy`` up to layer ``upto`` (see
     :class:`ExactLayers`): worked out from the full card back, as the table of the points
-    still to come (seconds; about 0.76 GB at its peak for Scandinavian Yatzy)."""
+    still to come (seconds; bench/solve_memory.py says what it costs a process)."""
     raw_keys, lows, lengths, chances = strategy.kernels.remaining(0.0, threads, upto)
     keys = np.frombuffer(raw_keys, dtype=np.int32)
     length = np.frombuffer(lengths, dtype=np.int32)
