@@ -391,8 +391,8 @@ def report(rows: list[dict[str, Any]], runs: int, games: int, compile_s: float,
             o["loaded_peak_mb"] - o["base_mb"], None, ".0f")
         add(g, "`advise(game)`, new state (µs)", o["advise_cold_us"], r and r["advise_us"],
             ".1f")
-        add(g, "new state, its memory read once before (µs)", o["advise_recomputed_us"],
-            None, ".1f")
+        add(g, "`advise(game)`, new state, its memory read once before (µs)",
+            o["advise_recomputed_us"], None, ".1f")
         add(g, "`advise(game)`, same state (µs)", o["advise_warm_us"], r and r["advise_us"],
             ".1f")
         add(g, "simulation (games/s)", o["games_per_second"], r and r["games_per_second"],
