@@ -67,7 +67,8 @@ wheel:
 # end on purpose). Needs Debian's clang and libclang-rt-14-dev (or LLVM's runtime).
 SANITIZE := build/sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -g -O1 -Wall -Wno-psabi -pthread -fPIC -shared -shared-libsan
+	-fno-omit-frame-pointer -g -O1 -ffp-contract=off -Wall -Wno-psabi -pthread -fPIC -shared \
+	-shared-libsan
 
 sanitize: $(STAMP)
 	@command -v clang >/dev/null || { echo "make sanitize needs clang:" \

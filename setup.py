@@ -50,8 +50,11 @@ setup(
             depends=HEADERS,
             # -Wno-psabi: GCC notes that a function returning a 32-byte vector passes it
             # differently with and without AVX; the only such functions are inlined
-            # (csrc/turn.h), so no call crosses that difference.
-            extra_compile_args=["-O3", "-fno-math-errno", "-Wall", "-Wno-psabi", "-pthread"],
+            # (csrc/turn.h), so no call crosses that difference. -ffp-contract=off: a sum
+            # of products is made as written, never fused (FMA), so that the AVX-512
+            # build (csrc/turn_wide.c), the others and the sanitizers' agree to the bit.
+            extra_compile_args=["-O3", "-fno-math-errno", "-ffp-contract=off", "-Wall",
+                                "-Wno-psabi", "-pthread"],
             extra_link_args=["-pthread"],
             optional=True,
         ),

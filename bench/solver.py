@@ -220,7 +220,8 @@ def compile_seconds() -> float:
     sources = sorted((HERE.parent / "src" / "yatzy" / "solver" / "csrc").glob("*.c"))
     with tempfile.TemporaryDirectory() as out:
         cc = sysconfig.get_config_var("CC") or "cc"
-        argv = [*cc.split(), "-O3", "-fno-math-errno", "-Wall", "-Wno-psabi", "-pthread",
+        argv = [*cc.split(), "-O3", "-fno-math-errno", "-ffp-contract=off", "-Wall",
+                "-Wno-psabi", "-pthread",
                 "-fPIC", "-shared",
                 f"-I{sysconfig.get_paths()['include']}", *map(str, sources), "-o",
                 str(Path(out) / "k.so")]

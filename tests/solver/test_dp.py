@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import platform
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,7 @@ from tests.solver.bruteforce import expected_final_score
 from yatzy.core.rulesets import UPPER_BOXES, Ruleset
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver.dp import solve, state_count
-from yatzy.solver.kernels import NEG
+from yatzy.solver.kernels import NEG, WIDE_BUILD
 from yatzy.solver.model import build_model
 
 
@@ -123,3 +125,26 @@ def test_progress_reports_every_layer() -> None:
     calls: list[tuple[int, int]] = []
     solve(build_model(yatzy.ruleset("yatzy", order="in_order")), lambda d, t: calls.append((d, t)))
     assert calls == [(i, 15) for i in range(1, 16)]
+
+
+WIDE_CASES = {**TINY, "Scandinavian Yatzy": yatzy.ruleset("yatzy"),
+              "Yatzy in order": yatzy.ruleset("yatzy", order="in_order"),
+              "Yahtzee gated": yatzy.ruleset("yahtzee", joker="gated"),
+              "Yahtzee forced": yatzy.ruleset("yahtzee")}
+
+
+@pytest.mark.parametrize("ruleset", WIDE_CASES.values(), ids=WIDE_CASES.keys())
+def test_the_wide_build_makes_the_same_table_to_the_bit(ruleset: Ruleset) -> None:
+    """Eight upper sums at a time (AVX-512, where the processor has it) or four: the same
+    bytes. (Without AVX-512 both builds are the four-lane one.)"""
+    model = build_model(ruleset)
+    wide, narrow = solve(model), solve(model, wide=False)
+    assert wide.tobytes() == narrow.tobytes()
+
+
+def test_the_wide_build_runs_only_where_the_processor_has_avx512() -> None:
+    """(A build by another compiler than GCC, as make sanitize's clang, keeps to four
+    lanes everywhere.)"""
+    cpuinfo = Path("/proc/cpuinfo")
+    flags = cpuinfo.read_text().split() if cpuinfo.exists() else []
+    assert not WIDE_BUILD or (platform.machine() == "x86_64" and "avx512f" in flags)

@@ -39,9 +39,13 @@ def state_count(model: Model) -> int:
     return int((per_mask * ys)[model.masks != full].sum())
 
 
-def solve(model: Model, progress: Progress | None = None) -> FloatArray:
+def solve(model: Model, progress: Progress | None = None, *, wide: bool = True) -> FloatArray:
     """The value table ``V[mask, y, u]`` of ``model``; states no game reaches hold
-    :data:`~yatzy.solver.kernels.NEG`."""
+    :data:`~yatzy.solver.kernels.NEG`.
+
+    Where the processor has AVX-512 (:data:`~yatzy.solver.kernels.WIDE_BUILD`) each state
+    is worked out for eight upper sums at a time instead of four, to the same values to the
+    last bit; ``wide=False`` keeps to four (the tests compare the two)."""
     nb = model.boxes
     full = (1 << nb) - 1
     V = np.full((1 << nb, model.y_count, model.threshold + 1), kernels.NEG)
@@ -70,7 +74,7 @@ def solve(model: Model, progress: Progress | None = None) -> FloatArray:
 
         def work(i: int, parts: int, jobs_mask: IntArray = jobs_mask,
                  jobs_y: IntArray = jobs_y) -> None:
-            k.solve(jobs_mask, jobs_y, i, parts)
+            k.solve(jobs_mask, jobs_y, i, parts, wide)
 
         kernels.run_parallel(work, min(cores, len(jobs_mask)))
         if progress is not None:

@@ -13,11 +13,12 @@ turn tables of advice and the simulation all use it. :func:`fill` exposes it to 
 One routine computes a turn's values for four upper sums (*lanes*, one AVX2 vector of
 doubles) of one set of filled boxes at a time: the table build and the simulation fill
 every lane (``Kernels.turn`` one); the vector environment's regrets (``Kernels.regrets``)
-give each lane a game in a state of its own. Advice (``Kernels.advise``) works one state
-out on plain doubles, with the same sums in the same order (the same values to the last
-bit, a quarter of the work). Every long call releases the GIL:
-:func:`run_parallel` runs the table build on every core, and the simulation and the
-regrets start :func:`threads` threads of their own.
+give each lane a game in a state of its own. On a processor with AVX-512
+(:data:`WIDE_BUILD`) the table build runs it on eight lanes (``csrc/turn_wide.c``), to the
+same values. Advice (``Kernels.advise``) works one state out on plain doubles, with the
+same sums in the same order (the same values to the last bit, a quarter of the work).
+Every long call releases the GIL: :func:`run_parallel` runs the table build on every
+core, and the simulation and the regrets start :func:`threads` threads of their own.
 
 Values are finite everywhere: :data:`NEG` stands for "no option".
 
@@ -46,6 +47,7 @@ from yatzy.solver.model import Tables
 try:
     from yatzy.solver._kernels import COLUMNS as COLUMNS
     from yatzy.solver._kernels import NEG as NEG
+    from yatzy.solver._kernels import WIDE_BUILD as WIDE_BUILD
     from yatzy.solver._kernels import Kernels as Kernels
 except ImportError:  # installed without a C compiler: see compile_tables
     #: The value of no option: a box the rules forbid now, or a state no game reaches
@@ -55,6 +57,8 @@ except ImportError:  # installed without a C compiler: see compile_tables
     #: Columns of a simulated game's row: mask, y, u, total, five-of-a-kind box points,
     #: extra Yahtzees, and the state of its own stream of dice.
     COLUMNS = 7
+    #: Whether the table build works eight upper sums at a time (AVX-512) here.
+    WIDE_BUILD = False
 
     class Kernels:  # type: ignore[no-redef]
         """Stands for the compiled class: making one says the solver is missing."""

@@ -29,8 +29,17 @@
  * NEG / 2. */
 #define NEG (-1.0e18)
 #define FACES 6
-/* Lanes per block in the table build: one AVX2 vector of doubles. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define X86_CLONES 1
+#endif
+/* Lanes per block: one AVX2 vector of doubles; eight, one AVX-512 vector, in turn_wide.c
+ * (WIDE_BUILD), the table build for processors that have it. */
+#if defined(WIDE_BUILD) && defined(X86_CLONES)
+#define LANES 8
+#define HOT
+#else
 #define LANES 4
+#endif
 /* The most boxes and the highest upper-bonus threshold: a state's number, (mask * y_count
  * + y) * (threshold + 1) + u, must also fit in 31 bits (an int, and the simulation's uint32
  * sort keys), which kernels_sizes checks (Maxi Yatzy: 2^20 * 85). */
@@ -46,10 +55,12 @@
 #define LANES_MAX (THRESHOLD_MAX + 1)
 #define THREADS_MAX 64
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#ifndef HOT
+#ifdef X86_CLONES
 #define HOT __attribute__((target_clones("avx2", "default")))
 #else
 #define HOT
+#endif
 #endif
 #define INLINE static inline __attribute__((always_inline))
 
@@ -250,5 +261,14 @@ int env_step(const Kernels *t, EnvGames *e, ptrdiff_t n, ptrdiff_t *bad, char *e
  * of the tables (as env_step). */
 int env_regrets(const Kernels *t, EnvGames *e, ptrdiff_t n, double *regret, int threads,
                 RegretMemo *memo, char *err, size_t errlen);
+
+/* The table build (turn.c's solve_jobs) of jobs start, start + step, ... before stop on
+ * eight lanes, with its own scratch memory, where the processor has AVX-512 (turn_wide.c):
+ * the same values to the last bit. Returns 1 when done, 0 when this processor or compiler
+ * has no such build (nothing done), -1 when out of memory. */
+int solve_jobs_wide(const Kernels *t, const int32_t *jobs_mask, const int32_t *jobs_y,
+                    ptrdiff_t start, ptrdiff_t stop, ptrdiff_t step);
+/* 1 when solve_jobs_wide builds here (this processor has AVX-512), else 0. */
+int wide_build(void);
 
 #endif

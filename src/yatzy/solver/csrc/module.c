@@ -239,14 +239,16 @@ static PyObject *Kernels_fill(KernelsObject *self, PyObject *args) {
     return Py_BuildValue("(iiiiii)", points, extra, bonus, m2, y2, u2);
 }
 
-/* solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ... (the
- * jobs are copied first: the loop reads nothing of the caller's but V). */
+/* solve(jobs_mask, jobs_y, start, step, wide=True): fill V for jobs start, start + step,
+ * ... (the jobs are copied first: the loop reads nothing of the caller's but V), on eight
+ * lanes where the processor can (solve_jobs_wide) unless wide is false. */
 static PyObject *Kernels_solve(KernelsObject *self, PyObject *args) {
     Kernels *t = ready(self);
     if (!t) return NULL;
     PyObject *om, *oy;
     Py_ssize_t start, step;
-    if (!PyArg_ParseTuple(args, "OOnn", &om, &oy, &start, &step)) return NULL;
+    int wide = 1;
+    if (!PyArg_ParseTuple(args, "OOnn|p", &om, &oy, &start, &step, &wide)) return NULL;
     if (step < 1 || start < 0) {
         PyErr_SetString(PyExc_ValueError, "bad start or step");
         return NULL;
@@ -275,16 +277,25 @@ static PyObject *Kernels_solve(KernelsObject *self, PyObject *args) {
             PyMem_Free(jobs);
             return NULL;
         }
-    Scratch s;
-    if (scratch_init(t, &s) < 0) {
-        PyMem_Free(jobs);
-        return PyErr_NoMemory();
+    int done = 0;
+    if (wide) {
+        Py_BEGIN_ALLOW_THREADS
+        done = solve_jobs_wide(t, jobs, jobs + n, start, n, step);
+        Py_END_ALLOW_THREADS
     }
-    Py_BEGIN_ALLOW_THREADS
-    solve_jobs(t, &s, jobs, jobs + n, start, n, step);
-    Py_END_ALLOW_THREADS
-    scratch_free(&s);
+    if (done == 0) {
+        Scratch s;
+        if (scratch_init(t, &s) < 0) {
+            done = -1;
+        } else {
+            Py_BEGIN_ALLOW_THREADS
+            solve_jobs(t, &s, jobs, jobs + n, start, n, step);
+            Py_END_ALLOW_THREADS
+            scratch_free(&s);
+        }
+    }
     PyMem_Free(jobs);
+    if (done < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -738,7 +749,8 @@ static PyMethodDef Kernels_methods[] = {
     {"fill", (PyCFunction)Kernels_fill, METH_VARARGS,
      "fill(mask, y, u, roll, box) -> (points, extra, bonus, mask2, y2, u2)"},
     {"solve", (PyCFunction)Kernels_solve, METH_VARARGS,
-     "solve(jobs_mask, jobs_y, start, step): fill V for jobs start, start + step, ..."},
+     "solve(jobs_mask, jobs_y, start, step, wide=True): fill V for jobs start, start + step,"
+     " ..."},
     {"turn", (PyCFunction)Kernels_turn, METH_VARARGS,
      "turn(mask, y, u, rerolls, abox, values, keeps) -> allowed boxes"},
     {"advise", (PyCFunction)(void (*)(void))Kernels_advise, METH_FASTCALL,
@@ -800,7 +812,8 @@ PyMODINIT_FUNC PyInit__kernels(void) {
     PyObject *neg = PyFloat_FromDouble(NEG);
     if (!neg || PyModule_AddObjectRef(m, "Kernels", (PyObject *)&KernelsType) < 0
         || PyModule_AddObjectRef(m, "NEG", neg) < 0
-        || PyModule_AddIntConstant(m, "COLUMNS", G_COLS) < 0) {
+        || PyModule_AddIntConstant(m, "COLUMNS", G_COLS) < 0
+        || PyModule_AddObjectRef(m, "WIDE_BUILD", wide_build() ? Py_True : Py_False) < 0) {
         Py_XDECREF(neg);
         Py_DECREF(m);
         return NULL;

@@ -6,6 +6,7 @@
 #ifndef YATZY_TURN_H
 #define YATZY_TURN_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -54,6 +55,38 @@ typedef struct {
                * first first_roll of each, the keeps smaller than a roll) */
     void *block;
 } Scratch;
+
+/* The scratch memory of one thread, zeroed (free s->block): scratch_init, and the wide
+ * table build's own (turn_wide.c). Returns 0, or -1 when out of memory. */
+INLINE int scratch_alloc(const Kernels *t, Scratch *s) {
+    size_t nrows = (size_t)t->ne + FACES * t->nb;
+    /* ev has one entry more: rolls that make no entry (five of a kind) read entry 0 (see
+     * Kernels.entry_by_roll), which exists even when no roll makes an entry. */
+    size_t vecs = nrows + (t->ne + 1) + FACES * t->nb + t->nr + (size_t)t->rolls * t->nk;
+    size_t doubles = t->ne + FACES * t->nb;
+    size_t ints = 3 * nrows + t->ne + FACES * t->nb;
+    size_t bytes = vecs * sizeof(vd) + doubles * sizeof(double) + ints * sizeof(int);
+    bytes = (bytes + 63) / 64 * 64;
+    char *p = aligned_alloc(64, bytes);
+    if (!p) return -1;
+    memset(p, 0, bytes);
+    s->block = p;
+    vd *v = (vd *)p;
+    s->rows = v; v += nrows;
+    s->ev = v; v += t->ne + 1;
+    s->ev5 = v; v += FACES * t->nb;
+    s->S = v; v += t->nr;
+    s->A = v; v += t->nk;
+    s->snap = v; v += (size_t)(t->rolls - 1) * t->nk;
+    double *d = (double *)v;
+    s->plan.gain5 = d; d += FACES * t->nb;
+    int *i = (int *)d;
+    s->plan.row_mask = i; i += nrows;
+    s->plan.row_y = i; i += nrows;
+    s->plan.row_up = i; i += nrows;
+    s->plan.group5 = i;
+    return 0;
+}
 
 /* The scratch memory of one thread, zeroed; scratch_free frees it. Returns 0, or -1 when
  * out of memory. */
@@ -232,6 +265,34 @@ INLINE void turn_block(const Kernels *t, Scratch *sc, const int *lane_u, int rer
     }
     best_boxes(t, sc, bv);
     turn_passes(t, sc, rerolls, keeps, snap);
+}
+
+/* The table build's loop (solve_jobs): each job's state for all its upper sums, LANES
+ * at a time, into V. */
+INLINE void solve_range(const Kernels *t, Scratch *s, const int32_t *jobs_mask,
+                        const int32_t *jobs_y, ptrdiff_t start, ptrdiff_t stop,
+                        ptrdiff_t step) {
+    double result[LANES_MAX + LANES];
+    for (ptrdiff_t j = start; j < stop; j += step) {
+        int mask = jobs_mask[j], y = jobs_y[j];
+        int um = upper_mask(t, mask);
+        int nl = t->lane_count[um];
+        const int32_t *lanes = t->lanes + (size_t)um * t->stride;
+        make_plan(t, mask, y, &s->plan);
+        for (int q0 = 0; q0 < nl; q0 += LANES) {
+            int lu[LANES];
+            for (int q = 0; q < LANES; q++) lu[q] = lanes[q0 + q < nl ? q0 + q : nl - 1];
+            turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 0);
+            vd sum = splat(0.0);
+            const vd *rolls = s->A + t->first_roll;
+            for (int r = 0; r < t->nr; r++) sum += t->roll_prob[r] * rolls[r];
+            for (int q = 0; q < LANES; q++) result[q0 + q] = sum[q];
+        }
+        double *out = t->V + ((size_t)mask * t->y_count + y) * t->stride;
+        const int32_t *lane_of = t->lane_of + (size_t)um * t->stride;
+        for (int u = 0; u <= t->threshold; u++)
+            if (lane_of[u] >= 0) out[u] = result[lane_of[u]];
+    }
 }
 
 /* What a fill leading to state (mask2, y2) with `up` upper points is worth from upper sum
