@@ -75,6 +75,7 @@ HOT static void *share_run(void *arg) {
         if (s->first_turn) lu[0] = s->u0;
         make_plan(t, sm, sy, &s->sc.plan);
         turn_block(t, &s->sc, lu, t->rolls - 1, NULL, NULL, 1);
+        block_picks(t, &s->sc);
         for (int q = 0; q < nl; q++) {
             if (turn_outcomes(t, &s->sc, &s->w, sm, sy, lu[q], q, s->first_turn ? s->r0 : -1,
                               s->left0) < 0) {

@@ -399,6 +399,7 @@ static PyObject *Kernels_outcomes(KernelsObject *self, PyObject *args) {
     for (int q = 0; q < LANES; q++) lu[q] = u;
     make_plan(t, mask, y, &s->plan);
     turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 1);
+    block_picks(t, s);
     int status = turn_outcomes(t, s, &w, mask, y, u, 0, roll, rerolls);
     PyObject *result = NULL;
     if (status < 0) {

@@ -39,6 +39,7 @@ HOT static void *table_run(void *arg) {
         for (int q = 0; q < LANES; q++) lu[q] = s->keys[a + (q < nl ? q : nl - 1)] % t->stride;
         make_plan(t, sm, sy, &s->sc.plan);
         turn_block(t, &s->sc, lu, t->rolls - 1, NULL, NULL, 1);
+        block_picks(t, &s->sc);
         for (int q = 0; q < nl; q++) {
             if (turn_outcomes(t, &s->sc, &s->w, sm, sy, lu[q], q, -1, 0) < 0) {
                 s->status = -2;

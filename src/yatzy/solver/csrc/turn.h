@@ -59,6 +59,7 @@ typedef struct {
     vd *A;    /* [nk]: keeps, then the rolls' values */
     vd *snap; /* [rolls - 1][nk]: the keeps of each number of rerolls left (simulation; the
                * first first_roll of each, the keeps smaller than a roll) */
+    int32_t *picks; /* [rolls][nr][LANES]: the first best option (block_picks) */
     void *block;
 } Scratch;
 
@@ -70,7 +71,7 @@ INLINE int scratch_alloc(const Kernels *t, Scratch *s) {
      * Kernels.entry_by_roll), which exists even when no roll makes an entry. */
     size_t vecs = nrows + (t->ne + 1) + FACES * t->nb + t->nr + (size_t)t->rolls * t->nk;
     size_t doubles = t->ne + FACES * t->nb;
-    size_t ints = 3 * nrows + t->ne + FACES * t->nb;
+    size_t ints = 3 * nrows + t->ne + FACES * t->nb + (size_t)t->rolls * t->nr * LANES;
     size_t bytes = vecs * sizeof(vd) + doubles * sizeof(double) + ints * sizeof(int);
     bytes = (bytes + 63) / 64 * 64;
     char *p = aligned_alloc(64, bytes);
@@ -90,7 +91,8 @@ INLINE int scratch_alloc(const Kernels *t, Scratch *s) {
     s->plan.row_mask = i; i += nrows;
     s->plan.row_y = i; i += nrows;
     s->plan.row_up = i; i += nrows;
-    s->plan.group5 = i;
+    s->plan.group5 = i; i += t->ne + FACES * t->nb;
+    s->picks = i;
     return 0;
 }
 
@@ -441,6 +443,42 @@ INLINE int turn_options(const Kernels *t, const Scratch *sc, int r, int left, in
         }
     }
     return no;
+}
+
+/* best_option of every roll with each number of rerolls left (0 .. rolls - 1), for every
+ * lane at once, into sc->picks[(left * nr + r) * LANES + q], from turn_block's values with
+ * snap: the same choices, the same values compared in the same order, without a branch
+ * on them. (A box worth at most NEG / 2 is no option: starting from NEG / 2, a box is
+ * taken only when it is worth more; a keep also when nothing is taken yet.) */
+INLINE void block_picks(const Kernels *t, Scratch *sc) {
+    const Plan *p = &sc->plan;
+    const int nb = t->nb, nr = t->nr;
+    for (int left = 0; left < t->rolls; left++) {
+        const vd *kv = left > 0 ? sc->snap + (size_t)(left - 1) * t->nk : NULL;
+        for (int r = 0; r < nr; r++) {
+            vd best = splat(NEG / 2);
+            vl pick = (vl)(best != best) - 1; /* -1 in every lane */
+            const int f = t->five_of[r];
+            for (int i = 0; i < p->nallowed; i++) {
+                const int b = p->abox[i];
+                const vd v = f >= 0 ? sc->ev5[f * nb + b] : sc->ev[t->entry_of[(size_t)b * nr + r]];
+                const vl take = (vl)(v > best);
+                best = vmax(v, best);
+                pick = (take & b) | (~take & pick);
+            }
+            if (kv) {
+                const int32_t *sub = t->sub_keeps + (size_t)r * t->sub_width;
+                for (int i = 0; i < t->sub_count[r]; i++) {
+                    const vd v = kv[sub[i]];
+                    const vl take = (vl)(v > best) | (pick < 0);
+                    best = (vd)((take & (vl)v) | (~take & (vl)best));
+                    pick = (take & (nb + sub[i])) | (~take & pick);
+                }
+            }
+            int32_t *out = sc->picks + ((size_t)left * nr + r) * LANES;
+            for (int q = 0; q < LANES; q++) out[q] = (int32_t)pick[q];
+        }
+    }
 }
 
 /* The first best of turn_options(t, sc, r, left, q), without listing them: the optimal

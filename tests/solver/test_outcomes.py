@@ -1,0 +1,96 @@
+"""How a turn ends (``Kernels.outcomes``, the compiled choices of every roll that the score
+distributions and the win-chance table carry forward) against advice: the turn played
+out in Python with ``Strategy.advise_card``'s first option at each step must end in the
+same boxes, with the same chances."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+
+import yatzy
+from yatzy.core import rules
+from yatzy.core.actions import Reroll, Score
+from yatzy.core.scorecard import Scorecard
+from yatzy.solver.policy import Strategy
+
+RULESETS = {"Scandinavian Yatzy": ("yatzy", {}),
+            "Yahtzee gated": ("yahtzee", {"joker": "gated"}), "Yahtzee forced": ("yahtzee", {})}
+
+
+@pytest.fixture(scope="module", params=RULESETS.values(), ids=RULESETS.keys())
+def strategy(request: pytest.FixtureRequest) -> Strategy:
+    name, options = request.param
+    return yatzy.strategy(yatzy.ruleset(name, **options))
+
+
+def _key(s: Strategy, card: Scorecard) -> int:
+    """The compiled code's number of the state of ``card`` (upper sums that share a lane,
+    those that can no longer reach the bonus, as the lane's first)."""
+    mask, y, u = s.model.state_of(card)
+    t = s.model.tables
+    um = s.model.upper_mask(mask)
+    lane = t.lane_of[um, u]
+    return (mask * s.model.y_count + y) * (t.threshold + 1) + int(t.lanes[um, lane])
+
+
+def _advised(s: Strategy, card: Scorecard, dice: tuple[int, ...], left: int
+             ) -> dict[tuple[int, int], Fraction]:
+    """The ends of the turn played by advice's first option from ``dice`` with ``left``
+    rerolls left: (points gained, next state) -> chance."""
+    ends: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    best = s.advise_card(card, dice, left)[0].action
+    if isinstance(best, Score):
+        after = card.fill(best.box, rules.choices(s.ruleset, card, dice)[best.box],
+                          extra_yahtzee=rules.earns_yahtzee_bonus(s.ruleset, card, dice))
+        ends[(after.total - card.total, _key(s, after))] += 1
+        return ends
+    assert isinstance(best, Reroll)
+    kept = [dice[i] for i in best.hold]
+    n = len(dice) - len(kept)
+    for faces in product(range(1, 7), repeat=n):
+        for end, chance in _advised(s, card, tuple(sorted([*kept, *faces])), left - 1).items():
+            ends[end] += chance / 6**n
+    return ends
+
+
+def _cards(s: Strategy, count: int, seed: int) -> list[Scorecard]:
+    """Scorecards of random real games at random turns."""
+    rng = random.Random(seed)
+    cards = []
+    for i in range(count):
+        g = yatzy.new_game(s.ruleset, ["Ann"], seed=seed * 1000 + i)
+        for _ in range(rng.randrange(len(s.ruleset.boxes))):
+            g = g.roll()
+            g = g.score(rng.choice(sorted(g.choices())))
+        cards.append(g.card)
+    return cards
+
+
+def test_a_turns_compiled_ends_are_advices(strategy: Strategy) -> None:
+    s = strategy
+    keeps = s.model.keeps
+    rng = random.Random(7)
+    checked = 0
+    for card in _cards(s, 12, seed=3):
+        mask, y, u = s.model.state_of(card)
+        for left in (0, 1):
+            dice = tuple(sorted(rng.randint(1, 6) for _ in range(s.ruleset.dice_count)))
+            roll = keeps.roll_index(dice)
+            gains, keys, probs = (np.frombuffer(b, dtype=d) for b, d in zip(
+                s.kernels.outcomes(mask, y, u, roll, left), (np.int32, np.int32, np.float64),
+                strict=True))
+            got: dict[tuple[int, int], float] = defaultdict(float)
+            for g, k, p in zip(gains.tolist(), keys.tolist(), probs.tolist(), strict=True):
+                got[(g, k)] += p
+            want = _advised(s, card, dice, left)
+            assert got.keys() == want.keys(), (card, dice, left)
+            for end, chance in want.items():
+                assert got[end] == pytest.approx(float(chance), abs=1e-12)
+            checked += 1
+    assert checked == 24
