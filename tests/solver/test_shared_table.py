@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import yatzy
-from yatzy.solver import Strategy, artifacts, winning
+from yatzy.solver import Strategy, artifacts, kernels, winning
 from yatzy.solver.artifacts import RemainingDamaged
 from yatzy.solver.remaining import QUANTUM, RemainingTable, SharedTable, quantise
 
@@ -74,19 +74,57 @@ def test_every_row_is_within_the_bound_of_the_in_memory_table(
     assert worst > 1e-6  # it is rounded: the test can see a wrong grid
 
 
-@pytest.mark.parametrize("chunks", [
-    {"chances_at_once": 777},  # chunks cut mid-table
-    {"chances_at_once": 5_000},
-    {"chances_at_once": 50},  # rows longer than a chunk: one row each
-])
-def test_quantise_keeps_the_rows_of_a_table(strategy: Strategy, shared: SharedTable,
-                                            chunks: dict[str, int]) -> None:
+def test_quantise_rounds_each_rows_cumulative_chances(strategy: Strategy,
+                                                     shared: SharedTable) -> None:
+    """The compiled rounding against its definition, worked out row by row in numpy; the
+    file holds what it makes."""
     table = RemainingTable(strategy)
-    if chunks.get("chances_at_once") == 50:
-        assert int(table._lengths.max()) > 50  # a row longer than a chunk is met
-    arrays = quantise(table, **chunks)
+    arrays = quantise(table)
     for name, array in arrays.items():
         assert np.array_equal(array, shared.arrays[name]), name
+    assert table.rows > 100 and arrays["wide"].any() and not arrays["wide"].all()
+    for row in range(table.rows):
+        lo, chances = table.chances(row)
+        cumulative = np.cumsum(chances, dtype=np.float64)
+        steps = np.diff(np.rint(cumulative / cumulative[-1] * QUANTUM).astype(np.int64),
+                        prepend=0)
+        moves = np.flatnonzero(steps)
+        first, last = int(moves[0]), int(moves[-1])
+        assert arrays["lowest"][row] == lo + first
+        assert arrays["length"][row] == last - first + 1
+        wide = bool(steps.max() > 255)
+        assert arrays["wide"][row] == wide
+        pool, at = arrays["pool16" if wide else "pool8"], int(arrays["offset"][row])
+        assert np.array_equal(pool[at:at + last - first + 1], steps[first:last + 1])
+
+
+@pytest.mark.parametrize(("chances", "starts", "problem"), [
+    ([0.5, -0.5, 1.0], [0, 2, 3], "add up"),  # a chance below 0
+    ([0.0, 0.0, 1.0], [0, 2, 3], "add up"),  # a row of no chance
+    ([0.5, float("nan"), 1.0], [0, 2, 3], "add up"),
+    ([0.5, 0.5, 1.0], [0, 2, 2], "starts"),  # an empty row
+    ([0.5, 0.5, 1.0], [0, 2, 4], "starts"),  # past the chances
+    ([0.5, 0.5, 1.0], [1, 2, 3], "starts"),
+])
+def test_quantise_refuses_what_is_no_table(chances: list[float], starts: list[int],
+                                           problem: str) -> None:
+    rows = len(starts) - 1
+    out = [np.zeros(rows, np.int32), np.zeros(rows, np.int32), np.zeros(rows, np.uint8),
+           np.zeros(3, np.uint8), np.zeros(3, np.uint16)]
+    with pytest.raises(ValueError, match=problem):
+        kernels.quantise(np.array(chances, np.float32), np.array(starts, np.int64), QUANTUM,
+                         *out)
+    good = np.array([0.5, 0.5, 1.0], np.float32), np.array([0, 2, 3], np.int64)
+    with pytest.raises(ValueError, match="items of the wrong type"):
+        kernels.quantise(good[0].astype(np.float64), good[1], QUANTUM, *out)
+    with pytest.raises(ValueError, match="overlap"):
+        kernels.quantise(*good, QUANTUM, out[0], out[0], *out[2:])
+    with pytest.raises(ValueError, match="room"):
+        kernels.quantise(*good, QUANTUM, *out[:3], out[3][:2], out[4])
+    with pytest.raises(ValueError, match="quantum"):
+        kernels.quantise(*good, 0, *out)
+    assert kernels.quantise(*good, 4, *out) == (3, 0)
+    assert out[3].tolist() == [2, 2, 4] and out[0].tolist() == [0, 0]
 
 
 def _positions(s: Strategy, seed: int, players: int) -> list[yatzy.Game]:

@@ -6,6 +6,9 @@ NEG: float
 COLUMNS: int
 WIDE_BUILD: bool
 
+def quantise(chances: Any, starts: Any, quantum: int, first: Any, length: Any, wide: Any,
+             pool8: Any, pool16: Any, /) -> tuple[int, int]: ...
+
 class Kernels:
     def __init__(self, sizes: tuple[int, ...], arrays: tuple[Any, ...], /) -> None: ...
     def fill(self, mask: int, y: int, u: int, roll: int, box: int, /

@@ -49,6 +49,7 @@ try:
     from yatzy.solver._kernels import NEG as NEG
     from yatzy.solver._kernels import WIDE_BUILD as WIDE_BUILD
     from yatzy.solver._kernels import Kernels as Kernels
+    from yatzy.solver._kernels import quantise as quantise
 except ImportError:  # installed without a C compiler: see compile_tables
     #: The value of no option: a box the rules forbid now, or a state no game reaches
     #: (the value table holds it there). Finite, and so low that any sum with it stays
@@ -65,6 +66,12 @@ except ImportError:  # installed without a C compiler: see compile_tables
 
         def __init__(self, *args: object) -> None:
             require()
+
+    def quantise(*args: object) -> tuple[int, int]:  # type: ignore[misc]
+        """Stands for the compiled rounding of the win-chance table (see
+        :func:`yatzy.solver.remaining.quantise`): calling it says the solver is missing."""
+        require()
+        raise AssertionError  # require() raised
 
 
 def compile_tables(tables: Tables, values: FloatArray) -> Kernels:

@@ -102,61 +102,26 @@ class RemainingTable:
 QUANTUM = 1 << 13
 
 
-def quantise(table: RemainingTable,
-             chances_at_once: int = 1 << 18) -> dict[str, npt.NDArray[Any]]:
+def quantise(table: RemainingTable) -> dict[str, npt.NDArray[Any]]:
     """The arrays of a :class:`SharedTable` (see there) from ``table``: each row's
-    cumulative chances, ``F(i)``, divided by the row's total and rounded to the nearest
-    multiple of ``1/QUANTUM``, ``Q(i) = round(QUANTUM F(i))``; a row keeps the steps
-    ``Q(i) - Q(i - 1)`` (whole numbers from 0 to ``QUANTUM``, summing to ``QUANTUM``)
-    from its first step that is not 0 to its last, as bytes when every step is below 256,
-    else as 16-bit numbers.
+    cumulative chances, ``F(i)`` (summed in order, in doubles), divided by the row's total
+    and rounded to the nearest multiple of ``1/QUANTUM``, ``Q(i) = round(QUANTUM F(i))``
+    (half to even); a row keeps the steps ``Q(i) - Q(i - 1)`` (whole numbers from 0 to
+    ``QUANTUM``, summing to ``QUANTUM``) from its first step that is not 0 to its last, as
+    bytes when every step is below 256, else as 16-bit numbers.
 
-    The rows are worked through in chunks of at most ``chances_at_once`` chances (a row
-    longer than that is a chunk of its own), which bound the memory the work takes
-    besides the table and the result (some 30 MB by default)."""
-    lows, lengths, starts = table._lows, table._lengths.astype(np.int64), table._starts
+    Worked out by the compiled code row by row (``kernels.quantise``), with no memory
+    besides the table and the result."""
     n = table.rows
-    lowest = np.empty(n, dtype=np.int32)
+    first = np.empty(n, dtype=np.int32)
     length = np.empty(n, dtype=np.int32)
     wide = np.empty(n, dtype=np.uint8)
-    # The steps, written in place as each chunk is done: room for every chance, of which
-    # only the pages written take memory (a list of parts joined at the end would leave
-    # the memory of the chunks' work in holes between them).
+    # Room for every chance, of which only the pages written take memory.
     pool8 = np.empty(len(table._chances), dtype=np.uint8)
     pool16 = np.empty(len(table._chances), dtype=np.uint16)
-    used8 = used16 = 0
-    r1 = 0
-    while r1 < n:
-        r0 = r1
-        # The last row that starts within chances_at_once of this chunk's first chance.
-        fits = int(np.searchsorted(starts, starts[r0] + chances_at_once, side="right")) - 1
-        r1 = min(n, max(r0 + 1, fits))
-        a, b = int(starts[r0]), int(starts[r1])
-        heads = (starts[r0:r1] - a).astype(np.int64)  # each row's first item in the chunk
-        cumulative = np.cumsum(table._chances[a:b], dtype=np.float64)
-        row_id = np.repeat(np.arange(r1 - r0), lengths[r0:r1])
-        before = np.concatenate([[0.0], cumulative[heads[1:] - 1]])
-        ends = cumulative[np.concatenate([heads[1:], [b - a]]) - 1]
-        F = (cumulative - before[row_id]) / (ends - before)[row_id]
-        Q = np.rint(F * QUANTUM).astype(np.int32)
-        steps = np.diff(Q, prepend=0)
-        steps[heads] = Q[heads]
-        index = np.arange(b - a)
-        moves = steps > 0
-        first = np.minimum.reduceat(np.where(moves, index, b - a), heads)
-        last = np.maximum.reduceat(np.where(moves, index, -1), heads)
-        biggest = np.maximum.reduceat(steps, heads)
-        inside = (index >= first[row_id]) & (index <= last[row_id])
-        is_wide = biggest > 255
-        lowest[r0:r1] = lows[r0:r1] + (first - heads)
-        length[r0:r1] = last - first + 1
-        wide[r0:r1] = is_wide
-        narrow = steps[inside & ~is_wide[row_id]]
-        pool8[used8:used8 + len(narrow)] = narrow
-        used8 += len(narrow)
-        broad = steps[inside & is_wide[row_id]]
-        pool16[used16:used16 + len(broad)] = broad
-        used16 += len(broad)
+    used8, used16 = kernels.quantise(table._chances, table._starts, QUANTUM, first, length,
+                                     wide, pool8, pool16)
+    lowest = table._lows + first
     offset = np.zeros(n, dtype=np.int64)
     for flag in (0, 1):
         which = np.flatnonzero(wide == flag)

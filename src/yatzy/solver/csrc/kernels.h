@@ -271,4 +271,17 @@ int solve_jobs_wide(const Kernels *t, const int32_t *jobs_mask, const int32_t *j
 /* 1 when solve_jobs_wide builds here (this processor has AVX-512), else 0. */
 int wide_build(void);
 
+/* The rounding of the win-chance table (quantise.c; see yatzy.solver.remaining.quantise):
+ * rows r = 0 .. rows - 1 of `chances` (row r from starts[r] to starts[r + 1], at least
+ * one chance, none below 0: else -1 and nothing is promised), each row's cumulative
+ * chances over its total rounded to multiples of 1 / quantum (quantum at most 65535),
+ * kept as the steps from its first above 0 (first[r], counted from the row's start) to
+ * its last (length[r] of them): into pool8 one after the other, or pool16 when a step is
+ * above 255 (wide[r] = 1); *used8 and *used16 say how many. The pools need room for every
+ * chance. Returns 0, -1 for a row whose chances do not add up to a positive number, or -2
+ * when out of memory. */
+int quantise_rows(const float *chances, const int64_t *starts, int64_t rows, int quantum,
+                  int32_t *first, int32_t *length, uint8_t *wide, uint8_t *pool8,
+                  uint16_t *pool16, int64_t *used8, int64_t *used16);
+
 #endif

@@ -802,9 +802,72 @@ static PyTypeObject KernelsType = {
     .tp_methods = Kernels_methods,
 };
 
+/* quantise(chances, starts, quantum, first, length, wide, pool8, pool16) -> (used8,
+ * used16): quantise_rows (kernels.h) on float32 chances, int64 starts (one more than the
+ * rows), and the arrays it fills: int32 first and length, uint8 wide (one per row), and
+ * the uint8 and uint16 pools (room for every chance). */
+static PyObject *module_quantise(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *o[7];
+    int quantum;
+    if (!PyArg_ParseTuple(args, "OOiOOOOO", &o[0], &o[1], &quantum, &o[2], &o[3], &o[4], &o[5],
+                          &o[6]))
+        return NULL;
+    static const char *const names[7] = {"chances", "starts", "first", "length", "wide",
+                                         "pool8", "pool16"};
+    static const int kinds[7] = {FLOAT, SIGNED, SIGNED, SIGNED, UNSIGNED, UNSIGNED, UNSIGNED};
+    static const Py_ssize_t sizes[7] = {4, 8, 4, 4, 1, 1, 2};
+    Py_buffer b[7];
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 7; got++)
+        if (get_array(o[got], &b[got], kinds[got], sizes[got], got >= 2, names[got]) < 0) break;
+    if (got == 7) {
+        const int64_t chances = b[0].len / 4, rows = b[1].len / 8 - 1;
+        const int64_t *starts = b[1].buf;
+        const char *problem = NULL;
+        if (quantum < 1 || quantum > 65535)
+            problem = "quantise: quantum is 1 to 65535";
+        else if (rows < 0 || b[2].len / 4 != rows || b[3].len / 4 != rows || b[4].len != rows)
+            problem = "quantise: first, length and wide need one item per row";
+        else if (b[5].len < chances || b[6].len / 2 < chances)
+            problem = "quantise: the pools need room for every chance";
+        for (int i = 2; !problem && i < 7; i++)
+            for (int j = 0; !problem && j < 7; j++)
+                if (j != i && overlap(&b[i], &b[j])) problem = "quantise: the arrays overlap";
+        if (!problem && starts[0] != 0)
+            problem = "quantise: starts are not rows of the chances, one at least each";
+        for (int64_t r = 0; !problem && r < rows; r++)
+            if (starts[r + 1] <= starts[r] || starts[r + 1] > chances)
+                problem = "quantise: starts are not rows of the chances, one at least each";
+        int status = 0;
+        int64_t used8 = 0, used16 = 0;
+        if (!problem) {
+            Py_BEGIN_ALLOW_THREADS
+            status = quantise_rows(b[0].buf, starts, rows, quantum, b[2].buf, b[3].buf, b[4].buf,
+                                   b[5].buf, b[6].buf, &used8, &used16);
+            Py_END_ALLOW_THREADS
+            if (status == -1) problem = "quantise: a row's chances do not add up to more than 0";
+        }
+        if (status == -2)
+            PyErr_NoMemory();
+        else if (problem)
+            PyErr_SetString(PyExc_ValueError, problem);
+        else
+            result = Py_BuildValue("(LL)", (long long)used8, (long long)used16);
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&b[i]);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"quantise", module_quantise, METH_VARARGS,
+     "quantise(chances, starts, quantum, first, length, wide, pool8, pool16) -> (used8, used16)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_kernels",
-    "The solver's compiled loops (see yatzy.solver.kernels).", -1, NULL};
+    "The solver's compiled loops (see yatzy.solver.kernels).", -1, module_methods};
 
 PyMODINIT_FUNC PyInit__kernels(void) {
     if (PyType_Ready(&KernelsType) < 0 || advise_module_init() < 0) return NULL;
