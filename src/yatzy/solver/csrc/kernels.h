@@ -10,9 +10,10 @@
  * add_upper (transition.h), and only there.
  *
  * The parts: tables.c (building the record), turn.c (one turn's values, the table
- * build), simulate.c (games played to their end), outcomes.c, distribution.c and
- * remaining.c (how turns end, score distributions, the table of what is still to come),
- * env.c (games stepped by the caller's actions), and the Python glue (module.c,
+ * build; turn_wide.c the build again on eight lanes), simulate.c (games played to their
+ * end), outcomes.c, distribution.c and remaining.c (how turns end, score distributions,
+ * the table of what is still to come; quantise.c its rounding), env.c (games stepped by
+ * the caller's actions), and the Python glue (module.c,
  * advise.c), the only part that knows Python: the others take plain C arrays and
  * report errors by return value.
  *
