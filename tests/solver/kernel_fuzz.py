@@ -1,10 +1,10 @@
 """A fuzz of the compiled kernels' Python entry points (``yatzy.solver._kernels``): every
-method, and the constructor, called with arguments hypothesis makes up — arrays of any
-item type, length and layout (strided, read-only, misaligned, other byte order), indices
-and states out of range, tables with one value changed, arguments of the wrong kind or
-number, keywords. A call may succeed or raise ``TypeError``, ``ValueError`` or
-``OverflowError`` (an int too large for C, as CPython's own functions raise it); any
-other exception fails, and a crash kills the process.
+method, the constructor and the module's ``quantise``, called with arguments hypothesis
+makes up — arrays of any item type, length and layout (strided, read-only, misaligned,
+other byte order), indices and states out of range, tables with one value changed,
+arguments of the wrong kind or number, keywords. A call may succeed or raise
+``TypeError``, ``ValueError`` or ``OverflowError`` (an int too large for C, as CPython's
+own functions raise it); any other exception fails, and a crash kills the process.
 
 Run as a script, in a child process (``tests/solver/test_kernels_safety.py``), so that a
 crash fails that test; it prints one JSON line: examples and seconds per target.
@@ -365,7 +365,8 @@ def saved_arguments(draw: st.DrawFn) -> tuple[str, Any, list[Any]]:
         args[which] = draw(arrays(sizes[which], kinds[which], -3, 70))
     elif how == 2 and isinstance(args[which], np.ndarray) and args[which].size:
         changed = np.array(args[which], copy=True)
-        changed[draw(st.integers(0, changed.size - 1))] = dtype_cast(draw(ints), changed.dtype)
+        flat = changed.reshape(-1)
+        flat[draw(st.integers(0, flat.size - 1))] = dtype_cast(draw(ints), changed.dtype)
         args[which] = changed
     if draw(st.integers(0, 9)) == 0:
         args = args[: draw(st.integers(0, len(args)))]
@@ -377,6 +378,46 @@ def fuzz_saved(call: tuple[str, Any, list[Any]]) -> None:
     method, kernel, args = call
     EXAMPLES["saved rolls"] += 1
     attempt("saved rolls", lambda: getattr(kernel, method)(*args))
+
+
+@st.composite
+def quantise_arguments(draw: st.DrawFn) -> list[Any]:
+    """The rounding of a made-up table (``_kernels.quantise``): rows of chances and their
+    starts, the arrays it fills, one of them often made up (any type, length, layout)."""
+    lengths = draw(st.lists(st.integers(1, 6), max_size=6))
+    n = sum(lengths)
+    # Mostly chances a table holds, some not (below 0, not a number, infinite).
+    chances = np.array(draw(st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0, 3.0] * 30 + [
+        -0.5, float("nan"), float("inf")]), min_size=n, max_size=n)), dtype=np.float32)
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    rows = len(lengths)
+    quantum = draw(st.sampled_from([8192] * 6 + [4, 1, 0, 65535, 65536, -1]))
+    args: list[Any] = [chances, starts, quantum,
+                       np.zeros(rows, np.int32), np.zeros(rows, np.int32),
+                       np.zeros(rows, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16)]
+    kinds = [np.float32, np.int64, None, np.int32, np.int32, np.uint8, np.uint8, np.uint16]
+    sizes = [n, rows + 1, None, rows, rows, rows, n, n]
+    which = draw(st.integers(0, len(args) - 1))
+    how = draw(st.integers(0, 3))
+    if how == 0:
+        args[which] = draw(anything)
+    elif how == 1 and sizes[which] is not None:
+        args[which] = draw(arrays(sizes[which], kinds[which], -3, 70))
+    elif how == 2 and isinstance(args[which], np.ndarray) and args[which].size:
+        changed = np.array(args[which], copy=True)
+        changed[draw(st.integers(0, changed.size - 1))] = dtype_cast(draw(ints), changed.dtype)
+        args[which] = changed
+    if draw(st.integers(0, 9)) == 0:
+        args = args[: draw(st.integers(0, len(args)))]
+    return args
+
+
+@given(quantise_arguments())
+def fuzz_quantise(args: list[Any]) -> None:
+    from yatzy.solver._kernels import quantise
+
+    EXAMPLES["quantise"] += 1
+    attempt("quantise", lambda: quantise(*args))
 
 
 def main() -> int:
@@ -395,7 +436,8 @@ def main() -> int:
     for name, test in (("plausible arguments", fuzz_plausible),
                        ("any arguments", fuzz_anything),
                        ("construction", fuzz_construction),
-                       ("saved rolls", fuzz_saved)):
+                       ("saved rolls", fuzz_saved),
+                       ("quantise", fuzz_quantise)):
         start = time.perf_counter()
         config(test)()
         report[name] = {"examples": EXAMPLES[name], "calls": sum(SEEN[name].values()),

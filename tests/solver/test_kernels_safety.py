@@ -74,10 +74,11 @@ def test_a_fuzz_of_every_entry_point_raises_only_clean_errors() -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     report = json.loads(done.stdout.splitlines()[-1])
     assert set(report) == {"plausible arguments", "any arguments", "construction",
-                           "saved rolls"}
+                           "saved rolls", "quantise"}
     for target in report.values():
         assert target["examples"] >= FUZZ_EXAMPLES
     # The made-up arguments reach the loops, not only the checks.
     assert report["plausible arguments"]["outcomes"][""] > FUZZ_EXAMPLES // 10
     assert report["saved rolls"]["outcomes"][""] > FUZZ_EXAMPLES // 10
     assert report["construction"]["outcomes"][""] > FUZZ_EXAMPLES // 10
+    assert report["quantise"]["outcomes"][""] > FUZZ_EXAMPLES // 10

@@ -846,7 +846,8 @@ static PyObject *module_quantise(PyObject *Py_UNUSED(m), PyObject *args) {
             status = quantise_rows(b[0].buf, starts, rows, quantum, b[2].buf, b[3].buf, b[4].buf,
                                    b[5].buf, b[6].buf, &used8, &used16);
             Py_END_ALLOW_THREADS
-            if (status == -1) problem = "quantise: a row's chances do not add up to more than 0";
+            if (status == -1)
+                problem = "quantise: a row's chances must be 0 or more and add up to more than 0";
         }
         if (status == -2)
             PyErr_NoMemory();
