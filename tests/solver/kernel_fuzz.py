@@ -300,6 +300,27 @@ def _saved_setup() -> None:
     SK = SL[0].k
 
 
+def spoilt(draw: st.DrawFn, args: list[Any], sizes: list[Any], kinds: list[Any]
+           ) -> list[Any]:
+    """``args`` with, often, one of them made up: anything at all, an array of its size
+    (``sizes``, None for no array) and item type (``kinds``) with made-up values, or with
+    one value changed; sometimes cut short."""
+    which = draw(st.integers(0, len(args) - 1))
+    how = draw(st.integers(0, 3))
+    if how == 0:
+        args[which] = draw(anything)
+    elif how == 1 and sizes[which] is not None:
+        args[which] = draw(arrays(sizes[which], kinds[which], -3, 70))
+    elif how == 2 and isinstance(args[which], np.ndarray) and args[which].size:
+        changed = np.array(args[which], copy=True)
+        flat = changed.reshape(-1)
+        flat[draw(st.integers(0, flat.size - 1))] = dtype_cast(draw(ints), changed.dtype)
+        args[which] = changed
+    if draw(st.integers(0, 9)) == 0:
+        args = args[: draw(st.integers(0, len(args)))]
+    return args
+
+
 @st.composite
 def saved_arguments(draw: st.DrawFn) -> tuple[str, Any, list[Any]]:
     """A saved-rolls call with arguments of about the right kinds and sizes, one of them
@@ -357,20 +378,7 @@ def saved_arguments(draw: st.DrawFn) -> tuple[str, Any, list[Any]]:
                  lv * nk]
         kinds = [None, None, None, np.int32, np.float32, None, np.float32, np.int64,
                  np.float64, np.float64]
-    which = draw(st.integers(0, len(args) - 1))
-    how = draw(st.integers(0, 3))
-    if how == 0:
-        args[which] = draw(anything)
-    elif how == 1 and sizes[which] is not None:
-        args[which] = draw(arrays(sizes[which], kinds[which], -3, 70))
-    elif how == 2 and isinstance(args[which], np.ndarray) and args[which].size:
-        changed = np.array(args[which], copy=True)
-        flat = changed.reshape(-1)
-        flat[draw(st.integers(0, flat.size - 1))] = dtype_cast(draw(ints), changed.dtype)
-        args[which] = changed
-    if draw(st.integers(0, 9)) == 0:
-        args = args[: draw(st.integers(0, len(args)))]
-    return method, kernel, args
+    return method, kernel, spoilt(draw, args, sizes, kinds)
 
 
 @given(saved_arguments())
@@ -397,19 +405,7 @@ def quantise_arguments(draw: st.DrawFn) -> list[Any]:
                        np.zeros(rows, np.uint8), np.zeros(n, np.uint8), np.zeros(n, np.uint16)]
     kinds = [np.float32, np.int64, None, np.int32, np.int32, np.uint8, np.uint8, np.uint16]
     sizes = [n, rows + 1, None, rows, rows, rows, n, n]
-    which = draw(st.integers(0, len(args) - 1))
-    how = draw(st.integers(0, 3))
-    if how == 0:
-        args[which] = draw(anything)
-    elif how == 1 and sizes[which] is not None:
-        args[which] = draw(arrays(sizes[which], kinds[which], -3, 70))
-    elif how == 2 and isinstance(args[which], np.ndarray) and args[which].size:
-        changed = np.array(args[which], copy=True)
-        changed[draw(st.integers(0, changed.size - 1))] = dtype_cast(draw(ints), changed.dtype)
-        args[which] = changed
-    if draw(st.integers(0, 9)) == 0:
-        args = args[: draw(st.integers(0, len(args)))]
-    return args
+    return spoilt(draw, args, sizes, kinds)
 
 
 @given(quantise_arguments())

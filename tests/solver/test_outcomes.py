@@ -30,13 +30,8 @@ def strategy(request: pytest.FixtureRequest) -> Strategy:
 
 
 def _key(s: Strategy, card: Scorecard) -> int:
-    """The compiled code's number of the state of ``card`` (upper sums that share a lane,
-    those that can no longer reach the bonus, as the lane's first)."""
-    mask, y, u = s.model.state_of(card)
-    t = s.model.tables
-    um = s.model.upper_mask(mask)
-    lane = t.lane_of[um, u]
-    return (mask * s.model.y_count + y) * (t.threshold + 1) + int(t.lanes[um, lane])
+    """The compiled code's number of the state of ``card``."""
+    return s.model.state_key(*s.model.state_of(card))
 
 
 def _advised(s: Strategy, card: Scorecard, dice: tuple[int, ...], left: int

@@ -205,6 +205,16 @@ class Model:
         """The 6-bit upper-section part of ``mask``."""
         return sum(1 << i for i, b in enumerate(self.upper) if mask >> b & 1)
 
+    def state_key(self, mask: int, y: int, u: int) -> int:
+        """The compiled code's number of state ``(mask, y, u)`` (``state_key`` in
+        ``csrc/transition.h``): upper sums that share a lane (those that can no longer reach
+        the bonus) count as the lane's first."""
+        t = self.tables
+        um = self.upper_mask(mask)
+        lane = int(t.lane_of[um, u])
+        rep = int(t.lanes[um, lane]) if lane >= 0 else u
+        return (mask * self.y_count + y) * (t.threshold + 1) + rep
+
     def state_of(self, card: Scorecard) -> tuple[int, int, int]:
         """The ``(mask, y, u)`` state of ``card``; :class:`UnreachableCard` for a
         scorecard no game of this ruleset produces."""

@@ -52,11 +52,8 @@ class RemainingTable:
         self._lengths = np.frombuffer(lengths, dtype=np.int32)
         self._chances = np.frombuffer(chances, dtype=np.float32)
         self._starts = np.concatenate([[0], np.cumsum(self._lengths, dtype=np.int64)])
-        t = model.tables
-        self._stride = t.threshold + 1
-        self._y_count = model.y_count
-        self._row = np.full((1 << model.boxes) * model.y_count * self._stride, -1,
-                            dtype=np.int32)
+        self._row = np.full((1 << model.boxes) * model.y_count * (model.tables.threshold + 1),
+                            -1, dtype=np.int32)
         self._row[self._keys] = np.arange(len(self._keys), dtype=np.int32)
 
     @property
@@ -72,12 +69,7 @@ class RemainingTable:
     def row(self, mask: int, y: int, u: int) -> int:
         """The row of state ``(mask, y, u)`` (upper sums that share a value share a row);
         ``KeyError`` for a state no game reaches."""
-        model = self.strategy.model
-        t = model.tables
-        um = model.upper_mask(mask)
-        lane = int(t.lane_of[um, u])
-        rep = int(t.lanes[um, lane]) if lane >= 0 else u
-        r = int(self._row[(mask * self._y_count + y) * self._stride + rep])
+        r = int(self._row[self.strategy.model.state_key(mask, y, u)])
         if r < 0:
             raise KeyError((mask, y, u))
         return r
@@ -177,12 +169,7 @@ class SharedTable:
 
     def row(self, mask: int, y: int, u: int) -> int:
         """The row of state ``(mask, y, u)``; ``KeyError`` for a state no game reaches."""
-        model = self.strategy.model
-        t = model.tables
-        um = model.upper_mask(mask)
-        lane = int(t.lane_of[um, u])
-        rep = int(t.lanes[um, lane]) if lane >= 0 else u
-        r = int(self._row_of[(mask * self._y_count + y) * self._stride + rep])
+        r = int(self._row_of[self.strategy.model.state_key(mask, y, u)])
         if r < 0:
             raise KeyError((mask, y, u))
         return r
