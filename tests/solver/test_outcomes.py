@@ -1,7 +1,8 @@
-"""How a turn ends (``Kernels.outcomes``, the compiled choices of every roll that the score
-distributions and the win-chance table carry forward) against advice: the turn played
-out in Python with ``Strategy.advise_card``'s first option at each step must end in the
-same boxes, with the same chances."""
+"""How a turn ends under optimal play: ``Kernels.outcomes`` (one state, each roll's choice
+worked out as the simulation works it out) against advice, the turn played out in Python
+with ``Strategy.advise_card``'s first option at each step, which must end in the same
+boxes with the same chances; and the win-chance table's rows, whose turns choose for a
+block of states at once (``block_picks``), against ``Kernels.outcomes``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from yatzy.core import rules
 from yatzy.core.actions import Reroll, Score
 from yatzy.core.scorecard import Scorecard
 from yatzy.solver.policy import Strategy
+from yatzy.solver.remaining import RemainingTable
 
 RULESETS = {"Scandinavian Yatzy": ("yatzy", {}),
             "Yahtzee gated": ("yahtzee", {"joker": "gated"}), "Yahtzee forced": ("yahtzee", {})}
@@ -89,3 +91,34 @@ def test_a_turns_compiled_ends_are_advices(strategy: Strategy) -> None:
                 assert got[end] == pytest.approx(float(chance), abs=1e-12)
             checked += 1
     assert checked == 24
+
+
+@pytest.mark.parametrize("options", [{"order": "upper_first"}, {"order": "in_order"}])
+def test_a_tables_row_is_its_turns_ends_carried_on(options: dict[str, str]) -> None:
+    """Each row of the win-chance table (its turn's choices made for a block of states at
+    once) is the turn's ends as ``Kernels.outcomes`` finds them (choice by choice, one
+    state), each followed by its next state's row."""
+    s = yatzy.strategy(yatzy.ruleset("yatzy", **options))
+    table = RemainingTable(s, tail=0.0)
+    full = (1 << s.model.boxes) - 1
+    per_mask = s.model.y_count * (s.model.tables.threshold + 1)
+    checked = 0
+    for card in _cards(s, 40, seed=5):
+        mask, y, u = s.model.state_of(card)
+        lowest, chances = table.chances(table.row(mask, y, u))
+        gains, keys, probs = (np.frombuffer(b, dtype=d) for b, d in zip(
+            s.kernels.outcomes(mask, y, u, -1, s.ruleset.rolls - 1),
+            (np.int32, np.int32, np.float64), strict=True))
+        want: dict[int, float] = defaultdict(float)
+        for g, k, p in zip(gains.tolist(), keys.tolist(), probs.tolist(), strict=True):
+            if k // per_mask == full:
+                want[g] += p
+                continue
+            low, row = table.chances(int(table._row[k]))
+            for i, c in enumerate(row.tolist()):
+                want[g + low + i] += p * c
+        got = {lowest + i: c for i, c in enumerate(chances.tolist())}
+        for points in set(want) | set(got):
+            assert got.get(points, 0.0) == pytest.approx(want.get(points, 0.0), abs=1e-6)
+        checked += 1
+    assert checked == 40

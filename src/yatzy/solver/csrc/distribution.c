@@ -75,10 +75,16 @@ HOT static void *share_run(void *arg) {
         if (s->first_turn) lu[0] = s->u0;
         make_plan(t, sm, sy, &s->sc.plan);
         turn_block(t, &s->sc, lu, t->rolls - 1, NULL, NULL, 1);
-        block_picks(t, &s->sc);
+        /* Every lane's choices at once, but for the first turn: one state, from one roll
+         * mid-turn, which reaches few rolls. */
+        const int32_t *picks = NULL;
+        if (!s->first_turn) {
+            block_picks(t, &s->sc);
+            picks = s->sc.picks;
+        }
         for (int q = 0; q < nl; q++) {
-            if (turn_outcomes(t, &s->sc, &s->w, sm, sy, lu[q], q, s->first_turn ? s->r0 : -1,
-                              s->left0) < 0) {
+            if (turn_outcomes(t, &s->sc, picks, &s->w, sm, sy, lu[q], q,
+                              s->first_turn ? s->r0 : -1, s->left0) < 0) {
                 s->status = -2;
                 break;
             }

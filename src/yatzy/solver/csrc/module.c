@@ -399,8 +399,7 @@ static PyObject *Kernels_outcomes(KernelsObject *self, PyObject *args) {
     for (int q = 0; q < LANES; q++) lu[q] = u;
     make_plan(t, mask, y, &s->plan);
     turn_block(t, s, lu, t->rolls - 1, NULL, NULL, 1);
-    block_picks(t, s);
-    int status = turn_outcomes(t, s, &w, mask, y, u, 0, roll, rerolls);
+    int status = turn_outcomes(t, s, NULL, &w, mask, y, u, 0, roll, rerolls);
     PyObject *result = NULL;
     if (status < 0) {
         PyErr_Format(PyExc_ValueError, "outcomes: state (%d, %d, %d) has no option", mask, y,

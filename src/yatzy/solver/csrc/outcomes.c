@@ -26,15 +26,17 @@ void walk_free(Walk *w) {
 }
 
 /* How a turn in state (mask, y, u) ends under optimal play — the simulation's choices,
- * the first best option (turn_options) — read from lane q of the turn's choices in the
- * scratch memory (make_plan, turn_block with snap and block_picks done for the state's
- * mask and y, with u in lane q), from its first roll (r0 < 0) or from roll r0 with left0 rerolls left: w->n
+ * the first best option (turn_options) — read from lane q of the turn's values in the
+ * scratch memory (make_plan and turn_block with snap done for the state's mask and y,
+ * with u in lane q): from `picks` (block_picks' choices, sc->picks, for a block whose
+ * every roll is walked), or, with picks NULL, worked out for each roll reached (one
+ * state from one roll: few rolls), from its first roll (r0 < 0) or from roll r0 with left0 rerolls left: w->n
  * outcomes, each filling a box for w->gain[i] points (its points, the extra-Yahtzee and
  * the upper bonus) into state w->key[i], with chance w->prob[i]. The chance of each roll
  * is carried forward through the keeps: a keep's chance goes to the keeps with one die
  * more, a sixth each. Returns -1 when some roll has no option (a full card). */
-int turn_outcomes(const Kernels *t, const Scratch *sc, Walk *w, int mask, int y, int u, int q,
-                  int r0, int left0) {
+int turn_outcomes(const Kernels *t, const Scratch *sc, const int32_t *picks, Walk *w, int mask,
+                  int y, int u, int q, int r0, int left0) {
     const int nr = t->nr, nb = t->nb, fr = t->first_roll;
     const int slots = t->ne + FACES * nb;
     int left = r0 < 0 ? t->rolls - 1 : left0;
@@ -44,7 +46,8 @@ int turn_outcomes(const Kernels *t, const Scratch *sc, Walk *w, int mask, int y,
         if (left > 0) memset(w->K, 0, sizeof(double) * t->nk);
         for (int r = 0; r < nr; r++) {
             if (w->M[r] == 0.0) continue;
-            const int pick = sc->picks[((size_t)left * nr + r) * LANES + q];
+            const int pick = picks ? picks[((size_t)left * nr + r) * LANES + q]
+                                   : best_option(t, sc, r, left, q);
             if (pick < 0) return -1;
             if (pick < nb) {
                 int f = t->five_of[r];

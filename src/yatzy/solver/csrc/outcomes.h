@@ -21,8 +21,8 @@ int walk_init(const Kernels *t, Walk *w);
 void walk_free(Walk *w);
 /* How a turn in state (mask, y, u) ends under optimal play: see outcomes.c. Returns -1
  * when some roll has no option (a full card). */
-int turn_outcomes(const Kernels *t, const Scratch *sc, Walk *w, int mask, int y, int u, int q,
-                  int r0, int left0);
+int turn_outcomes(const Kernels *t, const Scratch *sc, const int32_t *picks, Walk *w, int mask,
+                  int y, int u, int q, int r0, int left0);
 /* Blocks of states sorted by key: up to LANES states of one (mask, y) in a row. Reads
  * key i at base + i * step (bytes); writes each block's first state to blocks[] and n
  * after the last; returns how many blocks. */

@@ -41,7 +41,7 @@ HOT static void *table_run(void *arg) {
         turn_block(t, &s->sc, lu, t->rolls - 1, NULL, NULL, 1);
         block_picks(t, &s->sc);
         for (int q = 0; q < nl; q++) {
-            if (turn_outcomes(t, &s->sc, &s->w, sm, sy, lu[q], q, -1, 0) < 0) {
+            if (turn_outcomes(t, &s->sc, s->sc.picks, &s->w, sm, sy, lu[q], q, -1, 0) < 0) {
                 s->status = -2;
                 break;
             }
