@@ -11,7 +11,10 @@ processes, each for ``--seconds`` over its positions again and again:
 - ``2000, the game read first``: the same, each game's card, entries and dice read just
   before the timed call (what a player's process does, which has just made the game);
 - ``300 positions`` and ``50 positions``: fewer positions asked again and again, so that
-  more (then all) of what they read stays in the caches.
+  more (then all) of what they read stays in the caches;
+- ``2000, every list kept``: the first case with each call's list kept until the pass
+  ends, so that advice cannot remake the options of its last list in place (it does
+  for those nobody holds any more) and makes every option anew.
 
 Prints the median of each case over ``--runs`` processes (each process's own median of
 its calls). Not part of ``make test``.
@@ -29,11 +32,12 @@ from procstat import run_json
 
 HERE = Path(__file__).resolve().parent
 
-CASES = {"2000 positions": (2000, False), "2000, the game read first": (2000, True),
-         "300 positions": (300, False), "50 positions": (50, False)}
+CASES = {"2000 positions": (2000, ""), "2000, the game read first": (2000, "read"),
+         "300 positions": (300, ""), "50 positions": (50, ""),
+         "2000, every list kept": (2000, "keep")}
 
 
-def child(rules: str, positions: int, read_first: bool, seconds: float) -> None:
+def child(rules: str, positions: int, mode: str, seconds: float) -> None:
     import random
     import time
 
@@ -53,14 +57,20 @@ def child(rules: str, positions: int, read_first: bool, seconds: float) -> None:
     times: list[int] = []
     seen = 0
     end = time.perf_counter() + seconds
+    kept: list[object] = []
     while time.perf_counter() < end:
+        kept.clear()
         for g in games:
             s.forget()
-            if read_first:
+            if mode == "read":
                 card = g.cards[0]
                 seen += len(card.entries) + card.entries.count(None) + len(g.dice)
-            t = time.perf_counter_ns()
-            s.advise(g)
+            if mode == "keep":
+                t = time.perf_counter_ns()
+                kept.append(s.advise(g))
+            else:
+                t = time.perf_counter_ns()
+                s.advise(g)
             times.append(time.perf_counter_ns() - t)
     print(json.dumps({"median_us": statistics.median(times) / 1000, "calls": len(times)}))
 
@@ -73,15 +83,14 @@ def main() -> None:
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        positions, read_first = args.child
-        child(args.rules, int(positions), read_first == "1", args.seconds)
+        positions, mode = args.child
+        child(args.rules, int(positions), mode, args.seconds)
         return
     found: dict[str, list[float]] = {name: [] for name in CASES}
     for _ in range(args.runs):  # the cases in turn, so that the machine's moods spread
-        for name, (positions, read_first) in CASES.items():
+        for name, (positions, mode) in CASES.items():
             out = run_json([sys.executable, __file__, "--rules", args.rules, "--seconds",
-                            str(args.seconds), "--child", str(positions),
-                            "1" if read_first else "0"])
+                            str(args.seconds), "--child", str(positions), mode])
             found[name].append(out["median_us"])
     print(f"{args.rules}: `advise(game)` on a new state, median of {args.runs} processes")
     print("| positions | µs | each process |")

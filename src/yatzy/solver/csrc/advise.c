@@ -69,13 +69,72 @@ HOT static void rank_options(const double *value, int n, int *order) {
     }
 }
 
+/* option_type((a, value)): *pool, the option made last in this place of a list, made
+ * again in place when nobody else holds it (as zip() does with its tuples: no one can
+ * tell, and it saves making and freeing a tuple and a float, over a quarter of advice's
+ * time on a new state), else a new one, which *pool then keeps. A new reference, or NULL
+ * with an exception set. */
+static PyObject *make_option(PyObject **pool, PyObject *a, double value,
+                             PyTypeObject *option_type) {
+    PyObject *opt = *pool;
+#if PY_VERSION_HEX < 0x030E0000
+    /* Tuples cache no hash before Python 3.14, so one held by no one else can change. */
+    if (opt && Py_TYPE(opt) == option_type && Py_REFCNT(opt) == 1) {
+        PyObject *old_a = PyTuple_GET_ITEM(opt, 0), *v = PyTuple_GET_ITEM(opt, 1);
+        /* The caller's reference first: code that the references given up below run
+         * (an action's last) sees the option held, and leaves it alone. */
+        Py_INCREF(opt);
+        if (Py_REFCNT(v) == 1 && PyFloat_CheckExact(v)) {
+            /* Its value too, when only the option holds it. */
+            ((PyFloatObject *)v)->ob_fval = value;
+            v = NULL;
+        } else {
+            PyObject *fresh = PyFloat_FromDouble(value);
+            if (!fresh) {
+                Py_DECREF(opt);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(opt, 1, fresh);
+        }
+        PyTuple_SET_ITEM(opt, 0, Py_NewRef(a));
+        /* The collector stops tracking tuples that hold no containers. */
+        if (!PyObject_GC_IsTracked(opt)) PyObject_GC_Track(opt);
+        Py_DECREF(old_a);
+        Py_XDECREF(v);
+        return opt;
+    }
+    PyObject *v = PyFloat_FromDouble(value);
+    /* As tuple.__new__(option_type, (a, v)) makes it, without the two tuples on the way. */
+    opt = v ? option_type->tp_alloc(option_type, 2) : NULL;
+    if (!opt) {
+        Py_XDECREF(v);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(opt, 0, Py_NewRef(a));
+    PyTuple_SET_ITEM(opt, 1, v);
+    Py_XSETREF(*pool, Py_NewRef(opt));
+#else
+    (void)pool;
+    PyObject *v = PyFloat_FromDouble(value);
+    PyObject *pair = v ? PyTuple_Pack(2, a, v) : NULL;
+    Py_XDECREF(v);
+    PyObject *wrapped = pair ? PyTuple_Pack(1, pair) : NULL;
+    Py_XDECREF(pair);
+    opt = wrapped ? PyTuple_Type.tp_new(option_type, wrapped, NULL) : NULL;
+    Py_XDECREF(wrapped);
+#endif
+    return opt;
+}
+
 /* Every option of roll r (faces in their positions) from a turn's tables, best first, as
  * option_type((action, total + value)) tuples: the n boxes abox and, when kv is not NULL,
  * the keeps of the row kv. actions[b] fills box b, actions[nb + m] holds the dice of
- * position bit mask m (the first dice of each face, one option per kept multiset). */
+ * position bit mask m (the first dice of each face, one option per kept multiset).
+ * pool[i] is the option last made i-th (see make_option). */
 static PyObject *option_list(const Kernels *t, const int64_t *abox, int n,
                              const double *vals, const double *kv, int r, const int *faces,
-                             PyObject *actions, PyTypeObject *option_type, double total) {
+                             PyObject *actions, PyTypeObject *option_type, double total,
+                             PyObject **pool) {
     const int nb = t->nb, nd = t->dice;
     int count = 0, most = nb + t->sub_width;
     int code_here[64], order_here[64];
@@ -122,26 +181,8 @@ static PyObject *option_list(const Kernels *t, const int64_t *abox, int n,
     PyObject *list = PyList_New(count);
     for (int i = 0; list && i < count; i++) {
         const int o = order[i];
-        PyObject *v = PyFloat_FromDouble(value[o] + total);
-        PyObject *a = PyTuple_GET_ITEM(actions, code[o]);
-#if PY_VERSION_HEX < 0x030E0000
-        /* As tuple.__new__(option_type, (a, v)) makes it, without the two tuples on the
-         * way (tuples cache no hash before Python 3.14). */
-        PyObject *opt = v ? option_type->tp_alloc(option_type, 2) : NULL;
-        if (opt) {
-            PyTuple_SET_ITEM(opt, 0, Py_NewRef(a));
-            PyTuple_SET_ITEM(opt, 1, v);
-        } else {
-            Py_XDECREF(v);
-        }
-#else
-        PyObject *pair = v ? PyTuple_Pack(2, a, v) : NULL;
-        Py_XDECREF(v);
-        PyObject *wrapped = pair ? PyTuple_Pack(1, pair) : NULL;
-        Py_XDECREF(pair);
-        PyObject *opt = wrapped ? PyTuple_Type.tp_new(option_type, wrapped, NULL) : NULL;
-        Py_XDECREF(wrapped);
-#endif
+        PyObject *opt = make_option(pool + i, PyTuple_GET_ITEM(actions, code[o]),
+                                    value[o] + total, option_type);
         if (!opt) {
             Py_DECREF(list);
             list = NULL;
@@ -246,7 +287,7 @@ PyObject *Kernels_advise(KernelsObject *self, PyObject *const *args, Py_ssize_t 
     }
     return option_list(t, self->adv_abox, self->adv_n, self->adv_values,
                        left ? self->adv_keeps + (size_t)(left - 1) * t->nk : NULL, r, faces,
-                       actions, option_type, (double)total);
+                       actions, option_type, (double)total, self->adv_pool);
 }
 
 /* forget(): drop the turn tables advise() keeps. */

@@ -102,6 +102,8 @@ static void Kernels_dealloc(KernelsObject *self) {
     PyMem_Free(self->adv_values);
     PyMem_Free(self->adv_keeps);
     PyMem_Free(self->adv_work);
+    for (int i = 0; i < self->adv_pool_n; i++) Py_XDECREF(self->adv_pool[i]);
+    PyMem_Free(self->adv_pool);
     if (self->scratch) {
         scratch_free(self->scratch);
         PyMem_Free(self->scratch);
@@ -175,13 +177,16 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     Scratch *scratch = NULL;
     int64_t *abox = NULL;
     double *values = NULL, *keeps = NULL, *work = NULL;
+    PyObject **pool = NULL;
     if (status == K_OK) {
         scratch = PyMem_Calloc(1, sizeof(Scratch));
         abox = PyMem_Malloc(sizeof(int64_t) * t->nb);
         values = PyMem_Malloc(sizeof(double) * ((size_t)t->ne + FACES * t->nb));
         keeps = PyMem_Malloc(sizeof(double) * ((size_t)t->rolls * t->nk));
         work = PyMem_Malloc(sizeof(double) * ((size_t)t->ne + FACES * t->nb + t->nr));
-        if (!scratch || !abox || !values || !keeps || !work || scratch_init(t, scratch) < 0) {
+        pool = PyMem_Calloc((size_t)t->nb + t->sub_width, sizeof(PyObject *));
+        if (!scratch || !abox || !values || !keeps || !work || !pool
+            || scratch_init(t, scratch) < 0) {
             PyErr_NoMemory();
             status = K_NOMEM;
             if (scratch) scratch_free(scratch);
@@ -197,6 +202,7 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
         PyMem_Free(values);
         PyMem_Free(keeps);
         PyMem_Free(work);
+        PyMem_Free(pool);
         return -1;
     }
     self->views[0] = b[A_FIVE_POINTS];
@@ -207,6 +213,8 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     self->adv_values = values;
     self->adv_keeps = keeps;
     self->adv_work = work;
+    self->adv_pool = pool;
+    self->adv_pool_n = t->nb + t->sub_width;
     self->adv_mask = -1;
     self->t = t;
     return 0;

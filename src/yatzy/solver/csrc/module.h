@@ -25,6 +25,11 @@ typedef struct {
     int adv_mask, adv_y, adv_u, adv_n, adv_steps;
     int64_t *adv_abox;
     double *adv_values, *adv_keeps, *adv_work;
+    /* The options advise() made last, one per place in its list (adv_pool_n places, NULL
+     * where none yet): one nobody else holds any more is made again in place (see
+     * option_list). */
+    PyObject **adv_pool;
+    int adv_pool_n;
 } KernelsObject;
 
 /* The kinds of array items. */
