@@ -305,6 +305,24 @@ static int entry_keys(Kernels *t) {
     return K_OK;
 }
 
+/* Kernels.box_gain and box_keys from the entries' (after entry_keys). */
+static int box_rolls(Kernels *t) {
+    const int nb = t->nb, nr = t->nr;
+    double *gain = own(t, NULL, sizeof(double) * (size_t)nb * nr);
+    int32_t *keys = own(t, NULL, sizeof(int32_t) * nb);
+    if (!gain || !keys) return K_NOMEM;
+    for (int b = 0; b < nb; b++) {
+        keys[b] = t->key_start[b + 1] - t->key_start[b];
+        for (int r = 0; r < nr; r++) {
+            const int32_t e = t->entry_of[(size_t)b * nr + r];
+            gain[(size_t)b * nr + r] = e >= 0 ? t->entry_gain[e] : 0.0;
+        }
+    }
+    t->box_gain = gain;
+    t->box_keys = keys;
+    return K_OK;
+}
+
 void kernels_free(Kernels *t) {
     if (!t) return;
     for (int i = 0; i < t->nowned; i++) free(t->owned[i]);
@@ -362,7 +380,8 @@ static int build(Kernels *t, void *const arrays[N_ARRAYS], const int64_t items[N
     t->entry_by_box = by_box;
     t->box_start = box_start;
     if ((status = best_keep_order(t, err, errlen))) return status;
-    return entry_keys(t);
+    if ((status = entry_keys(t))) return status;
+    return box_rolls(t);
 }
 
 int kernels_build(const Sizes *s, void *const arrays[N_ARRAYS], const int64_t items[N_ARRAYS],

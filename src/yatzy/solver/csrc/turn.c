@@ -127,9 +127,31 @@ static void single_passes(const Kernels *t, const double *restrict S, int reroll
     }
 }
 
+/* S[r]: the best box of roll r, from the rows and the box values bv (five of a kind reads
+ * entry 0 here, which exists: bv holds ne + 6 nb values; it is set apart afterwards):
+ * the same maximum as best_boxes, box by box. A box with one key adds each entry's points
+ * to the same row: those sums are made again here from the points roll by roll
+ * (box_gain), the same sums without looking them up in bv. */
+INLINE void best_by_roll(const Kernels *t, const Plan *p, const double *rows,
+                         const double *restrict bv, double *restrict S) {
+    const int nr = t->nr;
+    for (int r = 0; r < nr; r++) S[r] = NEG;
+    for (int i = 0; i < p->nallowed; i++) {
+        const int b = p->abox[i];
+        if (t->box_keys[b] == 1) {
+            const double row = rows[p->box_row[i]];
+            const double *restrict gain = t->box_gain + (size_t)b * nr;
+            for (int r = 0; r < nr; r++) S[r] = dmax(S[r], row + gain[r]);
+        } else {
+            const int32_t *col = t->entry_by_box + (size_t)b * nr;
+            for (int r = 0; r < nr; r++) S[r] = dmax(S[r], bv[col[r]]);
+        }
+    }
+}
+
 HOT void turn_single(const Kernels *t, Plan *p, double *restrict work, int mask, int y, int u,
                      int rerolls, double *restrict bv, double *restrict keeps) {
-    const int nb = t->nb, nr = t->nr, ne = t->ne;
+    const int nb = t->nb, ne = t->ne;
     double *restrict rows = work, *restrict S = work + ne + FACES * nb;
     make_plan(t, mask, y, p);
     /* Rows: the upper bonus and the next state's value (turn_block). */
@@ -157,11 +179,7 @@ HOT void turn_single(const Kernels *t, Plan *p, double *restrict work, int mask,
     if (rerolls <= 0) return;
     /* The best box for every roll: the same maximum as best_boxes, box by box (five of
      * a kind reads entry 0 here, which exists: bv holds ne + 6 nb values). */
-    for (int r = 0; r < nr; r++) S[r] = NEG;
-    for (int i = 0; i < na; i++) {
-        const int32_t *col = t->entry_by_box + (size_t)p->abox[i] * nr;
-        for (int r = 0; r < nr; r++) S[r] = dmax(S[r], bv[col[r]]);
-    }
+    best_by_roll(t, p, rows, bv, S);
     for (int f = 0; f < FACES; f++) {
         double out = NEG;
         for (int i = 0; i < na; i++) out = dmax(out, ev5[f * nb + p->abox[i]]);
