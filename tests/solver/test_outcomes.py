@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import yatzy
+from tests.solver.games import turn_starts
 from yatzy.core import rules
 from yatzy.core.actions import Reroll, Score
 from yatzy.core.scorecard import Scorecard
@@ -58,15 +59,7 @@ def _advised(s: Strategy, card: Scorecard, dice: tuple[int, ...], left: int
 
 def _cards(s: Strategy, count: int, seed: int) -> list[Scorecard]:
     """Scorecards of random real games at random turns."""
-    rng = random.Random(seed)
-    cards = []
-    for i in range(count):
-        g = yatzy.new_game(s.ruleset, ["Ann"], seed=seed * 1000 + i)
-        for _ in range(rng.randrange(len(s.ruleset.boxes))):
-            g = g.roll()
-            g = g.score(rng.choice(sorted(g.choices())))
-        cards.append(g.card)
-    return cards
+    return [g.card for g in turn_starts(s.ruleset, count, seed)]
 
 
 def test_a_turns_compiled_ends_are_advices(strategy: Strategy) -> None:

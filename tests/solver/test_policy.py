@@ -13,7 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import yatzy
-from tests.solver.games import random_moves
+from tests.solver.games import random_moves, turn_starts
 from yatzy.core import rules
 from yatzy.core.actions import Action, Reroll, Roll, Score
 from yatzy.core.scorecard import Scorecard
@@ -310,15 +310,7 @@ def test_advice_is_what_the_turn_tables_rank(name: str, options: dict[str, objec
 
 def _positions(s: Strategy, count: int, seed: int) -> list[yatzy.Game]:
     """Positions of random games of ``s``'s ruleset after a turn's first roll."""
-    rng = random.Random(seed)
-    games = []
-    for i in range(count):
-        game = yatzy.new_game(s.ruleset, ["Ann"], seed=seed * 1000 + i)
-        for _ in range(rng.randrange(len(s.ruleset.boxes))):
-            game = game.roll()
-            game = game.score(rng.choice(sorted(game.choices())))
-        games.append(game.roll())
-    return games
+    return [g.roll() for g in turn_starts(s.ruleset, count, seed)]
 
 
 def _snapshot(options: list[Option]) -> list[tuple[Action, str]]:
