@@ -136,11 +136,10 @@ typedef struct {
     int32_t *key_start;
     int32_t *key_up;
     int32_t *key_y;
-    /* The same box by box and roll by roll, for advice's best box of every roll
-     * (turn_single): box_gain[b * nr + r] is the entry_gain of roll r's entry in box b
-     * (five of a kind: 0, set apart afterwards), box_keys[b] the number of b's keys. */
+    /* entry_gain box by box and roll by roll, for advice's best box of every roll
+     * (turn_single): box_gain[b * nr + r] is the gain of roll r's entry in box b (five of
+     * a kind: 0, set apart afterwards). */
     double *box_gain;
-    int32_t *box_keys;
     /* Everything above that this record allocated. */
     void *owned[48];
     int nowned;

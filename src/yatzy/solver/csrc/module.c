@@ -97,13 +97,15 @@ int overlap(const Py_buffer *a, const Py_buffer *b) {
 
 static void Kernels_dealloc(KernelsObject *self) {
     for (int i = 0; i < self->nviews; i++) PyBuffer_Release(&self->views[i]);
+    /* A pool exists only with a record (see Kernels_init). */
+    for (int i = 0; self->adv_pool && i < self->t->nb + self->t->sub_width; i++)
+        Py_XDECREF(self->adv_pool[i]);
+    PyMem_Free(self->adv_pool);
     kernels_free(self->t);
     PyMem_Free(self->adv_abox);
     PyMem_Free(self->adv_values);
     PyMem_Free(self->adv_keeps);
     PyMem_Free(self->adv_work);
-    for (int i = 0; i < self->adv_pool_n; i++) Py_XDECREF(self->adv_pool[i]);
-    PyMem_Free(self->adv_pool);
     if (self->scratch) {
         scratch_free(self->scratch);
         PyMem_Free(self->scratch);
@@ -214,7 +216,6 @@ static int Kernels_init(KernelsObject *self, PyObject *args, PyObject *kwds) {
     self->adv_keeps = keeps;
     self->adv_work = work;
     self->adv_pool = pool;
-    self->adv_pool_n = t->nb + t->sub_width;
     self->adv_mask = -1;
     self->t = t;
     return 0;

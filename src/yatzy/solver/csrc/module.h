@@ -25,11 +25,10 @@ typedef struct {
     int adv_mask, adv_y, adv_u, adv_n, adv_steps;
     int64_t *adv_abox;
     double *adv_values, *adv_keeps, *adv_work;
-    /* The options advise() made last, one per place in its list (adv_pool_n places, NULL
-     * where none yet): one nobody else holds any more is made again in place (see
-     * option_list). */
+    /* The options advise() made last, one per place in its list (nb + sub_width places,
+     * as many as a list can have; NULL where none yet): one nobody else holds any more is
+     * made again in place (see make_option in advise.c). */
     PyObject **adv_pool;
-    int adv_pool_n;
 } KernelsObject;
 
 /* The kinds of array items. */

@@ -305,21 +305,14 @@ static int entry_keys(Kernels *t) {
     return K_OK;
 }
 
-/* Kernels.box_gain and box_keys from the entries' (after entry_keys). */
+/* Kernels.box_gain from the entries' gains (after entry_keys). */
 static int box_rolls(Kernels *t) {
-    const int nb = t->nb, nr = t->nr;
-    double *gain = own(t, NULL, sizeof(double) * (size_t)nb * nr);
-    int32_t *keys = own(t, NULL, sizeof(int32_t) * nb);
-    if (!gain || !keys) return K_NOMEM;
-    for (int b = 0; b < nb; b++) {
-        keys[b] = t->key_start[b + 1] - t->key_start[b];
-        for (int r = 0; r < nr; r++) {
-            const int32_t e = t->entry_of[(size_t)b * nr + r];
-            gain[(size_t)b * nr + r] = e >= 0 ? t->entry_gain[e] : 0.0;
-        }
-    }
+    const size_t cells = (size_t)t->nb * t->nr;
+    double *gain = own(t, NULL, sizeof(double) * cells);
+    if (!gain) return K_NOMEM;
+    for (size_t i = 0; i < cells; i++)
+        gain[i] = t->entry_of[i] >= 0 ? t->entry_gain[t->entry_of[i]] : 0.0;
     t->box_gain = gain;
-    t->box_keys = keys;
     return K_OK;
 }
 

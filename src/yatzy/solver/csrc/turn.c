@@ -138,7 +138,7 @@ INLINE void best_by_roll(const Kernels *t, const Plan *p, const double *rows,
     for (int r = 0; r < nr; r++) S[r] = NEG;
     for (int i = 0; i < p->nallowed; i++) {
         const int b = p->abox[i];
-        if (t->box_keys[b] == 1) {
+        if (t->key_start[b + 1] - t->key_start[b] == 1) {
             const double row = rows[p->box_row[i]];
             const double *restrict gain = t->box_gain + (size_t)b * nr;
             for (int r = 0; r < nr; r++) S[r] = dmax(S[r], row + gain[r]);
@@ -177,8 +177,7 @@ HOT void turn_single(const Kernels *t, Plan *p, double *restrict work, int mask,
         }
     }
     if (rerolls <= 0) return;
-    /* The best box for every roll: the same maximum as best_boxes, box by box (five of
-     * a kind reads entry 0 here, which exists: bv holds ne + 6 nb values). */
+    /* The best box for every roll; five of a kind's below. */
     best_by_roll(t, p, rows, bv, S);
     for (int f = 0; f < FACES; f++) {
         double out = NEG;
